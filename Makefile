@@ -1,0 +1,38 @@
+# Two commands for people: `make run` (play locally) and `make test` (the whole suite).
+# Both build the same virtual environment; installs are skipped while pyproject.toml is unchanged.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+# The stamp is named after pyproject.toml's content, so editing dependencies reinstalls and nothing else does.
+STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+
+# Debian packages the test suite needs (one place: later issues add e.g. chromium, dovecot here).
+SYSTEM_PACKAGES :=
+
+.PHONY: run test env system-packages
+
+run: env
+	$(BIN)/pbem db upgrade
+	$(BIN)/pbem demo
+	$(BIN)/pbem run
+
+# pytest exits 5 when it collects no test; make treats every non-zero exit as failure, so that never passes.
+test: env system-packages
+	$(BIN)/pytest
+
+env: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+system-packages:
+	@missing=""; for p in $(SYSTEM_PACKAGES); do dpkg -s "$$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
