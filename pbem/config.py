@@ -1,0 +1,259 @@
+"""The one configuration loader: a TOML file, environment overrides for secrets, validated defaults.
+
+Everything that runs (web workers, the scheduler, the CLI) calls `load_config`, so a typo in a key or a
+bad value stops start-up with a message naming the key instead of surfacing later as odd behaviour.
+Development needs no file at all; production refuses to start without the settings it cannot guess.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import secrets
+import tomllib
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+from pbem.paths import DEFAULT_INSTANCE_DIR
+
+Mode = Literal["development", "production"]
+MailBackend = Literal["catcher", "smtp"]
+TlsMode = Literal["none", "starttls", "tls"]
+TimeoutPolicy = Literal["auto-pass", "notify-host", "bot"]
+GameCreators = Literal["anyone", "domains", "admins"]
+
+DEVELOPMENT_BASE_URL = "http://127.0.0.1:5000"
+SECRET_KEY_FILE = "secret_key"
+MIN_SECRET_LENGTH = 16
+
+
+class ConfigError(Exception):
+    """Start-up must stop: the message names the offending key or environment variable."""
+
+
+@dataclass(frozen=True)
+class MailConfig:
+    backend: MailBackend = "catcher"
+    host: str = "localhost"
+    port: int = field(default=25, metadata={"minimum": 1, "maximum": 65535})
+    tls: TlsMode = "none"
+    user: str = ""
+    password: str = ""
+    from_address: str = "Saboteur <saboteur@localhost>"
+
+
+@dataclass(frozen=True)
+class SchedulerConfig:
+    interval_seconds: int = field(default=60, metadata={"minimum": 1})
+    bot_delay_seconds: int = field(default=5, metadata={"minimum": 0})
+
+
+@dataclass(frozen=True)
+class PolicyConfig:
+    """Defaults copied into each new game; a host may change them per game."""
+
+    reminder_delay_hours: int = field(default=24, metadata={"minimum": 1})
+    reminder_interval_hours: int = field(default=24, metadata={"minimum": 1})
+    reminder_count: int = field(default=3, metadata={"minimum": 0})
+    deadline_hours: int | None = field(default=72, metadata={"minimum": 1})
+    timeout_policy: TimeoutPolicy = "auto-pass"
+
+
+@dataclass(frozen=True)
+class AccessConfig:
+    game_creators: GameCreators = "anyone"
+    creator_domains: tuple[str, ...] = ()
+    admin_emails: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Config:
+    mode: Mode = "development"
+    base_url: str = ""
+    secret_keys: tuple[str, ...] = ()
+    database_url: str = ""
+    instance_path: str = ""
+    link_max_age_days: int = field(default=30, metadata={"minimum": 1})
+    mail: MailConfig = field(default_factory=MailConfig)
+    scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
+    policies: PolicyConfig = field(default_factory=PolicyConfig)
+    access: AccessConfig = field(default_factory=AccessConfig)
+
+    @property
+    def is_development(self) -> bool:
+        return self.mode == "development"
+
+
+ENV_OVERRIDES = {
+    "PBEM_SECRET_KEYS": ("secret_keys",),
+    "PBEM_DATABASE_URL": ("database_url",),
+    "PBEM_SMTP_PASSWORD": ("mail", "password"),
+}
+
+
+def load_config(path: str | Path | None = None, *, environ: Mapping[str, str] | None = None) -> Config:
+    """Read the file (argument, else `PBEM_CONFIG`, else none), apply environment overrides, validate."""
+    env = os.environ if environ is None else environ
+    chosen = path if path is not None else env.get("PBEM_CONFIG") or None
+    raw = _read_toml(Path(chosen)) if chosen is not None else {}
+    _apply_environment(raw, env)
+    config = _build(Config, raw, prefix="")
+    return _resolve(config)
+
+
+def known_keys(cls: type = Config, prefix: str = "") -> list[str]:
+    """Every dotted key the loader accepts, for documentation checks."""
+    keys: list[str] = []
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        if dataclasses.is_dataclass(hints[f.name]):
+            keys.extend(known_keys(hints[f.name], f"{prefix}{f.name}."))
+        else:
+            keys.append(prefix + f.name)
+    return keys
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"configuration file {path} does not exist") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"configuration file {path} is not valid TOML: {exc}") from None
+
+
+def _apply_environment(raw: dict[str, Any], env: Mapping[str, str]) -> None:
+    for variable, key_path in ENV_OVERRIDES.items():
+        if variable not in env:
+            continue
+        value: Any = env[variable]
+        if variable == "PBEM_SECRET_KEYS":
+            value = [key.strip() for key in value.split(",") if key.strip()]
+            if not value:
+                raise ConfigError("PBEM_SECRET_KEYS is set but holds no key")
+        section = raw
+        for part in key_path[:-1]:
+            section = section.setdefault(part, {})
+            if not isinstance(section, dict):
+                raise ConfigError(f"{part} must be a table")
+        section[key_path[-1]] = value
+
+
+def _build(cls: type, raw: Any, prefix: str) -> Any:
+    """Turn a TOML table into the dataclass `cls`, refusing unknown keys and values of the wrong shape."""
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{prefix.rstrip('.')} must be a table")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    for key in raw:
+        if key not in fields:
+            raise ConfigError(f"unknown configuration key '{prefix}{key}'")
+    hints = typing.get_type_hints(cls)
+    values = {}
+    for name, value in raw.items():
+        key = prefix + name
+        expected = hints[name]
+        if dataclasses.is_dataclass(expected):
+            values[name] = _build(expected, value, f"{key}.")
+        else:
+            values[name] = _convert(key, expected, value, fields[name].metadata)
+    return cls(**values)
+
+
+def _convert(key: str, expected: Any, value: Any, metadata: Mapping[str, Any]) -> Any:
+    origin = typing.get_origin(expected)
+    if origin is Literal:
+        choices = typing.get_args(expected)
+        if value not in choices:
+            raise ConfigError(f"{key} must be one of {', '.join(map(repr, choices))}, not {value!r}")
+        return value
+    if origin in (typing.Union, types.UnionType):
+        # `int | None` is written as a number or the word "none" (TOML has no null).
+        if value == "none":
+            return None
+        return _convert(key, int, value, metadata)
+    if origin is tuple:
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise ConfigError(f"{key} must be a list of strings")
+        return tuple(value)
+    if expected is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ConfigError(f"{key} must be a whole number, not {value!r}")
+        if "minimum" in metadata and value < metadata["minimum"]:
+            raise ConfigError(f"{key} must be at least {metadata['minimum']}, not {value}")
+        if "maximum" in metadata and value > metadata["maximum"]:
+            raise ConfigError(f"{key} must be at most {metadata['maximum']}, not {value}")
+        return value
+    if expected is str:
+        if not isinstance(value, str):
+            raise ConfigError(f"{key} must be a string, not {value!r}")
+        return value
+    raise TypeError(f"the loader does not know how to read {expected!r} for {key}")  # a programming error
+
+
+def _resolve(config: Config) -> Config:
+    """Fill in development defaults, check values that need more than a type, refuse unsafe production."""
+    instance = Path(config.instance_path) if config.instance_path else DEFAULT_INSTANCE_DIR
+    updates: dict[str, Any] = {"instance_path": str(instance)}
+
+    if config.mode == "production":
+        if not config.secret_keys:
+            raise ConfigError("production mode needs secret_keys (or PBEM_SECRET_KEYS)")
+        if not config.base_url:
+            raise ConfigError("production mode needs base_url (the public address of this server)")
+    base_url = (config.base_url or DEVELOPMENT_BASE_URL).rstrip("/")
+    if not base_url.startswith(("http://", "https://")):
+        raise ConfigError(f"base_url must start with http:// or https://, not {config.base_url!r}")
+    updates["base_url"] = base_url
+
+    for index, key in enumerate(config.secret_keys):
+        if len(key) < MIN_SECRET_LENGTH:
+            raise ConfigError(f"secret_keys[{index}] is too short (at least {MIN_SECRET_LENGTH} characters)")
+    if not config.secret_keys:
+        updates["secret_keys"] = (_development_secret(instance),)
+
+    database_url = config.database_url or f"sqlite:///{instance / 'pbem.sqlite3'}"
+    try:
+        backend = make_url(database_url).get_backend_name()
+    except ArgumentError:
+        raise ConfigError(f"database_url is not a database URL: {database_url!r}") from None
+    if backend not in ("sqlite", "postgresql"):
+        raise ConfigError(f"database_url must name SQLite or PostgreSQL, not {backend!r}")
+    updates["database_url"] = database_url
+
+    if "@" not in config.mail.from_address:
+        raise ConfigError(f"mail.from_address must be an email address, not {config.mail.from_address!r}")
+    for index, email in enumerate(config.access.admin_emails):
+        if "@" not in email:
+            raise ConfigError(f"access.admin_emails[{index}] is not an email address: {email!r}")
+    if config.access.game_creators == "domains" and not config.access.creator_domains:
+        raise ConfigError("access.creator_domains must list at least one domain when game_creators is 'domains'")
+    return dataclasses.replace(config, **updates)
+
+
+def _development_secret(instance: Path) -> str:
+    """Generate the development secret once and keep it, so links survive a restart."""
+    path = instance / SECRET_KEY_FILE
+    if not path.exists():
+        instance.mkdir(parents=True, exist_ok=True)
+        draft = instance / f".{SECRET_KEY_FILE}.{secrets.token_hex(8)}"
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(32) + "\n")
+        try:
+            os.link(draft, path)  # atomic: of two processes starting at once, one secret wins
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    secret = path.read_text().strip()
+    if len(secret) < MIN_SECRET_LENGTH:
+        raise ConfigError(f"{path} holds no usable secret; delete it to generate a new one")
+    return secret
