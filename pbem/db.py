@@ -1,0 +1,98 @@
+"""The one place that makes database engines and sessions, for web requests, the CLI and the scheduler.
+
+Writes go through `Database.write()`: one transaction that commits on success and rolls back on any
+error. On SQLite that transaction starts with `BEGIN IMMEDIATE`, taking the write lock before the first
+read, so two writers never both read the same latest snapshot and race to build on it (pysqlite's own
+transaction handling is switched off, per SQLAlchemy's documented recipe, so that SQLAlchemy emits
+BEGIN itself). PostgreSQL is reached through psycopg 3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+SQLITE_BUSY_TIMEOUT_SECONDS = 30
+_WRITE_OPTION = "pbem_write"
+
+
+class Database:
+    def __init__(self, url: str | URL, *, echo: bool = False) -> None:
+        self.url = make_url(url)
+        self.engine = make_engine(self.url, echo=echo)
+        self._read_sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._write_sessions = sessionmaker(
+            self.engine.execution_options(**{_WRITE_OPTION: True}), expire_on_commit=False
+        )
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.url.get_backend_name() == "sqlite"
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A write transaction: committed when the block ends, rolled back if it raises."""
+        with self._write_sessions() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A read-only unit of work; whatever it changes is rolled back."""
+        with self._read_sessions() as session:
+            try:
+                yield session
+            finally:
+                session.rollback()
+
+    def is_reachable(self) -> bool:
+        try:
+            with self.engine.connect() as connection:
+                connection.execute(text("SELECT 1"))
+        except SQLAlchemyError:
+            return False
+        return True
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def make_engine(url: URL, *, echo: bool = False) -> Engine:
+    if url.get_backend_name() == "sqlite":
+        return _sqlite_engine(url, echo=echo)
+    if url.get_backend_name() == "postgresql" and url.get_driver_name() in ("psycopg2", "psycopg", ""):
+        url = url.set(drivername="postgresql+psycopg")
+    return create_engine(url, echo=echo, pool_pre_ping=True)
+
+
+def _sqlite_engine(url: URL, *, echo: bool) -> Engine:
+    engine = create_engine(
+        url,
+        echo=echo,
+        connect_args={"timeout": SQLITE_BUSY_TIMEOUT_SECONDS, "check_same_thread": False},
+    )
+
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Hand transaction control to SQLAlchemy (the documented pysqlite recipe).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = ON")
+        if url.database not in (None, "", ":memory:"):
+            # Readers do not block the writer and the writer does not block readers.
+            cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(connection: Any) -> None:
+        if connection.get_execution_options().get(_WRITE_OPTION):
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            connection.exec_driver_sql("BEGIN")
+
+    return engine

@@ -1,0 +1,114 @@
+"""Typed errors: each says what went wrong in words a player can read, and carries its HTTP status.
+
+The service raises them before anything changes; the web layer turns them into a page or a JSON error
+(`pbem/web/errors.py`), the CLI prints the message.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from pbem.tokens import SeatLink
+
+
+class PbemError(Exception):
+    """Base of every error a user may see. `code` is a stable machine-readable name."""
+
+    status: ClassVar[int] = 400
+    code: ClassVar[str] = "error"
+    default_message: ClassVar[str] = "Something about this request is not right."
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+
+
+class ValidationError(PbemError):
+    status = 400
+    code = "invalid_input"
+    default_message = "The request is not valid."
+
+
+class GameNotFound(PbemError):
+    status = 404
+    code = "game_not_found"
+    default_message = "There is no such game."
+
+
+class SeatNotFound(PbemError):
+    status = 404
+    code = "seat_not_found"
+    default_message = "There is no such seat in this game."
+
+
+class NotYourTurn(PbemError):
+    status = 409
+    code = "not_your_turn"
+    default_message = "It is not your turn."
+
+
+class StaleTurn(PbemError):
+    status = 409
+    code = "stale_turn"
+    default_message = "The game has moved on since this page was loaded. Nothing was played; please look again."
+
+
+class GameFinished(PbemError):
+    status = 409
+    code = "game_finished"
+    default_message = "This game is over."
+
+
+class GameNotStarted(PbemError):
+    status = 409
+    code = "game_not_started"
+    default_message = "This game has not started yet."
+
+
+class GameAlreadyStarted(PbemError):
+    status = 409
+    code = "game_already_started"
+    default_message = "This game has already started."
+
+
+class GamePaused(PbemError):
+    status = 409
+    code = "game_paused"
+    default_message = "The host has paused this game. Nothing was played."
+
+
+class InvalidMove(PbemError):
+    """Wraps the engine's `IllegalMove`, whose message already explains the rule."""
+
+    status = 422
+    code = "invalid_move"
+    default_message = "That move is not allowed."
+
+
+class BadLink(PbemError):
+    """Tampered, truncated or signed with a key we no longer hold. Says nothing about why."""
+
+    status = 403
+    code = "bad_link"
+    default_message = "This link is no longer valid."
+
+
+class ExpiredLink(PbemError):
+    """Authentic but too old; carries the seat so a fresh link can be sent to the address on file."""
+
+    status = 410
+    code = "expired_link"
+    default_message = "This link is no longer valid."
+
+    def __init__(self, link: SeatLink, message: str | None = None) -> None:
+        super().__init__(message)
+        self.link = link
+
+
+class RevokedLink(PbemError):
+    """Authentic but its seat's token version has moved on (the host rotated the link or replaced the player)."""
+
+    status = 410
+    code = "revoked_link"
+    default_message = "This link is no longer valid."

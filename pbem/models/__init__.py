@@ -1,0 +1,7 @@
+"""All models, imported here so `Base.metadata` knows every table (migrations and tests rely on it)."""
+
+from pbem.models.base import Base
+from pbem.models.games import Game, HostAction, Seat, Snapshot, SnapshotIsAppendOnly
+from pbem.models.mail import OutboxMessage
+
+__all__ = ["Base", "Game", "HostAction", "OutboxMessage", "Seat", "Snapshot", "SnapshotIsAppendOnly"]

@@ -1,0 +1,131 @@
+"""Games, their seats, the append-only snapshot history and the host's audit log.
+
+A game's truth is its latest snapshot: the full engine state after each move, with the move and the
+events that produced it. The `games` row only caches what sweeps filter by (status, whose turn, since
+when), so finding due work never means loading engine state.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event
+from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
+
+from pbem.models.base import Base, one_of
+
+GAME_STATUSES = ("created", "active", "finished", "abandoned")
+NOTIFY_MODES = ("turn", "digest")
+
+
+def new_public_id() -> str:
+    """Game ids appear in links and pages; they must not be guessable or enumerable."""
+    return secrets.token_urlsafe(16)
+
+
+class Game(Base):
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint(one_of("status", GAME_STATUSES), name="status"),
+        # The sweeps (bot turns, reminders, deadlines) look for active games by how long the turn has waited.
+        Index("ix_games_status_turn_started_at", "status", "turn_started_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
+    title: Mapped[str] = mapped_column(String(200))
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    policies: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    status: Mapped[str] = mapped_column(String(16), default="created")
+    paused: Mapped[bool] = mapped_column(default=False)
+    is_demo: Mapped[bool] = mapped_column(default=False)
+    host_email: Mapped[str] = mapped_column(String(320))
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+    # Cached from the latest snapshot by the game service, the only writer.
+    current_seq: Mapped[int | None]
+    to_act_seat: Mapped[int | None]
+    turn_started_at: Mapped[datetime | None]
+    # A scheduler that is about to play a computer seat's turn holds this lease (see pbem/service/bots.py).
+    bot_lease_until: Mapped[datetime | None]
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.seat_index", cascade="all, delete-orphan"
+    )
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.display_name for seat in self.seats]
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat_index"),
+        UniqueConstraint("game_id", "display_name"),
+        CheckConstraint(one_of("notify_mode", NOTIFY_MODES), name="notify_mode"),
+        CheckConstraint("is_bot OR email IS NOT NULL", name="human_has_email"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat_index: Mapped[int]
+    display_name: Mapped[str] = mapped_column(String(80))
+    email: Mapped[str | None] = mapped_column(String(320))
+    # Bumping the version revokes every link issued for this seat before.
+    token_version: Mapped[int] = mapped_column(default=1)
+    is_bot: Mapped[bool] = mapped_column(default=False)
+    notify_mode: Mapped[str] = mapped_column(String(16), default="turn")
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    last_seen_at: Mapped[datetime | None]
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+
+
+class Snapshot(Base):
+    """One row per decision taken, never updated or deleted (enforced below)."""
+
+    __tablename__ = "snapshots"
+    __table_args__ = (
+        # The final guard against two moves building on the same state.
+        UniqueConstraint("game_id", "seq"),
+        # A retried submission finds the result of its first attempt.
+        UniqueConstraint("game_id", "submission_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seq: Mapped[int]
+    state: Mapped[dict[str, Any]]
+    move: Mapped[dict[str, Any] | None]
+    events: Mapped[list[Any]]
+    actor_seat: Mapped[int | None]
+    submission_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime]
+
+
+class HostAction(Base):
+    """Audit log of what hosts (and the command line on their behalf) did to a game."""
+
+    __tablename__ = "host_actions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    actor_email: Mapped[str] = mapped_column(String(320))
+    action: Mapped[str] = mapped_column(String(64))
+    details: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime]
+
+
+class SnapshotIsAppendOnly(RuntimeError):
+    """A programming error: history is never rewritten."""
+
+
+@event.listens_for(Session, "before_flush")
+def _refuse_snapshot_rewrites(session: Session, _context: Any, _instances: Any) -> None:
+    for instance in list(session.dirty) + list(session.deleted):
+        if isinstance(instance, Snapshot) and (instance in session.deleted or session.is_modified(instance)):
+            raise SnapshotIsAppendOnly(f"snapshot {instance.seq} of game {instance.game_id} may not change")
