@@ -1,0 +1,87 @@
+"""Magic links: `<base_url>/play/<token>`, a signed and dated claim to one seat of one game.
+
+The token names the game's public id, the seat index and the seat's token version; bumping the
+version revokes every older link of that seat at once. Keys are a list, newest first: links signed
+with an older key keep working until that key is dropped from the configuration.
+Signing and expiry read the injected clock, so tests age links without waiting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
+
+from pbem.clock import Clock
+from pbem.errors import BadLink, ExpiredLink
+
+LINK_SALT = "pbem.play"
+
+
+@dataclass(frozen=True)
+class SeatLink:
+    """What a valid token claims."""
+
+    game_id: str
+    seat: int
+    version: int
+
+
+class _ClockSigner(TimestampSigner):
+    """itsdangerous' timestamp signer, reading time from pbem's clock instead of `time.time()`."""
+
+    def __init__(self, *args: Any, clock: Clock, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clock = clock
+
+    def get_timestamp(self) -> int:
+        return int(self._clock.now().timestamp())
+
+
+class LinkSigner:
+    def __init__(self, secret_keys: tuple[str, ...], base_url: str, max_age: timedelta, clock: Clock) -> None:
+        if not secret_keys:
+            raise ValueError("at least one secret key is needed to sign links")
+        # itsdangerous signs with the last key and accepts any; our configuration lists the newest first.
+        self._serializer = URLSafeTimedSerializer(
+            list(reversed(secret_keys)), salt=LINK_SALT, signer=_ClockSigner, signer_kwargs={"clock": clock}
+        )
+        self._base_url = base_url.rstrip("/")
+        self._max_age = max_age
+
+    def token(self, link: SeatLink) -> str:
+        return self._serializer.dumps({"g": link.game_id, "s": link.seat, "v": link.version})
+
+    def url(self, link: SeatLink) -> str:
+        return f"{self._base_url}/play/{self.token(link)}"
+
+    def verify(self, token: str) -> SeatLink:
+        """The seat a token claims, if it is authentic and young enough.
+
+        Raises BadLink (forged, damaged, unknown key) or ExpiredLink (authentic but too old, carrying the
+        seat so a fresh link can be sent). Revocation needs the database: `GameService.resolve_link`.
+        """
+        try:
+            payload = self._serializer.loads(token, max_age=int(self._max_age.total_seconds()))
+        except SignatureExpired as exc:
+            raise ExpiredLink(_parse(exc.payload, self._serializer)) from None
+        except BadSignature:
+            raise BadLink() from None
+        return _parse(payload, None)
+
+
+def _parse(payload: Any, serializer: URLSafeTimedSerializer | None) -> SeatLink:
+    if serializer is not None:
+        # An expired token's payload arrives still encoded.
+        try:
+            payload = serializer.load_payload(payload)
+        except BadSignature:
+            raise BadLink() from None
+    if not isinstance(payload, dict):
+        raise BadLink()
+    game_id, seat, version = payload.get("g"), payload.get("s"), payload.get("v")
+    if not isinstance(game_id, str) or type(seat) is not int or type(version) is not int:
+        raise BadLink()
+    return SeatLink(game_id=game_id, seat=seat, version=version)
