@@ -1,0 +1,1 @@
+"""Email: composing into the outbox (`outbox.py`); delivery arrives with the mail issue."""
