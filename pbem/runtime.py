@@ -1,0 +1,42 @@
+"""Wiring: one configuration, one clock, one database, and the services built on them.
+
+The web app, the command line and the scheduler each build a Runtime here, so they share exactly one
+way of reaching the database, one clock and one game service.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from pbem.clock import Clock, SystemClock
+from pbem.config import Config
+from pbem.db import Database
+from pbem.mail.outbox import Outbox
+from pbem.service.games import GameService
+from pbem.tokens import LinkSigner
+
+
+@dataclass(frozen=True)
+class Runtime:
+    config: Config
+    clock: Clock
+    db: Database
+    links: LinkSigner
+    outbox: Outbox
+    games: GameService
+
+    def close(self) -> None:
+        self.db.dispose()
+
+
+def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
+    clock = clock or SystemClock()
+    db = Database(config.database_url)
+    links = LinkSigner(
+        config.secret_keys, config.base_url, timedelta(days=config.link_max_age_days), clock
+    )
+    outbox = Outbox(message_domain=urlsplit(config.base_url).hostname or "localhost", clock=clock)
+    games = GameService(db, clock, links, outbox, config.policies, config.link_max_age_days)
+    return Runtime(config=config, clock=clock, db=db, links=links, outbox=outbox, games=games)

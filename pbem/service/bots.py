@@ -1,0 +1,94 @@
+"""Computer players take their turns a few seconds after the turn comes to them, never inside a web request.
+
+The scheduler calls `play_due_bot_turns`. Each due turn is first claimed with a conditional update (a
+short lease on the game row, valid only for that sequence number), so two schedulers running at once
+never both think; the move then goes through `GameService.submit_move` like anyone's, with a submission
+id derived from the sequence number, so even a doubled attempt applies once.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import or_, select, update
+
+import engine
+from pbem.clock import Clock
+from pbem.db import Database
+from pbem.errors import PbemError
+from pbem.models import Game, Seat
+from pbem.service.games import GameService
+
+log = logging.getLogger(__name__)
+
+BOT_LEASE = timedelta(minutes=2)
+BATCH = 50
+
+
+@dataclass(frozen=True)
+class DueBotTurn:
+    game_pk: int
+    game_id: str
+    seat: int
+    seq: int
+
+
+def due_bot_turns(db: Database, clock: Clock, delay: timedelta, limit: int = BATCH) -> list[DueBotTurn]:
+    """Active, unpaused games whose pending decision belongs to a computer seat and has waited `delay`."""
+    now = clock.now()
+    with db.read() as session:
+        rows = session.execute(
+            select(Game.id, Game.public_id, Game.to_act_seat, Game.current_seq)
+            .join(Seat, (Seat.game_id == Game.id) & (Seat.seat_index == Game.to_act_seat))
+            .where(
+                Game.status == "active",
+                Game.paused.is_(False),
+                Seat.is_bot.is_(True),
+                Game.turn_started_at <= now - delay,
+                or_(Game.bot_lease_until.is_(None), Game.bot_lease_until <= now),
+            )
+            .order_by(Game.turn_started_at)
+            .limit(limit)
+        )
+        return [DueBotTurn(game_pk=r[0], game_id=r[1], seat=r[2], seq=r[3]) for r in rows]
+
+
+def claim(db: Database, clock: Clock, turn: DueBotTurn) -> bool:
+    """Take the lease on this decision; False if another scheduler holds it or the game moved on."""
+    now = clock.now()
+    with db.write() as session:
+        result = session.execute(
+            update(Game)
+            .where(
+                Game.id == turn.game_pk,
+                Game.current_seq == turn.seq,
+                or_(Game.bot_lease_until.is_(None), Game.bot_lease_until <= now),
+            )
+            .values(bot_lease_until=now + BOT_LEASE)
+            .execution_options(synchronize_session=False)
+        )
+        return result.rowcount == 1
+
+
+def play_due_bot_turns(db: Database, clock: Clock, games: GameService, delay: timedelta) -> int:
+    """Play every computer turn that is due; returns how many moves were applied."""
+    played = 0
+    for turn in due_bot_turns(db, clock, delay):
+        if not claim(db, clock, turn):
+            continue
+        state, seq = games.engine_state(turn.game_id)
+        if seq != turn.seq:
+            continue
+        move = engine.bots.choose(state, turn.seat, random.Random(secrets.randbits(64)))
+        try:
+            result = games.submit_move(turn.game_id, turn.seat, move, turn.seq, f"bot-{turn.seq}")
+        except PbemError as exc:
+            # The game moved on, was paused or ended between the claim and the move: nothing to do.
+            log.info("computer seat %s of game %s did not move: %s", turn.seat, turn.game_id, exc.message)
+            continue
+        played += not result.replayed
+    return played

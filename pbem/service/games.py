@@ -1,0 +1,518 @@
+"""The game service: the only code that creates games, starts them and turns moves into snapshots.
+
+Web requests, the command line, the scheduler and computer players all come through here, so every
+change to a game is validated the same way and recorded the same way: one append-only snapshot per
+decision, with the emails it causes queued in the same transaction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+
+import engine
+from pbem.clock import Clock
+from pbem.config import PolicyConfig
+from pbem.db import Database
+from pbem.errors import (
+    GameAlreadyStarted,
+    GameFinished,
+    GameNotFound,
+    GameNotStarted,
+    GamePaused,
+    InvalidMove,
+    NotYourTurn,
+    RevokedLink,
+    SeatNotFound,
+    StaleTurn,
+    ValidationError,
+)
+from pbem.mail.outbox import Outbox
+from pbem.models import Game, HostAction, Seat, Snapshot
+from pbem.service.events import describe, visible_events
+from pbem.tokens import LinkSigner, SeatLink
+
+MAX_TITLE = 200
+MAX_NAME = 80
+MAX_SUBMISSION_ID = 64
+# One address, no display name, nothing a mail header could be split on.
+EMAIL_PATTERN = re.compile(r"^[^@\s,;<>\"()\[\]\\]+@[^@\s,;<>\"()\[\]\\]+$")
+SEED_BITS = 63
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A seat to create: a person with an email address, or a computer player."""
+
+    name: str
+    email: str | None = None
+    is_bot: bool = False
+
+
+@dataclass(frozen=True)
+class SeatInvite:
+    seat: int
+    name: str
+    email: str | None
+    is_bot: bool
+    link: str
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    game_id: str
+    seq: int
+    seat: int
+    events: list[dict[str, Any]]  # only those this seat may see
+    game_over: bool
+    replayed: bool  # the stored result of an earlier submission with the same id; nothing was applied now
+
+
+@dataclass(frozen=True)
+class GameState:
+    """What one seat (or an onlooker, seat None) may know about a game right now."""
+
+    game_id: str
+    title: str
+    status: str
+    paused: bool
+    seq: int | None
+    players: list[str]
+    to_act: int | None
+    turn_started_at: datetime | None
+    view: dict[str, Any] | None
+    legal_moves: list[dict[str, Any]]
+    scores: list[int] | None
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    seq: int
+    created_at: datetime
+    actor: int | None
+    lines: list[str]
+
+
+class GameService:
+    def __init__(
+        self, db: Database, clock: Clock, links: LinkSigner, outbox: Outbox, policies: PolicyConfig, link_max_age_days: int
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._links = links
+        self._outbox = outbox
+        self._default_policies = dataclasses.asdict(policies)
+        self._link_max_age_days = link_max_age_days
+
+    # -- creating and starting -------------------------------------------------------------------
+
+    def create_game(
+        self,
+        *,
+        title: str,
+        players: Sequence[PlayerSpec],
+        host_email: str,
+        variant: str = "base",
+        options: dict[str, Any] | None = None,
+        policies: dict[str, Any] | None = None,
+        is_demo: bool = False,
+    ) -> str:
+        """Create a game waiting to start; returns its public id. Bad input raises ValidationError."""
+        title = _clean_text("title", title, MAX_TITLE)
+        host_email = _clean_email("host email", host_email)
+        seats = [_clean_player(index, player) for index, player in enumerate(players)]
+        lowered = [seat.name.casefold() for seat in seats]
+        if len(set(lowered)) != len(lowered):
+            raise ValidationError("Every player needs a different name.")
+        if options is not None and not isinstance(options, dict):
+            raise ValidationError("Game options must be a table of settings.")
+        game_policies = self._policies(policies or {})
+        try:
+            # The engine alone knows the rules (player counts, variants, options): ask it with a throwaway deal.
+            engine.new_game([seat.name for seat in seats], seed=0, variant=variant, options=options)
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
+
+        now = self._clock.now()
+        with self._db.write() as session:
+            game = Game(
+                title=title,
+                variant=variant,
+                options=options or {},
+                policies=game_policies,
+                status="created",
+                paused=False,
+                is_demo=is_demo,
+                host_email=host_email,
+                created_at=now,
+                updated_at=now,
+            )
+            game.seats = [
+                Seat(seat_index=index, display_name=seat.name, email=seat.email, is_bot=seat.is_bot)
+                for index, seat in enumerate(seats)
+            ]
+            session.add(game)
+            session.flush()
+            self._log_host_action(
+                session, game, host_email, "create_game", {"title": title, "variant": variant, "players": game.names}
+            )
+            return game.public_id
+
+    def start_game(self, game_id: str, *, actor_email: str | None = None) -> None:
+        """Deal round 1 from a fresh secret seed, record snapshot 0 and email every player their link."""
+        with self._db.write() as session:
+            game = _lock_game(session, game_id)
+            if game.status != "created":
+                raise GameAlreadyStarted()
+            try:
+                state = engine.new_game(
+                    game.names, seed=secrets.randbits(SEED_BITS), variant=game.variant, options=game.options or None
+                )
+            except ValueError as exc:
+                raise ValidationError(str(exc)) from None
+            game.status = "active"
+            self._append_snapshot(session, game, state, move=None, events=[], actor=None, submission_id=None)
+            self._log_host_action(session, game, actor_email or game.host_email, "start_game", {})
+            first = engine.to_act(state)
+            for seat in game.seats:
+                if seat.is_bot:
+                    continue
+                self._outbox.enqueue(
+                    session,
+                    game=game,
+                    seat=seat,
+                    kind="game_started",
+                    dedupe_key=f"game_started:{game.public_id}:{seat.seat_index}",
+                    context={
+                        "seat_number": seat.seat_index + 1,
+                        "players": [
+                            {"name": other.display_name, "is_bot": other.is_bot, "is_you": other is seat}
+                            for other in game.seats
+                        ],
+                        "first_player": game.names[first] if first is not None else "",
+                        "your_turn": first == seat.seat_index,
+                        **self._link_context(game, seat),
+                    },
+                )
+
+    # -- moves -----------------------------------------------------------------------------------
+
+    def submit_move(
+        self, game_id: str, seat: int, move: dict[str, Any], expected_seq: int, submission_id: str
+    ) -> MoveResult:
+        """Apply one move as one transaction, or raise a typed error and change nothing.
+
+        `expected_seq` is the snapshot the player was looking at; if the game has moved on, StaleTurn.
+        A repeated `submission_id` (double click, retried POST) returns the first result again.
+        """
+        if not isinstance(move, dict):
+            raise ValidationError("A move must be a table of fields.")
+        if type(expected_seq) is not int:
+            raise ValidationError("The expected sequence number must be a whole number.")
+        if not isinstance(submission_id, str) or not 0 < len(submission_id) <= MAX_SUBMISSION_ID:
+            raise ValidationError(f"A submission id must be 1 to {MAX_SUBMISSION_ID} characters.")
+        try:
+            with self._db.write() as session:
+                return self._submit(session, game_id, seat, move, expected_seq, submission_id)
+        except IntegrityError:
+            # Someone committed the same sequence number (or this very submission) first.
+            with self._db.read() as session:
+                replay = self._replay(session, _find_game(session, game_id), seat, submission_id)
+            if replay is not None:
+                return replay
+            raise StaleTurn() from None
+
+    def _submit(
+        self, session: Session, game_id: str, seat: int, move: dict[str, Any], expected_seq: int, submission_id: str
+    ) -> MoveResult:
+        game = _lock_game(session, game_id)
+        _require_seat(game, seat)
+        replay = self._replay(session, game, seat, submission_id)
+        if replay is not None:
+            return replay
+        if game.status == "created":
+            raise GameNotStarted()
+        if game.status in ("finished", "abandoned"):
+            raise GameFinished()
+        if game.paused:
+            raise GamePaused()
+        if expected_seq != game.current_seq:
+            raise StaleTurn()
+        if game.to_act_seat != seat:
+            raise NotYourTurn()
+        state = _load_state(session, game)
+        try:
+            new_state, events = engine.apply_move(state, seat, move)
+        except engine.IllegalMove as exc:
+            raise InvalidMove(str(exc)) from None
+        snapshot = self._append_snapshot(
+            session, game, new_state, move=move, events=events, actor=seat, submission_id=submission_id
+        )
+        self._notify_next(session, game, new_state)
+        return MoveResult(
+            game_id=game.public_id,
+            seq=snapshot.seq,
+            seat=seat,
+            events=visible_events(events, seat),
+            game_over=engine.is_over(new_state),
+            replayed=False,
+        )
+
+    def _replay(self, session: Session, game: Game, seat: int, submission_id: str) -> MoveResult | None:
+        earlier = session.scalar(
+            select(Snapshot).where(Snapshot.game_id == game.id, Snapshot.submission_id == submission_id)
+        )
+        if earlier is None:
+            return None
+        if earlier.actor_seat != seat:
+            raise ValidationError("This submission id was already used by another seat.")
+        return MoveResult(
+            game_id=game.public_id,
+            seq=earlier.seq,
+            seat=seat,
+            events=visible_events(earlier.events, seat),
+            game_over=game.status == "finished" and earlier.seq == game.current_seq,
+            replayed=True,
+        )
+
+    def _append_snapshot(
+        self,
+        session: Session,
+        game: Game,
+        state: engine.Game,
+        *,
+        move: dict[str, Any] | None,
+        events: list[dict[str, Any]],
+        actor: int | None,
+        submission_id: str | None,
+    ) -> Snapshot:
+        """The one function that records a decision: the next snapshot, and the game's cached fields."""
+        now = self._clock.now()
+        seq = 0 if game.current_seq is None else game.current_seq + 1
+        snapshot = Snapshot(
+            game_id=game.id,
+            seq=seq,
+            state=state.to_dict(),
+            move=move,
+            events=events,
+            actor_seat=actor,
+            submission_id=submission_id,
+            created_at=now,
+        )
+        session.add(snapshot)
+        game.current_seq = seq
+        game.to_act_seat = engine.to_act(state)
+        game.turn_started_at = now
+        game.updated_at = now
+        game.bot_lease_until = None
+        if engine.is_over(state):
+            game.status = "finished"
+        # Flush now so a lost race on (game_id, seq) surfaces here, before any email is composed.
+        session.flush()
+        return snapshot
+
+    def _notify_next(self, session: Session, game: Game, state: engine.Game) -> None:
+        """Email the seat whose decision is now pending what it may see of what happened since its last turn."""
+        to_act = engine.to_act(state)
+        if to_act is None:
+            return
+        seat = game.seats[to_act]
+        if seat.is_bot or seat.notify_mode != "turn":
+            return
+        last_own = session.scalar(
+            select(Snapshot.seq)
+            .where(Snapshot.game_id == game.id, Snapshot.actor_seat == to_act, Snapshot.seq < game.current_seq)
+            .order_by(Snapshot.seq.desc())
+            .limit(1)
+        )
+        since = session.scalars(
+            select(Snapshot.events)
+            .where(Snapshot.game_id == game.id, Snapshot.seq > (last_own if last_own is not None else 0))
+            .order_by(Snapshot.seq)
+        )
+        events = [event for batch in since for event in visible_events(batch, to_act)]
+        self._outbox.enqueue(
+            session,
+            game=game,
+            seat=seat,
+            kind="your_turn",
+            dedupe_key=f"your_turn:{game.public_id}:{to_act}:{game.current_seq}",
+            context={"lines": describe(events, game.names), **self._link_context(game, seat)},
+        )
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def current_state(self, game_id: str, seat: int | None = None) -> GameState:
+        """The game as `seat` may see it (None: an onlooker's public view)."""
+        with self._db.read() as session:
+            game = _find_game(session, game_id)
+            if seat is not None:
+                _require_seat(game, seat)
+            if game.current_seq is None:
+                return GameState(
+                    game_id=game.public_id,
+                    title=game.title,
+                    status=game.status,
+                    paused=game.paused,
+                    seq=None,
+                    players=game.names,
+                    to_act=None,
+                    turn_started_at=None,
+                    view=None,
+                    legal_moves=[],
+                    scores=None,
+                )
+            state = _load_state(session, game)
+            over = engine.is_over(state)
+            return GameState(
+                game_id=game.public_id,
+                title=game.title,
+                status=game.status,
+                paused=game.paused,
+                seq=game.current_seq,
+                players=game.names,
+                to_act=game.to_act_seat,
+                turn_started_at=game.turn_started_at,
+                view=engine.view(state, seat),
+                legal_moves=engine.legal_moves(state, seat) if seat is not None and seat == game.to_act_seat else [],
+                scores=engine.scores(state) if over else None,
+            )
+
+    def history(self, game_id: str, seat: int | None = None) -> list[HistoryEntry]:
+        """Every move so far, as the lines `seat` may read (None: public lines only)."""
+        with self._db.read() as session:
+            game = _find_game(session, game_id)
+            if seat is not None:
+                _require_seat(game, seat)
+            rows = session.execute(
+                select(Snapshot.seq, Snapshot.created_at, Snapshot.actor_seat, Snapshot.events)
+                .where(Snapshot.game_id == game.id, Snapshot.seq > 0)
+                .order_by(Snapshot.seq)
+            )
+            return [
+                HistoryEntry(
+                    seq=row.seq,
+                    created_at=row.created_at,
+                    actor=row.actor_seat,
+                    lines=describe(visible_events(row.events, seat), game.names),
+                )
+                for row in rows
+            ]
+
+    def engine_state(self, game_id: str) -> tuple[engine.Game, int]:
+        """The full engine state and its sequence number, for computer players only (never shown to people)."""
+        with self._db.read() as session:
+            game = _find_game(session, game_id)
+            if game.current_seq is None:
+                raise GameNotStarted()
+            return _load_state(session, game), game.current_seq
+
+    # -- links -----------------------------------------------------------------------------------
+
+    def invites(self, game_id: str) -> list[SeatInvite]:
+        """Each seat with a fresh link (for the command line and the development home page)."""
+        with self._db.read() as session:
+            game = _find_game(session, game_id)
+            return [
+                SeatInvite(
+                    seat=seat.seat_index,
+                    name=seat.display_name,
+                    email=seat.email,
+                    is_bot=seat.is_bot,
+                    link=self._links.url(_seat_link(game, seat)),
+                )
+                for seat in game.seats
+            ]
+
+    def resolve_link(self, token: str) -> SeatLink:
+        """The seat a magic link opens; BadLink, ExpiredLink or RevokedLink otherwise."""
+        claimed = self._links.verify(token)
+        with self._db.read() as session:
+            seat = session.scalar(
+                select(Seat).join(Game).where(Game.public_id == claimed.game_id, Seat.seat_index == claimed.seat)
+            )
+            if seat is None or seat.token_version != claimed.version:
+                raise RevokedLink()
+            return claimed
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def _link_context(self, game: Game, seat: Seat) -> dict[str, Any]:
+        return {"link": self._links.url(_seat_link(game, seat)), "link_max_age_days": self._link_max_age_days}
+
+    def _policies(self, overrides: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(overrides) - set(self._default_policies))
+        if unknown:
+            raise ValidationError(f"Unknown game policy: {', '.join(unknown)}.")
+        return {**self._default_policies, **overrides}
+
+    def _log_host_action(
+        self, session: Session, game: Game, actor_email: str, action: str, details: dict[str, Any]
+    ) -> None:
+        session.add(
+            HostAction(
+                game_id=game.id, actor_email=actor_email, action=action, details=details, created_at=self._clock.now()
+            )
+        )
+
+
+def _find_game(session: Session, game_id: str) -> Game:
+    game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
+    if game is None:
+        raise GameNotFound()
+    return game
+
+
+def _lock_game(session: Session, game_id: str) -> Game:
+    """The game row, locked for this transaction on PostgreSQL (SQLite already holds its write lock)."""
+    game = session.scalar(
+        select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)).with_for_update(of=Game)
+    )
+    if game is None:
+        raise GameNotFound()
+    return game
+
+
+def _require_seat(game: Game, seat: int) -> None:
+    if type(seat) is not int or not 0 <= seat < len(game.seats):
+        raise SeatNotFound()
+
+
+def _load_state(session: Session, game: Game) -> engine.Game:
+    state = session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == game.current_seq))
+    return engine.Game.from_dict(state)
+
+
+def _seat_link(game: Game, seat: Seat) -> SeatLink:
+    return SeatLink(game_id=game.public_id, seat=seat.seat_index, version=seat.token_version)
+
+
+def _clean_text(field: str, value: Any, limit: int) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValidationError(f"The {field} must not be empty.")
+    value = " ".join(value.split())
+    if len(value) > limit:
+        raise ValidationError(f"The {field} must be at most {limit} characters.")
+    return value
+
+
+def _clean_email(field: str, value: Any) -> str:
+    if not isinstance(value, str) or not EMAIL_PATTERN.match(value.strip()):
+        raise ValidationError(f"The {field} is not an email address: {value!r}.")
+    return value.strip()
+
+
+def _clean_player(index: int, player: PlayerSpec) -> PlayerSpec:
+    name = _clean_text(f"name of player {index + 1}", player.name, MAX_NAME)
+    if player.is_bot:
+        return PlayerSpec(name=name, email=None, is_bot=True)
+    return PlayerSpec(name=name, email=_clean_email(f"email of {name}", player.email))
