@@ -51,8 +51,8 @@ class MailConfig:
 
 @dataclass(frozen=True)
 class SchedulerConfig:
-    interval_seconds: int = field(default=60, metadata={"minimum": 1})
-    bot_delay_seconds: int = field(default=5, metadata={"minimum": 0})
+    interval_seconds: int = field(default=5, metadata={"minimum": 1})
+    bot_delay_seconds: int = field(default=3, metadata={"minimum": 0})
 
 
 @dataclass(frozen=True)

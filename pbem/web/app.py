@@ -1,0 +1,34 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from pbem.clock import Clock
+from pbem.config import Config, load_config
+from pbem.paths import TEMPLATES_DIR
+from pbem.runtime import build_runtime
+from pbem.web import errors, home, security
+from pbem.web.app_context import EXTENSION_KEY
+
+
+def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Flask:
+    config = config or load_config()
+    runtime = build_runtime(config, clock=clock)
+    app = Flask("pbem", template_folder=str(TEMPLATES_DIR), static_folder=str(Path(__file__).parent / "static"))
+    app.config.update(
+        SECRET_KEY=config.secret_keys[0],
+        SECRET_KEY_FALLBACKS=list(config.secret_keys[1:]),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=config.base_url.startswith("https://"),
+        PREFERRED_URL_SCHEME="https" if config.base_url.startswith("https://") else "http",
+    )
+    app.extensions[EXTENSION_KEY] = runtime
+    app.jinja_env.globals["development"] = config.is_development
+    security.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(home.blueprint)
+    return app
