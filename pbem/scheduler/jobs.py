@@ -1,0 +1,31 @@
+"""The scheduler's job list. Later issues add the mail deliverer and the reminder/deadline sweep here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from pbem.config import Config
+from pbem.runtime import Runtime
+from pbem.service.bots import play_due_bot_turns
+
+
+@dataclass(frozen=True)
+class Job:
+    id: str
+    description: str
+    run: Callable[[Runtime], object]
+    interval: timedelta
+
+
+def bot_turns(runtime: Runtime) -> int:
+    delay = timedelta(seconds=runtime.config.scheduler.bot_delay_seconds)
+    return play_due_bot_turns(runtime.db, runtime.clock, runtime.games, delay)
+
+
+def jobs(config: Config) -> list[Job]:
+    every = timedelta(seconds=config.scheduler.interval_seconds)
+    return [
+        Job(id="bot_turns", description="computer players take their due turns", run=bot_turns, interval=every),
+    ]
