@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from alembic import command
 from alembic.config import Config as AlembicConfig
+from sqlalchemy.engine import make_url
 
 from pbem.paths import MIGRATIONS_DIR
 
@@ -17,4 +20,8 @@ def alembic_config(database_url: str) -> AlembicConfig:
 
 
 def upgrade(database_url: str, revision: str = "head") -> None:
+    url = make_url(database_url)
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        # SQLite creates the database file but not the folder it lives in (instance/ on a fresh clone).
+        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
     command.upgrade(alembic_config(database_url), revision)

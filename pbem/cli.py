@@ -1,0 +1,177 @@
+"""The `pbem` command: database migrations, the development server, the scheduler, creating games.
+
+Every command loads the one configuration (`--config` or `PBEM_CONFIG`) and goes through the game
+service like the web app does; errors come out as one readable line and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from email.utils import parseaddr
+
+import click
+
+from pbem import create_app
+from pbem.config import Config, ConfigError, load_config
+from pbem.errors import PbemError
+from pbem.migrate import upgrade
+from pbem.runtime import Runtime, build_runtime
+from pbem.scheduler import build_scheduler
+from pbem.service.games import PlayerSpec
+from pbem.web.app_context import EXTENSION_KEY
+
+DEMO_TITLE = "Demo game"
+
+
+@dataclass
+class CliState:
+    config_path: str | None
+    _config: Config | None = field(default=None, init=False)
+
+    def config(self) -> Config:
+        if self._config is None:
+            try:
+                self._config = load_config(self.config_path)
+            except ConfigError as exc:
+                raise click.ClickException(f"configuration: {exc}") from None
+        return self._config
+
+    def runtime(self) -> Runtime:
+        return build_runtime(self.config())
+
+
+pass_state = click.make_pass_decorator(CliState)
+
+
+@click.group()
+@click.option(
+    "--config", "config_path", type=click.Path(dir_okay=False), default=None,
+    help="Configuration file (default: $PBEM_CONFIG, else development defaults).",
+)
+@click.pass_context
+def main(ctx: click.Context, config_path: str | None) -> None:
+    """Saboteur play-by-email server."""
+    ctx.obj = CliState(config_path)
+
+
+@main.group()
+def db() -> None:
+    """Database schema."""
+
+
+@db.command("upgrade")
+@pass_state
+def db_upgrade(state: CliState) -> None:
+    """Apply every pending migration (run before starting a new version)."""
+    upgrade(state.config().database_url)
+    click.echo("database is up to date")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+@pass_state
+def run(state: CliState, host: str, port: int) -> None:
+    """Development server with the scheduler running inside it."""
+    config = state.config()
+    if not config.is_development:
+        raise click.ClickException(
+            "pbem run is the development server; in production run gunicorn 'pbem:create_app()' "
+            "and one 'pbem scheduler' process"
+        )
+    logging.basicConfig(level=logging.INFO)
+    app = create_app(config)
+    scheduler = build_scheduler(app.extensions[EXTENSION_KEY], "background")
+    scheduler.start()
+    click.echo(f"serving on http://{host}:{port}/  (links in emails use {config.base_url})")
+    try:
+        app.run(host=host, port=port, use_reloader=False, threaded=True)
+    finally:
+        scheduler.shutdown(wait=False)
+
+
+@main.command()
+@pass_state
+def scheduler(state: CliState) -> None:
+    """The production scheduler: run exactly one of these beside the web workers."""
+    logging.basicConfig(level=logging.INFO)
+    runtime = state.runtime()
+    click.echo("scheduler running; stop with Ctrl-C")
+    try:
+        build_scheduler(runtime, "blocking").start()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        runtime.close()
+
+
+@main.command("create-game")
+@click.option("--title", required=True, help="The game's name, shown in every email.")
+@click.option("--player", "players", multiple=True, metavar='"NAME <EMAIL>"', help="A person, in seating order.")
+@click.option("--bots", default=0, show_default=True, type=click.IntRange(0, 10), help="Computer players to add.")
+@click.option("--host", "host_email", default=None, help="The host's email (default: the first player's).")
+@click.option("--variant", default="base", show_default=True)
+@pass_state
+def create_game(
+    state: CliState, title: str, players: tuple[str, ...], bots: int, host_email: str | None, variant: str
+) -> None:
+    """Create and start a game, then print each player's link (they are emailed too)."""
+    people = [_parse_player(text) for text in players]
+    if not people:
+        raise click.UsageError("name at least one --player")
+    seats = people + [PlayerSpec(name=f"Bot {n}", is_bot=True) for n in range(1, bots + 1)]
+    runtime = state.runtime()
+    try:
+        game_id = runtime.games.create_game(
+            title=title, players=seats, host_email=host_email or people[0].email or "", variant=variant
+        )
+        runtime.games.start_game(game_id)
+        invites = runtime.games.invites(game_id)
+    except PbemError as exc:
+        raise click.ClickException(exc.message) from None
+    finally:
+        runtime.close()
+    click.echo(f"game {game_id} started: {title}")
+    for invite in invites:
+        if invite.is_bot:
+            click.echo(f"  {invite.name}: computer player")
+        else:
+            click.echo(f"  {invite.name} <{invite.email}>: {invite.link}")
+
+
+@main.command()
+@click.option("--name", default="You", show_default=True, help="Your name at the table.")
+@click.option("--email", default="you@localhost", show_default=True, help="Where your emails would go.")
+@click.option("--bots", default=3, show_default=True, type=click.IntRange(1, 9), help="Computer opponents.")
+@click.option("--new", "always_new", is_flag=True, help="Start another demo game even if one is unfinished.")
+@pass_state
+def demo(state: CliState, name: str, email: str, bots: int, always_new: bool) -> None:
+    """A game of you against computer players; prints your link."""
+    runtime = state.runtime()
+    try:
+        existing = [] if always_new else runtime.games.demo_invites()
+        if existing:
+            invites = existing[0].invites
+            click.echo(f"continuing demo game {existing[0].game_id} (use --new for another)")
+        else:
+            seats = [PlayerSpec(name=name, email=email)]
+            seats += [PlayerSpec(name=f"Bot {n}", is_bot=True) for n in range(1, bots + 1)]
+            game_id = runtime.games.create_game(title=DEMO_TITLE, players=seats, host_email=email, is_demo=True)
+            runtime.games.start_game(game_id)
+            invites = runtime.games.invites(game_id)
+            click.echo(f"demo game {game_id} started")
+    except PbemError as exc:
+        raise click.ClickException(exc.message) from None
+    finally:
+        runtime.close()
+    for invite in invites:
+        if not invite.is_bot:
+            click.echo(f"your link ({invite.name}): {invite.link}")
+
+
+def _parse_player(text: str) -> PlayerSpec:
+    name, address = parseaddr(text)
+    if not name or not address or "@" not in address:
+        raise click.BadParameter(f'{text!r} should look like "Ann <ann@example.org>"', param_hint="--player")
+    return PlayerSpec(name=name, email=address)
