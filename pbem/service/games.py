@@ -68,6 +68,13 @@ class SeatInvite:
 
 
 @dataclass(frozen=True)
+class DemoGame:
+    game_id: str
+    title: str
+    invites: list[SeatInvite]
+
+
+@dataclass(frozen=True)
 class MoveResult:
     game_id: str
     seq: int
@@ -419,19 +426,34 @@ class GameService:
     # -- links -----------------------------------------------------------------------------------
 
     def invites(self, game_id: str) -> list[SeatInvite]:
-        """Each seat with a fresh link (for the command line and the development home page)."""
+        """Each seat with a fresh link (for the command line)."""
         with self._db.read() as session:
-            game = _find_game(session, game_id)
+            return self._invites(_find_game(session, game_id))
+
+    def demo_invites(self) -> list[DemoGame]:
+        """Unfinished demo games with their players' links, for the development home page."""
+        with self._db.read() as session:
+            games = session.scalars(
+                select(Game)
+                .where(Game.is_demo.is_(True), Game.status.in_(("created", "active")))
+                .options(selectinload(Game.seats))
+                .order_by(Game.created_at.desc())
+            )
             return [
-                SeatInvite(
-                    seat=seat.seat_index,
-                    name=seat.display_name,
-                    email=seat.email,
-                    is_bot=seat.is_bot,
-                    link=self._links.url(_seat_link(game, seat)),
-                )
-                for seat in game.seats
+                DemoGame(game_id=game.public_id, title=game.title, invites=self._invites(game)) for game in games
             ]
+
+    def _invites(self, game: Game) -> list[SeatInvite]:
+        return [
+            SeatInvite(
+                seat=seat.seat_index,
+                name=seat.display_name,
+                email=seat.email,
+                is_bot=seat.is_bot,
+                link=self._links.url(_seat_link(game, seat)),
+            )
+            for seat in game.seats
+        ]
 
     def resolve_link(self, token: str) -> SeatLink:
         """The seat a magic link opens; BadLink, ExpiredLink or RevokedLink otherwise."""
