@@ -45,7 +45,7 @@ class MailConfig:
     port: int = field(default=25, metadata={"minimum": 1, "maximum": 65535})
     tls: TlsMode = "none"
     user: str = ""
-    password: str = ""
+    password: str = field(default="", repr=False)
     from_address: str = "Saboteur <saboteur@localhost>"
 
 
@@ -77,8 +77,8 @@ class AccessConfig:
 class Config:
     mode: Mode = "development"
     base_url: str = ""
-    secret_keys: tuple[str, ...] = ()
-    database_url: str = ""
+    secret_keys: tuple[str, ...] = field(default=(), repr=False)
+    database_url: str = field(default="", repr=False)  # may hold a password
     instance_path: str = ""
     link_max_age_days: int = field(default=30, metadata={"minimum": 1})
     mail: MailConfig = field(default_factory=MailConfig)
