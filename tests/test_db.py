@@ -1,0 +1,75 @@
+"""Sessions and transactions: writes take SQLite's write lock up front; failures roll back."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from sqlalchemy import func, select, text
+from sqlalchemy.engine import make_url
+
+from pbem.db import Database, make_engine
+from pbem.models import HostAction
+
+
+def test_a_write_transaction_on_sqlite_holds_the_write_lock_from_its_first_statement(tmp_path) -> None:
+    path = tmp_path / "lock.sqlite3"
+    db = Database(f"sqlite:///{path}")
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        with db.write() as session:
+            session.execute(text("SELECT 1"))  # only a read, yet the write lock is already taken
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+        db.dispose()
+
+
+def test_a_read_on_sqlite_does_not_take_the_write_lock(tmp_path) -> None:
+    path = tmp_path / "lock.sqlite3"
+    db = Database(f"sqlite:///{path}")
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        with db.read() as session:
+            session.execute(text("SELECT 1"))
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("ROLLBACK")
+    finally:
+        other.close()
+        db.dispose()
+
+
+def test_a_failing_write_changes_nothing(database: Database, clock) -> None:
+    with pytest.raises(RuntimeError), database.write() as session:
+        session.add(HostAction(game_id=1, actor_email="a@b", action="x", details={}, created_at=clock.now()))
+        raise RuntimeError("the request failed half-way")
+
+    with database.read() as session:
+        assert session.scalar(select(func.count()).select_from(HostAction)) == 0
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_an_unreachable_database_is_reported_not_raised(tmp_path, backend: str) -> None:
+    url = (
+        f"sqlite:///{tmp_path / 'no' / 'such' / 'folder' / 'db.sqlite3'}"
+        if backend == "sqlite"
+        else "postgresql+psycopg://nobody@127.0.0.1:1/nothing?connect_timeout=2"
+    )
+    db = Database(url)
+
+    assert db.is_reachable() is False
+    db.dispose()
+
+
+def test_a_reachable_database_says_so(database: Database) -> None:
+    assert database.is_reachable() is True
+
+
+def test_postgresql_urls_use_psycopg_3() -> None:
+    engine = make_engine(make_url("postgresql://pbem@db.internal/pbem"))
+
+    assert engine.url.drivername == "postgresql+psycopg"
+    engine.dispose()
