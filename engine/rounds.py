@@ -1,0 +1,245 @@
+"""Dealing a round, ending it, and sharing out the gold.
+
+Each function changes the game passed in (a fresh clone made by `apply_move` or `new_game`)
+and appends the events it causes.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from .board import reach_from_start
+from .rng import Rng
+from .state import GOLD_PICK, OVER, PLAY, Game
+from .variants import Variant, get_variant
+
+SABOTEUR_SHARE = {1: 4, 2: 3, 3: 3, 4: 2}
+
+Events = list[dict]
+
+
+def public(type_: str, /, **fields) -> dict:
+    return {"type": type_, "audience": "public", **fields}
+
+
+def private(seat: int, type_: str, /, **fields) -> dict:
+    return {"type": type_, "audience": [seat], **fields}
+
+
+def deal_round(g: Game, starter: int, events: Events) -> None:
+    """Set out start and goals, deal roles and hands; the starter acts first."""
+    v = get_variant(g.variant)
+    n = g.seats
+    rng = Rng(g.rng)
+
+    roles = v.role_deck(n)
+    rng.shuffle(roles)
+    g.roles, g.spare_roles = roles[:n], roles[n:]
+
+    goals = list(v.goal_ids)
+    rng.shuffle(goals)
+    g.hidden_goals = dict(zip(v.goal_cells, goals))
+    g.board = {v.start_cell: (v.start_id, False)}
+
+    deck = list(v.playable_ids)
+    rng.shuffle(deck)
+    size = v.hand_size(n)
+    g.hands = [[] for _ in range(n)]
+    for k in range(n):
+        seat = (starter + k) % n
+        g.hands[seat] = [deck.pop() for _ in range(size)]
+    g.draw_pile = deck
+
+    held = Counter(value for values in g.gold for value in values)
+    pile = list((Counter(v.gold_cards) - held).elements())
+    rng.shuffle(pile)
+    g.gold_pile = pile
+
+    g.rng = rng.state
+    g.round += 1
+    g.phase = PLAY
+    g.turn = starter
+    g.discard = []
+    g.front = [[] for _ in range(n)]
+    g.peeks = [[] for _ in range(n)]
+    g.offer = []
+    g.last_actor = None
+    g.last_placed = None
+    g.reach = reach_from_start(v, g.board)
+
+    events.append(public("round_started", round=g.round, first=starter))
+    for seat in range(n):
+        events.append(private(seat, "role_dealt", seat=seat, role=g.roles[seat]))
+        events.append(private(seat, "hand_dealt", seat=seat, cards=list(g.hands[seat]),
+                              names=[v.cards[c].name for c in g.hands[seat]]))
+
+
+def next_seat_with_cards(g: Game, seat: int) -> int | None:
+    """The next seat clockwise that still has something to play (possibly `seat` itself)."""
+    n = g.seats
+    for k in range(1, n + 1):
+        candidate = (seat + k) % n
+        if g.hands[candidate]:
+            return candidate
+    return None
+
+
+def next_digger_counter_clockwise(g: Game, seat: int) -> int | None:
+    n = g.seats
+    for k in range(1, n + 1):
+        candidate = (seat - k) % n
+        if g.roles[candidate] == "digger":
+            return candidate
+    return None
+
+
+def end_round(g: Game, events: Events, gold_reached_by: int | None) -> None:
+    """Reveal the roles and pay the winners; deal on or finish when nothing is left to decide."""
+    n = g.seats
+    saboteurs = [s for s in range(n) if g.roles[s] == "saboteur"]
+    if gold_reached_by is not None:
+        winner = "diggers"
+    elif saboteurs:
+        winner = "saboteurs"
+    else:
+        winner = "nobody"
+    g.results.append({
+        "round": g.round,
+        "winner": winner,
+        "reached_by": gold_reached_by,
+        "roles": list(g.roles),
+        "spare_roles": list(g.spare_roles),
+        "gold_cards": [0] * n,
+        "saboteur_pay": [],
+    })
+    events.append(public("round_ended", round=g.round, winner=winner, reached_by=gold_reached_by,
+                         roles=list(g.roles), spare_roles=list(g.spare_roles)))
+    g.turn = None
+    if winner == "diggers":
+        assert gold_reached_by is not None
+        if _offer_gold_to_diggers(g, events, gold_reached_by):
+            return
+    elif winner == "saboteurs":
+        _pay_saboteurs(g, events, saboteurs)
+    next_round(g, events)
+
+
+def _offer_gold_to_diggers(g: Game, events: Events, reached_by: int) -> bool:
+    """Start the picks; False when there is nothing to share (no digger or no gold left)."""
+    n = g.seats
+    diggers = [s for s in range(n) if g.roles[s] == "digger"]
+    if g.options.get("digger_gold_cards", "players") == "diggers":
+        count = len(diggers)
+    else:
+        count = 9 if n == 10 else n
+    count = min(count, len(g.gold_pile))
+    if not diggers or not count:
+        return False
+    g.offer = [g.gold_pile.pop() for _ in range(count)]
+    first = reached_by if g.roles[reached_by] == "digger" else next_digger_counter_clockwise(g, reached_by)
+    assert first is not None
+    events.append(public("gold_drawn", count=count, first=first))
+    g.phase = GOLD_PICK
+    g.turn = first
+    if g.options.get("auto_pick_gold", False):
+        while g.phase == GOLD_PICK:
+            pick_gold(g, events, g.turn, max(g.offer))
+    else:
+        events.append(private(first, "gold_offered", seat=first, values=sorted(g.offer, reverse=True)))
+    return True
+
+
+def pick_gold(g: Game, events: Events, seat: int, value: int) -> None:
+    """One digger keeps one card of the offer and passes the rest counter-clockwise."""
+    g.offer.remove(value)
+    g.gold[seat].append(value)
+    result = dict(g.results[-1])
+    result["gold_cards"] = list(result["gold_cards"])
+    result["gold_cards"][seat] += 1
+    g.results[-1] = result
+    events.append(public("gold_picked", seat=seat, left=len(g.offer)))
+    events.append(private(seat, "gold_kept", seat=seat, values=[value]))
+    if g.offer:
+        following = next_digger_counter_clockwise(g, seat)
+        assert following is not None
+        g.turn = following
+        if not g.options.get("auto_pick_gold", False):
+            events.append(private(following, "gold_offered", seat=following, values=sorted(g.offer, reverse=True)))
+        return
+    g.phase = PLAY
+    g.turn = None
+    next_round(g, events)
+
+
+def _pay_saboteurs(g: Game, events: Events, saboteurs: list[int]) -> None:
+    n = g.seats
+    share = SABOTEUR_SHARE.get(len(saboteurs), 2)
+    after = g.last_actor if g.last_actor is not None else 0
+    order = [(after + k) % n for k in range(1, n + 1)]
+    result = dict(g.results[-1])
+    result["gold_cards"] = list(result["gold_cards"])
+    result["saboteur_pay"] = []
+    for seat in order:
+        if seat not in saboteurs:
+            continue
+        cards = take_nuggets(g.gold_pile, share)
+        g.gold[seat].extend(cards)
+        result["gold_cards"][seat] += len(cards)
+        result["saboteur_pay"].append({"seat": seat, "due": share, "nuggets": sum(cards), "cards": len(cards)})
+        events.append(public("saboteur_paid", seat=seat, due=share, nuggets=sum(cards), cards=len(cards)))
+        events.append(private(seat, "gold_kept", seat=seat, values=list(cards)))
+    g.results[-1] = result
+
+
+def take_nuggets(pile: list[int], due: int) -> list[int]:
+    """Draw from the top until exactly `due` nuggets; a card that overshoots goes to the bottom.
+
+    When no combination of the cards left makes `due`, the saboteur gets the largest total
+    below it that they can make.
+    """
+    taken: list[int] = []
+    total = 0
+    misses = 0
+    while total < due and pile and misses < len(pile):
+        value = pile.pop()
+        if total + value <= due:
+            taken.append(value)
+            total += value
+            misses = 0
+        else:
+            pile.insert(0, value)
+            misses += 1
+    if total < due:
+        best = _best_subset(taken + pile, due)
+        if sum(best) > total:
+            pile.extend(taken)
+            taken = []
+            for value in best:
+                pile.remove(value)
+                taken.append(value)
+    return taken
+
+
+def _best_subset(values: list[int], limit: int) -> list[int]:
+    """The values of a largest-sum sub-multiset not over `limit` (small numbers, so a DP)."""
+    reachable: dict[int, list[int]] = {0: []}
+    for value in values:
+        for total, chosen in list(reachable.items()):
+            new = total + value
+            if new <= limit and new not in reachable:
+                reachable[new] = chosen + [value]
+    return reachable[max(reachable)]
+
+
+def next_round(g: Game, events: Events) -> None:
+    """The left neighbour of whoever played the last card starts; after the last round the game ends."""
+    v: Variant = get_variant(g.variant)
+    last = g.last_actor if g.last_actor is not None else 0
+    if g.round >= v.rounds:
+        g.phase = OVER
+        g.turn = None
+        totals = [sum(values) for values in g.gold]
+        best = max(totals)
+        events.append(public("game_over", scores=totals, winners=[s for s, t in enumerate(totals) if t == best],
+                             gold=[sorted(values, reverse=True) for values in g.gold]))
+        return
+    deal_round(g, (last + 1) % g.seats, events)

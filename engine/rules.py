@@ -1,0 +1,354 @@
+"""Which moves a seat may make, and what a move does to the game.
+
+`legal_moves` and `apply_move` share the same checks, so a move is listed exactly when it is
+accepted. Moves are plain dicts (see docs/engine.md):
+
+    {"type": "play", "card": 17, "x": 3, "y": 0, "rotated": false}   a path card
+    {"type": "play", "card": 44, "target": 2}                        a broken tool on a seat
+    {"type": "play", "card": 53, "target": 2, "tool": "pick"}        a repair
+    {"type": "play", "card": 62, "x": 3, "y": 0}                     rockfall on a path card
+    {"type": "play", "card": 65, "x": 8, "y": 2}                     map on a face-down goal
+    {"type": "pass", "cards": [17]}                                   discard face down
+    {"type": "pick_gold", "value": 3}                                keep a gold card
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from .board import (
+    building_sites,
+    extend_reach,
+    goal_orientation,
+    mismatch,
+    neighbourhood,
+    reach_from_start,
+    reach_sides,
+    reached_goals,
+)
+from .cards import CardType
+from .errors import IllegalMove, NotYourTurn
+from .geometry import DIRECTIONS, neighbour
+from .rounds import end_round, next_seat_with_cards, pick_gold, private, public
+from .state import GOLD_PICK, OVER, PLAY, Game
+from .variants import Variant, get_variant
+
+Move = dict[str, Any]
+
+PLAY_FIELDS = {
+    "path": ("card", "x", "y", "rotated"),
+    "break": ("card", "target"),
+    "repair": ("card", "target", "tool"),
+    "rockfall": ("card", "x", "y"),
+    "map": ("card", "x", "y"),
+}
+
+
+def to_act(g: Game) -> int | None:
+    return None if g.phase == OVER else g.turn
+
+
+def is_over(g: Game) -> bool:
+    return g.phase == OVER
+
+
+def scores(g: Game) -> list[int]:
+    return [sum(values) for values in g.gold]
+
+
+def reach_of(g: Game) -> frozenset:
+    """The cached reach of the board (computed on first use after loading a snapshot)."""
+    if g.reach is None:
+        g.reach = reach_from_start(get_variant(g.variant), g.board)
+    return g.reach
+
+
+def broken_tools(g: Game, seat: int) -> list[str]:
+    cards = get_variant(g.variant).cards
+    return [cards[c].tools[0] for c in g.front[seat] if cards[c].effect == "break"]
+
+
+def kind_of_play(card: CardType) -> str:
+    return "path" if card.kind == "path" else card.effect or ""
+
+
+# ---------------------------------------------------------------- legal moves
+
+
+def legal_moves(g: Game, seat: int) -> list[Move]:
+    if not _is_seat(g, seat) or to_act(g) != seat:
+        return []
+    if g.phase == GOLD_PICK:
+        return [{"type": "pick_gold", "value": value} for value in sorted(set(g.offer), reverse=True)]
+    v = get_variant(g.variant)
+    hand = g.hands[seat]
+    moves: list[Move] = []
+    sites = None
+    may_build = not broken_tools(g, seat)
+    for card_id in hand:
+        card = v.cards[card_id]
+        kind = kind_of_play(card)
+        if kind == "path":
+            if not may_build:
+                continue
+            if sites is None:
+                sites = _sites(g, v)
+            for rotated in (False,) if card.symmetric else (False, True):
+                openings = v.openings[card_id][rotated]
+                for (x, y), occupied, required, joins in sites:
+                    if openings & occupied == required and openings & joins:
+                        moves.append({"type": "play", "card": card_id, "x": x, "y": y, "rotated": rotated})
+        elif kind == "break":
+            tool = card.tools[0]
+            for target in range(g.seats):
+                if tool not in broken_tools(g, target):
+                    moves.append({"type": "play", "card": card_id, "target": target})
+        elif kind == "repair":
+            for target in range(g.seats):
+                broken = broken_tools(g, target)
+                for tool in card.tools:
+                    if tool in broken:
+                        moves.append({"type": "play", "card": card_id, "target": target, "tool": tool})
+        elif kind == "rockfall":
+            for x, y in sorted(g.board):
+                if v.cards[g.board[(x, y)][0]].kind == "path":
+                    moves.append({"type": "play", "card": card_id, "x": x, "y": y})
+        elif kind == "map":
+            for x, y in sorted(g.hidden_goals):
+                moves.append({"type": "play", "card": card_id, "x": x, "y": y})
+    ordered = sorted(hand)
+    for count in range(1, min(v.max_pass_cards, len(hand)) + 1):
+        for chosen in combinations(ordered, count):
+            moves.append({"type": "pass", "cards": list(chosen)})
+    return moves
+
+
+def _sites(g: Game, v: Variant) -> list[tuple[tuple[int, int], int, int, int]]:
+    out = []
+    for cell, joins in sorted(building_sites(g.board, g.hidden_goals, reach_of(g)).items()):
+        occupied, required = neighbourhood(v, g.board, cell)
+        out.append((cell, occupied, required, joins))
+    return out
+
+
+# ---------------------------------------------------------------- applying a move
+
+
+def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict]]:
+    if not _is_seat(game, seat):
+        raise IllegalMove(f"There is no seat {seat!r} in this game")
+    if game.phase == OVER:
+        raise IllegalMove("The game is over")
+    if game.turn != seat:
+        raise NotYourTurn(f"It is not your turn: {game.players[game.turn]} is to play")  # type: ignore[index]
+    if not isinstance(move, dict):
+        raise IllegalMove("A move must be an object with a 'type'")
+    kind = move.get("type")
+    reach_of(game)
+    g = game.clone()
+    events: list[dict] = []
+    if game.phase == GOLD_PICK:
+        if kind != "pick_gold":
+            raise IllegalMove("Pick one of the gold cards on offer first")
+        _exact_fields(move, ("value",))
+        value = _int(move, "value")
+        if value not in g.offer:
+            raise IllegalMove(f"There is no gold card worth {value} on offer")
+        pick_gold(g, events, seat, value)
+    elif kind == "play":
+        _play(g, seat, move, events)
+    elif kind == "pass":
+        _pass(g, seat, move, events)
+    elif kind == "pick_gold":
+        raise IllegalMove("There is no gold to pick now")
+    else:
+        raise IllegalMove(f"Unknown move type {kind!r}: a turn is 'play' or 'pass'")
+    return g, events
+
+
+def _play(g: Game, seat: int, move: Move, events: list[dict]) -> None:
+    v = get_variant(g.variant)
+    card_id = _int(move, "card")
+    if card_id not in g.hands[seat]:
+        raise IllegalMove("You do not hold that card")
+    card = v.cards[card_id]
+    kind = kind_of_play(card)
+    _exact_fields(move, PLAY_FIELDS[kind])
+    if kind == "path":
+        gold_reached = _build(g, v, seat, card_id, move, events)
+        _finish_turn(g, seat, events, gold_reached=gold_reached)
+        return
+    target = _target(g, move) if "target" in PLAY_FIELDS[kind] else None
+    if kind == "break":
+        tool = card.tools[0]
+        if tool in broken_tools(g, target):
+            raise IllegalMove(f"{g.players[target]} already has a broken {tool}")
+        g.hands[seat].remove(card_id)
+        g.front[target].append(card_id)
+        events.append(public("tool_broken", seat=seat, target=target, card=card_id, tool=tool))
+    elif kind == "repair":
+        tool = move["tool"]
+        if tool not in card.tools:
+            raise IllegalMove(f"This card repairs {' or '.join(card.tools)}, not {tool!r}")
+        broken = [c for c in g.front[target] if v.cards[c].effect == "break" and v.cards[c].tools[0] == tool]
+        if not broken:
+            raise IllegalMove(f"{g.players[target]} has no broken {tool} to repair")
+        g.hands[seat].remove(card_id)
+        g.front[target].remove(broken[0])
+        g.discard += [broken[0], card_id]
+        events.append(public("tool_repaired", seat=seat, target=target, card=card_id, tool=tool))
+    elif kind == "rockfall":
+        cell = (_int(move, "x"), _int(move, "y"))
+        placed = g.board.get(cell)
+        if placed is None:
+            raise IllegalMove("There is no card at that place to remove")
+        if v.cards[placed[0]].kind != "path":
+            raise IllegalMove("The start and the goal cards cannot be removed")
+        g.hands[seat].remove(card_id)
+        del g.board[cell]
+        g.discard += [placed[0], card_id]
+        g.reach = reach_from_start(v, g.board)
+        if g.last_placed == cell:
+            g.last_placed = None
+        events.append(public("rockfall", seat=seat, card=card_id, x=cell[0], y=cell[1],
+                             removed=placed[0], name=v.cards[placed[0]].name))
+    elif kind == "map":
+        cell = (_int(move, "x"), _int(move, "y"))
+        if cell not in g.hidden_goals:
+            raise IllegalMove("A map can only look at a goal card that is still face down")
+        g.hands[seat].remove(card_id)
+        g.discard.append(card_id)
+        if cell not in g.peeks[seat]:
+            g.peeks[seat].append(cell)
+        events.append(public("map_used", seat=seat, card=card_id, x=cell[0], y=cell[1]))
+        events.append(private(seat, "map_peek", seat=seat, x=cell[0], y=cell[1],
+                              gold=v.cards[g.hidden_goals[cell]].gold))
+    else:  # pragma: no cover - every card kind of a variant is handled above
+        raise IllegalMove(f"{card.label} cannot be played in this game")
+    _finish_turn(g, seat, events)
+
+
+def _build(g: Game, v: Variant, seat: int, card_id: int, move: Move, events: list[dict]) -> bool:
+    """Place a path card; returns whether the gold was reached."""
+    cell = (_int(move, "x"), _int(move, "y"))
+    rotated = move["rotated"]
+    if type(rotated) is not bool:
+        raise IllegalMove("'rotated' must be true or false")
+    card = v.cards[card_id]
+    if broken_tools(g, seat):
+        raise IllegalMove("You cannot build while a broken tool lies in front of you")
+    if rotated and card.symmetric:
+        raise IllegalMove("That card looks the same either way round, so it is never turned")
+    if cell in g.board or cell in g.hidden_goals:
+        raise IllegalMove("There is already a card at that place")
+    openings = v.openings[card_id][rotated]
+    occupied, required = neighbourhood(v, g.board, cell)
+    if not occupied and not any(neighbour(cell, d) in g.hidden_goals for d in DIRECTIONS):
+        raise IllegalMove("A path card must be placed next to a card already on the table")
+    problem = mismatch(openings, occupied, required)
+    if problem:
+        raise IllegalMove(problem)
+    if not openings & reach_sides(g.reach, cell):  # type: ignore[arg-type]
+        raise IllegalMove("That card must join a tunnel that leads back to the start")
+
+    g.hands[seat].remove(card_id)
+    g.board[cell] = (card_id, rotated)
+    g.last_placed = cell
+    g.reach = extend_reach(v, g.board, g.reach, cell)  # type: ignore[arg-type]
+    events.append(public("path_placed", seat=seat, card=card_id, name=card.name, x=cell[0], y=cell[1],
+                         rotated=rotated))
+    gold_reached = False
+    while True:
+        reached = reached_goals(g.hidden_goals, g.reach)
+        if not reached:
+            return gold_reached
+        for goal_cell, sides in reached:
+            goal_id = g.hidden_goals.pop(goal_cell)
+            goal_rotated = goal_orientation(v, g.board, goal_id, goal_cell, sides)
+            g.board[goal_cell] = (goal_id, goal_rotated)
+            g.reach = extend_reach(v, g.board, g.reach, goal_cell)
+            gold = v.cards[goal_id].gold
+            gold_reached = gold_reached or gold
+            events.append(public("goal_revealed", seat=seat, x=goal_cell[0], y=goal_cell[1], card=goal_id,
+                                 gold=gold, rotated=goal_rotated))
+
+
+def _pass(g: Game, seat: int, move: Move, events: list[dict]) -> None:
+    v = get_variant(g.variant)
+    _exact_fields(move, ("cards",))
+    cards = move["cards"]
+    if type(cards) is not list or not cards:
+        raise IllegalMove("'cards' must list the card(s) you discard")
+    if len(cards) > v.max_pass_cards:
+        raise IllegalMove(f"You may discard at most {v.max_pass_cards} card(s) when you pass")
+    for c in cards:
+        if type(c) is not int:
+            raise IllegalMove("Cards are named by their whole-number ids")
+    if any(a >= b for a, b in zip(cards, cards[1:])):
+        raise IllegalMove("List each discarded card once, in increasing order")
+    if any(c not in g.hands[seat] for c in cards):
+        raise IllegalMove("You do not hold that card")
+    for c in cards:
+        g.hands[seat].remove(c)
+    g.discard += cards
+    events.append(public("passed", seat=seat, count=len(cards)))
+    events.append(private(seat, "discarded", seat=seat, cards=list(cards), names=[v.cards[c].name for c in cards]))
+    _finish_turn(g, seat, events, draws=len(cards))
+
+
+def _finish_turn(g: Game, seat: int, events: list[dict], *, draws: int = 1, gold_reached: bool = False) -> None:
+    g.last_actor = seat
+    if gold_reached:
+        end_round(g, events, seat)
+        return
+    draw_cards(g, seat, draws, events)
+    if not g.hands[seat] and not g.draw_pile:
+        events.append(public("out_of_cards", seat=seat))
+    following = next_seat_with_cards(g, seat)
+    if following is None:
+        end_round(g, events, None)
+    else:
+        g.turn = following
+
+
+def draw_cards(g: Game, seat: int, count: int, events: list[dict]) -> None:
+    drawn = [g.draw_pile.pop() for _ in range(min(count, len(g.draw_pile)))]
+    if not drawn:
+        return
+    g.hands[seat] += drawn
+    v = get_variant(g.variant)
+    events.append(public("drew", seat=seat, count=len(drawn), left=len(g.draw_pile)))
+    events.append(private(seat, "drew_cards", seat=seat, cards=drawn, names=[v.cards[c].name for c in drawn]))
+    if not g.draw_pile:
+        events.append(public("draw_pile_empty"))
+
+
+# ---------------------------------------------------------------- checking input
+
+
+def _is_seat(g: Game, seat: Any) -> bool:
+    return type(seat) is int and 0 <= seat < g.seats
+
+
+def _int(move: Move, key: str) -> int:
+    value = move.get(key)
+    if type(value) is not int:
+        raise IllegalMove(f"'{key}' must be a whole number")
+    return value
+
+
+def _target(g: Game, move: Move) -> int:
+    target = _int(move, "target")
+    if not 0 <= target < g.seats:
+        raise IllegalMove(f"There is no seat {target} to play on")
+    return target
+
+
+def _exact_fields(move: Move, fields: tuple[str, ...]) -> None:
+    expected = {"type", *fields}
+    missing = [f for f in fields if f not in move]
+    if missing:
+        raise IllegalMove(f"This move needs '{missing[0]}'")
+    extra = sorted(str(k) for k in move if k not in expected)
+    if extra:
+        raise IllegalMove(f"Unexpected field '{extra[0]}' in this move")

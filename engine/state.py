@@ -1,0 +1,128 @@
+"""The game as a value: every fact of the table in plain containers, and its JSON form.
+
+The snapshot is the whole truth, hidden parts included (hands, roles, the draw pile order and
+the generator state). Only `views.view` decides what a seat may see of it.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InvalidSetup
+from .geometry import Cell
+
+SCHEMA = 1
+
+PLAY, GOLD_PICK, OVER = "play", "gold", "over"
+
+
+@dataclass
+class Game:
+    variant: str
+    players: list[str]
+    options: dict[str, Any]
+    seed: int
+    rng: int
+    round: int
+    phase: str
+    turn: int | None
+    board: dict[Cell, tuple[int, bool]]  # placed cards, start and turned goals: (card id, rotated)
+    hidden_goals: dict[Cell, int]  # goals still face down
+    roles: list[str]
+    spare_roles: list[str]
+    hands: list[list[int]]
+    draw_pile: list[int]  # the top card is the last item
+    discard: list[int]
+    front: list[list[int]]  # cards lying in front of each seat (broken tools)
+    peeks: list[list[Cell]]  # goals each seat has looked at this round
+    gold_pile: list[int]  # nugget values; the top card is the last item
+    gold: list[list[int]]  # nugget values each seat has earned
+    offer: list[int]  # gold cards being passed round after a diggers' win
+    last_actor: int | None  # who played the last card of this round
+    last_placed: Cell | None
+    results: list[dict[str, Any]] = field(default_factory=list)  # one per finished round
+    reach: frozenset | None = field(default=None, compare=False, repr=False)  # cache
+
+    def clone(self) -> "Game":
+        """A copy whose containers can be changed without touching this game."""
+        g = copy.copy(self)
+        g.players = list(self.players)
+        g.options = dict(self.options)
+        g.board = dict(self.board)
+        g.hidden_goals = dict(self.hidden_goals)
+        g.roles = list(self.roles)
+        g.spare_roles = list(self.spare_roles)
+        g.hands = [list(h) for h in self.hands]
+        g.draw_pile = list(self.draw_pile)
+        g.discard = list(self.discard)
+        g.front = [list(f) for f in self.front]
+        g.peeks = [list(p) for p in self.peeks]
+        g.gold_pile = list(self.gold_pile)
+        g.gold = [list(v) for v in self.gold]
+        g.offer = list(self.offer)
+        g.results = list(self.results)
+        return g
+
+    @property
+    def seats(self) -> int:
+        return len(self.players)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": SCHEMA,
+            "variant": self.variant,
+            "players": list(self.players),
+            "options": copy.deepcopy(self.options),
+            "seed": self.seed,
+            "rng": format(self.rng, "016x"),
+            "round": self.round,
+            "phase": self.phase,
+            "turn": self.turn,
+            "board": [[x, y, card, int(rot)] for (x, y), (card, rot) in sorted(self.board.items())],
+            "hidden_goals": [[x, y, card] for (x, y), card in sorted(self.hidden_goals.items())],
+            "roles": list(self.roles),
+            "spare_roles": list(self.spare_roles),
+            "hands": [list(h) for h in self.hands],
+            "draw_pile": list(self.draw_pile),
+            "discard": list(self.discard),
+            "front": [list(f) for f in self.front],
+            "peeks": [[list(c) for c in p] for p in self.peeks],
+            "gold_pile": list(self.gold_pile),
+            "gold": [list(v) for v in self.gold],
+            "offer": list(self.offer),
+            "last_actor": self.last_actor,
+            "last_placed": list(self.last_placed) if self.last_placed else None,
+            "results": copy.deepcopy(self.results),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Game":
+        if not isinstance(d, dict) or d.get("schema") != SCHEMA:
+            raise InvalidSetup(f"unsupported snapshot schema: {d.get('schema') if isinstance(d, dict) else d!r}")
+        last = d["last_placed"]
+        return cls(
+            variant=d["variant"],
+            players=list(d["players"]),
+            options=copy.deepcopy(d["options"]),
+            seed=d["seed"],
+            rng=int(d["rng"], 16),
+            round=d["round"],
+            phase=d["phase"],
+            turn=d["turn"],
+            board={(x, y): (card, bool(rot)) for x, y, card, rot in d["board"]},
+            hidden_goals={(x, y): card for x, y, card in d["hidden_goals"]},
+            roles=list(d["roles"]),
+            spare_roles=list(d["spare_roles"]),
+            hands=[list(h) for h in d["hands"]],
+            draw_pile=list(d["draw_pile"]),
+            discard=list(d["discard"]),
+            front=[list(f) for f in d["front"]],
+            peeks=[[(c[0], c[1]) for c in p] for p in d["peeks"]],
+            gold_pile=list(d["gold_pile"]),
+            gold=[list(v) for v in d["gold"]],
+            offer=list(d["offer"]),
+            last_actor=d["last_actor"],
+            last_placed=(last[0], last[1]) if last else None,
+            results=copy.deepcopy(d["results"]),
+        )

@@ -1,0 +1,100 @@
+"""One line of English per event, for logs and emails.
+
+Only the event and the seat names are used, so a line never says more than its event.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .variants import VARIANTS
+
+ROLE_NAMES = {"digger": "gold-digger", "saboteur": "saboteur"}
+
+
+def _labels() -> dict[str, str]:
+    labels: dict[str, str] = {}
+    for variant in VARIANTS.values():
+        for card in variant.cards:
+            labels.setdefault(card.name, card.label)
+    return labels
+
+
+def card_label(name: str) -> str:
+    label = _labels().get(name, name.replace("_", " "))
+    return label[0].lower() + label[1:] if label not in ("Start",) else label
+
+
+def goal_place(event: dict[str, Any]) -> str:
+    y = event.get("y", 0)
+    return {2: "top", 0: "middle", -2: "bottom"}.get(y, f"({event.get('x')}, {y})")
+
+
+def _role(role: str) -> str:
+    return ROLE_NAMES.get(role, role.replace("_", " "))
+
+
+def _cards(names: list[str]) -> str:
+    return ", ".join(card_label(n) for n in names) or "nothing"
+
+
+def describe_event(event: dict[str, Any], names: list[str]) -> str:
+    def who(key: str = "seat") -> str:
+        seat = event.get(key)
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
+
+    describe: dict[str, Callable[[], str]] = {
+        "round_started": lambda: f"Round {event['round']} begins; {who('first')} plays first.",
+        "role_dealt": lambda: f"Your role this round: {_role(event['role'])}.",
+        "hand_dealt": lambda: f"Your hand: {_cards(event.get('names', []))}.",
+        "path_placed": lambda: (f"{who()} built a {card_label(event['name'])} at ({event['x']}, {event['y']})"
+                                + (", turned around." if event.get("rotated") else ".")),
+        "goal_revealed": lambda: (f"The {goal_place(event)} goal is turned over: "
+                                  + ("GOLD!" if event["gold"] else "only stone.")),
+        "tool_broken": lambda: f"{who()} broke {who('target')}'s {event['tool']}.",
+        "tool_repaired": lambda: (f"{who()} repaired "
+                                  + ("their own" if event["seat"] == event["target"] else f"{who('target')}'s")
+                                  + f" {event['tool']}."),
+        "rockfall": lambda: (f"{who()} caused a rockfall and removed the {card_label(event['name'])} "
+                             f"at ({event['x']}, {event['y']})."),
+        "map_used": lambda: f"{who()} looked at the {goal_place(event)} goal with a map.",
+        "map_peek": lambda: (f"You saw the {goal_place(event)} goal: "
+                             + ("it holds the gold." if event["gold"] else "only stone.")),
+        "passed": lambda: f"{who()} passed, discarding {event['count']} card{'s' if event['count'] != 1 else ''}.",
+        "discarded": lambda: f"You discarded {_cards(event.get('names', []))}.",
+        "drew": lambda: f"{who()} drew {event['count']} card{'s' if event['count'] != 1 else ''}.",
+        "drew_cards": lambda: f"You drew {_cards(event.get('names', []))}.",
+        "draw_pile_empty": lambda: "The draw pile is empty.",
+        "out_of_cards": lambda: f"{who()} has no cards left this round.",
+        "round_ended": lambda: _round_ended(event, names),
+        "gold_drawn": lambda: f"{event['count']} gold cards are drawn; {who('first')} chooses first.",
+        "gold_offered": lambda: f"Choose a gold card: {', '.join(str(v) for v in event['values'])}.",
+        "gold_picked": lambda: f"{who()} kept a gold card.",
+        "gold_kept": lambda: f"You received gold worth {' + '.join(str(v) for v in event['values']) or '0'}.",
+        "saboteur_paid": lambda: (f"{who()} takes {event['nuggets']} nugget{'s' if event['nuggets'] != 1 else ''}"
+                                  f" in {event['cards']} card{'s' if event['cards'] != 1 else ''}"
+                                  + ("." if event["nuggets"] == event["due"]
+                                     else f" (the gold left could not make the {event['due']} due).")),
+        "game_over": lambda: _game_over(event, names),
+    }
+    render = describe.get(event.get("type", ""))
+    if render is None:
+        return str(event.get("type", "event")).replace("_", " ").capitalize() + "."
+    return render()
+
+
+def _round_ended(event: dict[str, Any], names: list[str]) -> str:
+    winner = event["winner"]
+    if winner == "diggers":
+        head = f"Round {event['round']} is over: {names[event['reached_by']]} reached the gold and the gold-diggers win."
+    elif winner == "saboteurs":
+        head = f"Round {event['round']} is over: the gold was not reached and the saboteurs win."
+    else:
+        head = f"Round {event['round']} is over: the gold was not reached and there was no saboteur, so nobody wins."
+    roles = ", ".join(f"{names[s]} {_role(r)}" for s, r in enumerate(event["roles"]))
+    return f"{head} Roles: {roles}."
+
+
+def _game_over(event: dict[str, Any], names: list[str]) -> str:
+    scores = ", ".join(f"{names[s]} {t}" for s, t in enumerate(event["scores"]))
+    winners = " and ".join(names[s] for s in event["winners"])
+    return f"The game is over. Gold: {scores}. Winner: {winners}."

@@ -1,0 +1,130 @@
+"""What one seat may know, as JSON: the only way pages, emails and bots see a game.
+
+Hidden from a seat: other seats' hands and roles (until the round ends), goals it has not seen,
+the order of the draw pile, discarded cards, other seats' gold values (until the game ends)
+and the generator state. A view is built only from what that seat may know, so changing
+anything hidden from it never changes its view.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CardType
+from .geometry import letters, turned
+from .rules import broken_tools, to_act
+from .state import GOLD_PICK, OVER, Game
+from .variants import Variant, get_variant
+
+
+def card_info(v: Variant, card_id: int, rotated: bool = False) -> dict[str, Any]:
+    """A card as a page draws it: name, label, and its segments as they lie."""
+    card: CardType = v.cards[card_id]
+    info: dict[str, Any] = {"id": card_id, "name": card.name, "label": card.label, "kind": card.kind}
+    if card.segments:
+        segments = []
+        for seg in card.segments:
+            d = seg.to_dict()
+            if rotated:
+                d["edges"] = letters(turned(seg.edges))
+            segments.append(d)
+        info["segments"] = segments
+        info["openings"] = letters(v.openings[card_id][rotated])
+        info["symmetric"] = card.symmetric
+        if card.crystals:
+            info["crystals"] = card.crystals
+        if card.kind == "goal":
+            info["gold"] = card.gold
+    if card.effect:
+        info["effect"] = card.effect
+    if card.tools:
+        info["tools"] = list(card.tools)
+    return info
+
+
+def view(g: Game, seat: int | None) -> dict[str, Any]:
+    if seat is not None and (type(seat) is not int or not 0 <= seat < g.seats):
+        raise ValueError(f"no seat {seat!r} in this game")
+    v = get_variant(g.variant)
+    over = g.phase == OVER
+    acting = to_act(g)
+
+    board = []
+    for (x, y), (card_id, rotated) in sorted(g.board.items()):
+        cell = card_info(v, card_id, rotated)
+        cell.update(x=x, y=y, rotated=rotated)
+        board.append(cell)
+
+    goals = []
+    for x, y in v.goal_cells:
+        if (x, y) in g.board:
+            card_id, _ = g.board[(x, y)]
+            goals.append({"x": x, "y": y, "revealed": True, "gold": v.cards[card_id].gold})
+        else:
+            seen = seat is not None and (x, y) in g.peeks[seat]
+            gold = v.cards[g.hidden_goals[(x, y)]].gold if seen or over else None
+            goals.append({"x": x, "y": y, "revealed": False, "gold": gold, "seen": seen})
+
+    seats = []
+    for s, name in enumerate(g.players):
+        seats.append({
+            "seat": s,
+            "name": name,
+            "hand_count": len(g.hands[s]),
+            "front": [card_info(v, c) for c in g.front[s]],
+            "broken": broken_tools(g, s),
+            "gold_cards": len(g.gold[s]),
+            "to_act": acting == s,
+        })
+
+    out: dict[str, Any] = {
+        "variant": g.variant,
+        "seat": seat,
+        "players": list(g.players),
+        "options": dict(g.options),
+        "round": g.round,
+        "rounds": v.rounds,
+        "phase": g.phase,
+        "to_act": acting,
+        "board": board,
+        "goals": goals,
+        "last_placed": list(g.last_placed) if g.last_placed else None,
+        "draw_pile": len(g.draw_pile),
+        "discard_pile": len(g.discard),
+        "seats": seats,
+        "results": [_public_result(r) for r in g.results],
+        "gold_offer": len(g.offer) if g.phase == GOLD_PICK else 0,
+    }
+    if seat is not None:
+        out["you"] = {
+            "seat": seat,
+            "name": g.players[seat],
+            "role": g.roles[seat],
+            "hand": [card_info(v, c) for c in g.hands[seat]],
+            "peeks": [{"x": x, "y": y, "gold": v.cards[g.hidden_goals[(x, y)]].gold if (x, y) in g.hidden_goals
+                       else v.cards[g.board[(x, y)][0]].gold} for x, y in g.peeks[seat]],
+            "gold": sorted(g.gold[seat], reverse=True),
+            "gold_total": sum(g.gold[seat]),
+            "offer": sorted(g.offer, reverse=True) if g.phase == GOLD_PICK and acting == seat else None,
+        }
+    if over:
+        totals = [sum(values) for values in g.gold]
+        best = max(totals) if totals else 0
+        out["final"] = {
+            "scores": totals,
+            "gold": [sorted(values, reverse=True) for values in g.gold],
+            "winners": [s for s, t in enumerate(totals) if t == best],
+        }
+    return out
+
+
+def _public_result(result: dict[str, Any]) -> dict[str, Any]:
+    """A finished round: roles are public once it ends; card values stay with their owners."""
+    return {
+        "round": result["round"],
+        "winner": result["winner"],
+        "reached_by": result["reached_by"],
+        "roles": list(result["roles"]),
+        "spare_roles": list(result["spare_roles"]),
+        "gold_cards": list(result["gold_cards"]),
+        "saboteur_pay": [dict(p) for p in result["saboteur_pay"]],
+    }
