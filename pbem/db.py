@@ -43,12 +43,9 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A read-only unit of work; whatever it changes is rolled back."""
+        """A unit of work that only reads: closing it rolls back, and loaded objects stay readable."""
         with self._read_sessions() as session:
-            try:
-                yield session
-            finally:
-                session.rollback()
+            yield session
 
     def is_reachable(self) -> bool:
         try:
