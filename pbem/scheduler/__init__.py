@@ -24,7 +24,7 @@ JOB_DEFAULTS = {"coalesce": True, "max_instances": 1, "misfire_grace_time": MISF
 
 def build_scheduler(runtime: Runtime, kind: Literal["background", "blocking"]) -> BaseScheduler:
     scheduler_class = BackgroundScheduler if kind == "background" else BlockingScheduler
-    scheduler = scheduler_class(job_defaults=JOB_DEFAULTS, timezone="UTC")
+    scheduler = scheduler_class(timezone="UTC")
     for job in jobs(runtime.config):
         scheduler.add_job(
             job.run,
@@ -33,5 +33,6 @@ def build_scheduler(runtime: Runtime, kind: Literal["background", "blocking"]) -
             id=job.id,
             name=job.description,
             replace_existing=True,
+            **JOB_DEFAULTS,
         )
     return scheduler

@@ -1,0 +1,44 @@
+"""The scheduler: one builder, the same job list for the development server and the production process."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.blocking import BlockingScheduler
+
+from pbem.clock import SettableClock
+from pbem.runtime import Runtime
+from pbem.scheduler import MISFIRE_GRACE_SECONDS, build_scheduler
+from pbem.scheduler.jobs import jobs
+from pbem.service.games import PlayerSpec
+
+
+@pytest.mark.parametrize(("kind", "expected"), [("background", BackgroundScheduler), ("blocking", BlockingScheduler)])
+def test_both_kinds_of_scheduler_carry_the_same_jobs_coalesced_and_never_overlapping(
+    runtime: Runtime, kind: str, expected: type
+) -> None:
+    scheduler = build_scheduler(runtime, kind)  # type: ignore[arg-type]
+
+    assert isinstance(scheduler, expected)
+    scheduled = scheduler.get_jobs()
+    assert [job.id for job in scheduled] == [job.id for job in jobs(runtime.config)] == ["bot_turns"]
+    for job in scheduled:
+        assert job.coalesce is True
+        assert job.max_instances == 1
+        assert job.misfire_grace_time == MISFIRE_GRACE_SECONDS
+        assert job.trigger.interval == timedelta(seconds=runtime.config.scheduler.interval_seconds)
+
+
+def test_the_bot_turns_job_plays_due_computer_turns(
+    runtime: Runtime, new_game: Callable[..., str], clock: SettableClock
+) -> None:
+    game_id = new_game([PlayerSpec(f"Bot {n}", is_bot=True) for n in (1, 2, 3)])
+    [bot_turns] = jobs(runtime.config)
+
+    clock.advance(timedelta(seconds=runtime.config.scheduler.bot_delay_seconds))
+
+    assert bot_turns.run(runtime) == 1
+    assert runtime.games.current_state(game_id).seq == 1
