@@ -1,0 +1,143 @@
+"""The `pbem` command line, run through click's CliRunner against a real database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from sqlalchemy import inspect, select
+from sqlalchemy.orm import selectinload
+
+from pbem.cli import main
+from pbem.config import load_config
+from pbem.db import Database
+from pbem.models import Base, Game, OutboxMessage
+from pbem.runtime import build_runtime
+from tests.conftest import BASE_URL, TEST_SECRET
+
+
+@pytest.fixture
+def config_file(database_url: str, tmp_path: Path) -> Path:
+    path = tmp_path / "pbem.toml"
+    path.write_text(
+        f'base_url = "{BASE_URL}"\nsecret_keys = ["{TEST_SECRET}"]\n'
+        f'database_url = "{database_url}"\ninstance_path = "{tmp_path / "instance"}"\n'
+    )
+    return path
+
+
+def pbem(config_file: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, ["--config", str(config_file), *args], catch_exceptions=False)
+
+
+@pytest.fixture
+def migrated(config_file: Path) -> Path:
+    assert pbem(config_file, "db", "upgrade").exit_code == 0
+    return config_file
+
+
+def games_and_mail(config_file: Path) -> tuple[list[Game], list[OutboxMessage]]:
+    db = Database(load_config(config_file, environ={}).database_url)
+    try:
+        with db.read() as session:
+            games = session.scalars(select(Game).options(selectinload(Game.seats)).order_by(Game.id))
+            return list(games), list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+    finally:
+        db.dispose()
+
+
+def seat_of(config_file: Path, link: str) -> int:
+    runtime = build_runtime(load_config(config_file, environ={}))
+    try:
+        return runtime.games.resolve_link(link.rsplit("/", 1)[1]).seat
+    finally:
+        runtime.close()
+
+
+def test_db_upgrade_creates_the_schema(config_file: Path, database_url: str) -> None:
+    result = pbem(config_file, "db", "upgrade")
+
+    assert result.exit_code == 0, result.output
+    assert "up to date" in result.output
+    db = Database(database_url)
+    with db.engine.connect() as connection:
+        assert set(inspect(connection).get_table_names()) >= set(Base.metadata.tables)
+    db.dispose()
+
+
+def test_create_game_starts_it_and_prints_each_players_link(migrated: Path) -> None:
+    result = pbem(migrated, "create-game", "--title", "Friday mine",
+                  "--player", "Ann <ann@example.org>", "--player", "Ben <ben@example.org>", "--bots", "1")
+
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    ann = next(line for line in lines if line.strip().startswith("Ann <ann@example.org>: "))
+    ben = next(line for line in lines if line.strip().startswith("Ben <ben@example.org>: "))
+    assert any("Bot 1: computer player" in line for line in lines)
+    assert seat_of(migrated, ann.split(": ", 1)[1]) == 0
+    assert seat_of(migrated, ben.split(": ", 1)[1]) == 1
+    [game], mail = games_and_mail(migrated)
+    assert (game.title, game.status, game.host_email) == ("Friday mine", "active", "ann@example.org")
+    assert sorted(message.to_address for message in mail) == ["ann@example.org", "ben@example.org"]
+
+
+def test_create_game_refuses_a_malformed_player(migrated: Path) -> None:
+    result = CliRunner().invoke(main, ["--config", str(migrated), "create-game", "--title", "T",
+                                       "--player", "just a name"])
+
+    assert result.exit_code == 2
+    assert 'should look like "Ann <ann@example.org>"' in result.output
+
+
+def test_create_game_explains_what_the_rules_refuse_and_stores_nothing(migrated: Path) -> None:
+    result = pbem(migrated, "create-game", "--title", "Too few", "--player", "Ann <ann@example.org>")
+
+    assert result.exit_code == 1
+    assert "3 to 10 players" in result.output
+    assert games_and_mail(migrated) == ([], [])
+
+
+def test_demo_prints_your_link_and_continues_the_same_game(migrated: Path) -> None:
+    first = pbem(migrated, "demo", "--name", "Dora", "--email", "dora@example.org")
+    again = pbem(migrated, "demo")
+    another = pbem(migrated, "demo", "--new")
+
+    assert first.exit_code == again.exit_code == another.exit_code == 0
+    link = first.output.splitlines()[-1].split(": ", 1)[1]
+    assert first.output.splitlines()[-1].startswith("your link (Dora): ")
+    assert seat_of(migrated, link) == 0
+    assert "continuing demo game" in again.output
+    games, mail = games_and_mail(migrated)
+    assert len(games) == 2 and all(game.is_demo for game in games)
+    assert [len(game.seats) for game in games] == [4, 4]
+    assert [message.to_address for message in mail] == ["dora@example.org", "you@localhost"]
+
+
+def test_a_bad_configuration_stops_the_command_naming_the_key(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text("[mail]\nprot = 25\n")
+
+    result = CliRunner().invoke(main, ["--config", str(path), "db", "upgrade"])
+
+    assert result.exit_code == 1
+    assert "unknown configuration key 'mail.prot'" in result.output
+
+
+def test_the_development_server_refuses_production_mode(tmp_path: Path) -> None:
+    path = tmp_path / "prod.toml"
+    path.write_text(f'mode = "production"\nbase_url = "{BASE_URL}"\nsecret_keys = ["{TEST_SECRET}"]\n'
+                    f'instance_path = "{tmp_path}"\n')
+
+    result = CliRunner().invoke(main, ["--config", str(path), "run"])
+
+    assert result.exit_code == 1
+    assert "gunicorn" in result.output
+
+
+def test_help_lists_every_command() -> None:
+    result = CliRunner().invoke(main, ["--help"])
+
+    assert result.exit_code == 0
+    for command in ("db", "run", "scheduler", "create-game", "demo"):
+        assert command in result.output
