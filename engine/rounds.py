@@ -184,8 +184,8 @@ def _pay_saboteurs(g: Game, events: Events, saboteurs: list[int]) -> None:
         cards = take_nuggets(g.gold_pile, share)
         g.gold[seat].extend(cards)
         result["gold_cards"][seat] += len(cards)
-        result["saboteur_pay"].append({"seat": seat, "due": share, "nuggets": sum(cards), "cards": len(cards)})
-        events.append(public("saboteur_paid", seat=seat, due=share, nuggets=sum(cards), cards=len(cards)))
+        result["saboteur_pay"].append({"seat": seat, "due": share, "nuggets": sum(cards), "card_count": len(cards)})
+        events.append(public("saboteur_paid", seat=seat, due=share, nuggets=sum(cards), card_count=len(cards)))
         events.append(private(seat, "gold_kept", seat=seat, values=list(cards)))
     g.results[-1] = result
 

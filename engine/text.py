@@ -71,7 +71,7 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
         "gold_picked": lambda: f"{who()} kept a gold card.",
         "gold_kept": lambda: f"You received gold worth {' + '.join(str(v) for v in event['values']) or '0'}.",
         "saboteur_paid": lambda: (f"{who()} takes {event['nuggets']} nugget{'s' if event['nuggets'] != 1 else ''}"
-                                  f" in {event['cards']} card{'s' if event['cards'] != 1 else ''}"
+                                  f" in {event['card_count']} card{'s' if event['card_count'] != 1 else ''}"
                                   + ("." if event["nuggets"] == event["due"]
                                      else f" (the gold left could not make the {event['due']} due).")),
         "game_over": lambda: _game_over(event, names),
