@@ -44,6 +44,12 @@ class CliState:
 pass_state = click.make_pass_decorator(CliState)
 
 
+def configure_logging() -> None:
+    """Informative logs for long-running commands, without a line for every scheduler tick."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("apscheduler.executors").setLevel(logging.WARNING)
+
+
 @click.group()
 @click.option(
     "--config", "config_path", type=click.Path(dir_okay=False), default=None,
@@ -80,7 +86,7 @@ def run(state: CliState, host: str, port: int) -> None:
             "pbem run is the development server; in production run gunicorn 'pbem:create_app()' "
             "and one 'pbem scheduler' process"
         )
-    logging.basicConfig(level=logging.INFO)
+    configure_logging()
     app = create_app(config)
     scheduler = build_scheduler(app.extensions[EXTENSION_KEY], "background")
     scheduler.start()
@@ -95,7 +101,7 @@ def run(state: CliState, host: str, port: int) -> None:
 @pass_state
 def scheduler(state: CliState) -> None:
     """The production scheduler: run exactly one of these beside the web workers."""
-    logging.basicConfig(level=logging.INFO)
+    configure_logging()
     runtime = state.runtime()
     click.echo("scheduler running; stop with Ctrl-C")
     try:
