@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import func, select, text
@@ -12,34 +13,36 @@ from pbem.db import Database, make_engine
 from pbem.models import HostAction
 
 
-def test_a_write_transaction_on_sqlite_holds_the_write_lock_from_its_first_statement(tmp_path) -> None:
+@pytest.fixture
+def sqlite_pair(tmp_path) -> Iterator[tuple[Database, sqlite3.Connection]]:
+    """Our database on a SQLite file, and a second plain connection that refuses to wait for locks."""
     path = tmp_path / "lock.sqlite3"
     db = Database(f"sqlite:///{path}")
     other = sqlite3.connect(path, timeout=0, isolation_level=None)
-    try:
-        with db.write() as session:
-            session.execute(text("SELECT 1"))  # only a read, yet the write lock is already taken
-            with pytest.raises(sqlite3.OperationalError, match="locked"):
-                other.execute("BEGIN IMMEDIATE")
+    yield db, other
+    other.close()
+    db.dispose()
+
+
+def test_a_write_transaction_on_sqlite_holds_the_write_lock_from_its_first_statement(sqlite_pair) -> None:
+    db, other = sqlite_pair
+
+    with db.write() as session:
+        session.execute(text("SELECT 1"))  # only a read, yet the write lock is already taken
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            other.execute("BEGIN IMMEDIATE")
+
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("ROLLBACK")
+
+
+def test_a_read_on_sqlite_does_not_take_the_write_lock(sqlite_pair) -> None:
+    db, other = sqlite_pair
+
+    with db.read() as session:
+        session.execute(text("SELECT 1"))
         other.execute("BEGIN IMMEDIATE")
         other.execute("ROLLBACK")
-    finally:
-        other.close()
-        db.dispose()
-
-
-def test_a_read_on_sqlite_does_not_take_the_write_lock(tmp_path) -> None:
-    path = tmp_path / "lock.sqlite3"
-    db = Database(f"sqlite:///{path}")
-    other = sqlite3.connect(path, timeout=0, isolation_level=None)
-    try:
-        with db.read() as session:
-            session.execute(text("SELECT 1"))
-            other.execute("BEGIN IMMEDIATE")
-            other.execute("ROLLBACK")
-    finally:
-        other.close()
-        db.dispose()
 
 
 def test_a_failing_write_changes_nothing(database: Database, clock) -> None:
