@@ -59,12 +59,17 @@ class Database:
         self.engine.dispose()
 
 
+def with_driver(url: URL) -> URL:
+    """PostgreSQL is always reached through psycopg 3, whatever driver the URL names."""
+    if url.get_backend_name() == "postgresql":
+        return url.set(drivername="postgresql+psycopg")
+    return url
+
+
 def make_engine(url: URL, *, echo: bool = False) -> Engine:
     if url.get_backend_name() == "sqlite":
         return _sqlite_engine(url, echo=echo)
-    if url.get_backend_name() == "postgresql" and url.get_driver_name() in ("psycopg2", "psycopg", ""):
-        url = url.set(drivername="postgresql+psycopg")
-    return create_engine(url, echo=echo, pool_pre_ping=True)
+    return create_engine(with_driver(url), echo=echo, pool_pre_ping=True)
 
 
 def _sqlite_engine(url: URL, *, echo: bool) -> Engine:

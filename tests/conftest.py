@@ -18,7 +18,7 @@ from sqlalchemy.engine import make_url
 import engine
 from pbem.clock import SettableClock
 from pbem.config import Config
-from pbem.db import Database, make_engine
+from pbem.db import Database, with_driver
 from pbem.models import Base
 from pbem.runtime import Runtime, build_runtime
 from pbem.service.games import PlayerSpec
@@ -39,7 +39,7 @@ BACKENDS = [
 
 @pytest.fixture(scope="session")
 def postgres_admin() -> Iterator[Engine]:
-    engine = create_engine(make_engine(make_url(POSTGRES_URL)).url, isolation_level="AUTOCOMMIT")
+    engine = create_engine(with_driver(make_url(POSTGRES_URL)), isolation_level="AUTOCOMMIT")
     yield engine
     engine.dispose()
 

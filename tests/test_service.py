@@ -7,7 +7,8 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import event, insert, select, update
+from sqlalchemy.orm import Session
 
 import engine
 from pbem.clock import SettableClock
@@ -377,3 +378,40 @@ def test_a_link_stops_working_when_its_seat_version_moves_on(runtime: Runtime, n
     with pytest.raises(RevokedLink):
         runtime.games.resolve_link(token)
     assert runtime.games.resolve_link(runtime.games.invites(game_id)[1].link.rsplit("/", 1)[1]).seat == 1
+
+
+@pytest.mark.parametrize("theirs", ["another-submission", "ours"])
+def test_the_unique_constraints_are_the_final_guard(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock, theirs: str
+) -> None:
+    """Another writer commits between our read and our insert: a different submission makes ours stale,
+    the same submission (a retried POST racing itself) gives back its result."""
+    if runtime.db.is_sqlite:
+        pytest.skip("SQLite's write lock leaves no moment between our read and our insert")
+    game_id = new_game()
+    seat, move, seq = random_move(runtime, game_id, random.Random(12))
+    with runtime.db.read() as session:
+        game_pk = session.scalar(select(Game.id).where(Game.public_id == game_id))
+    fired: list[bool] = []
+
+    def another_writer_commits_first(session: Session, _context: object, _instances: object) -> None:
+        if not fired and any(isinstance(instance, Snapshot) for instance in session.new):
+            fired.append(True)
+            with runtime.db.engine.begin() as other:
+                other.execute(insert(Snapshot).values(
+                    game_id=game_pk, seq=seq + 1, state={}, move=move, events=[], actor_seat=seat,
+                    submission_id=theirs, created_at=clock.now()))
+
+    event.listen(Session, "before_flush", another_writer_commits_first)
+    try:
+        if theirs == "ours":
+            result = runtime.games.submit_move(game_id, seat, move, seq, "ours")
+            assert (result.seq, result.replayed) == (seq + 1, True)
+        else:
+            with pytest.raises(StaleTurn):
+                runtime.games.submit_move(game_id, seat, move, seq, "ours")
+    finally:
+        event.remove(Session, "before_flush", another_writer_commits_first)
+
+    assert [s.submission_id for s in snapshots(runtime)] == [None, theirs]
+    assert outbox(runtime, "your_turn") == []

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
@@ -231,12 +231,18 @@ class GameService:
             with self._db.write() as session:
                 return self._submit(session, game_id, seat, move, expected_seq, submission_id)
         except IntegrityError:
-            # Someone committed the same sequence number (or this very submission) first.
+            # The unique constraints are the final guard: someone committed this sequence number, or this
+            # very submission, between our read and our insert.
             with self._db.read() as session:
-                replay = self._replay(session, _find_game(session, game_id), seat, submission_id)
+                game = _find_game(session, game_id)
+                replay = self._replay(session, game, seat, submission_id)
+                latest = session.scalar(select(func.max(Snapshot.seq)).where(Snapshot.game_id == game.id))
+                moved_on = latest != expected_seq
             if replay is not None:
                 return replay
-            raise StaleTurn() from None
+            if moved_on:
+                raise StaleTurn() from None
+            raise
 
     def _submit(
         self, session: Session, game_id: str, seat: int, move: dict[str, Any], expected_seq: int, submission_id: str
@@ -495,9 +501,15 @@ def _find_game(session: Session, game_id: str) -> Game:
 
 
 def _lock_game(session: Session, game_id: str) -> Game:
-    """The game row, locked for this transaction on PostgreSQL (SQLite already holds its write lock)."""
+    """The game row, locked against other writers of this game on PostgreSQL (SQLite already holds its write lock).
+
+    FOR NO KEY UPDATE: it serializes moves on one game without blocking rows that merely reference it.
+    """
     game = session.scalar(
-        select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)).with_for_update(of=Game)
+        select(Game)
+        .where(Game.public_id == game_id)
+        .options(selectinload(Game.seats))
+        .with_for_update(of=Game, key_share=True)
     )
     if game is None:
         raise GameNotFound()
