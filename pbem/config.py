@@ -72,6 +72,18 @@ class AccessConfig:
     creator_domains: tuple[str, ...] = ()
     admin_emails: tuple[str, ...] = ()
 
+    def is_admin(self, email: str) -> bool:
+        return email.strip().casefold() in {admin.casefold() for admin in self.admin_emails}
+
+    def may_create_games(self, email: str) -> bool:
+        """Whether this address may host a new game (admins always may)."""
+        if self.game_creators == "anyone" or self.is_admin(email):
+            return True
+        if self.game_creators == "domains":
+            domain = email.strip().rpartition("@")[2].casefold()
+            return domain in {allowed.casefold().lstrip("@") for allowed in self.creator_domains}
+        return False
+
 
 @dataclass(frozen=True)
 class Config:

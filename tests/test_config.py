@@ -194,3 +194,20 @@ def test_the_example_file_shows_the_real_defaults(tmp_path: Path) -> None:
 
     assert with_example == without_file
     assert Config().mail == with_example.mail and Config().policies == with_example.policies
+
+
+@pytest.mark.parametrize(
+    ("access", "email", "allowed"),
+    [
+        ("", "anyone@example.net", True),
+        ("game_creators = 'domains'\ncreator_domains = ['example.org']\n", "ann@Example.ORG", True),
+        ("game_creators = 'domains'\ncreator_domains = ['example.org']\n", "eve@example.org.evil", False),
+        ("game_creators = 'domains'\ncreator_domains = ['example.org']\n", "root@admins.net", True),
+        ("game_creators = 'admins'\n", "ann@example.org", False),
+        ("game_creators = 'admins'\n", "Root@Admins.net", True),
+    ],
+)
+def test_who_may_create_games(tmp_path: Path, access: str, email: str, allowed: bool) -> None:
+    path = write(tmp_path, instance(tmp_path) + "[access]\nadmin_emails = ['root@admins.net']\n" + access)
+
+    assert load_config(path, environ={}).access.may_create_games(email) is allowed
