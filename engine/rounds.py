@@ -10,7 +10,7 @@ from collections import Counter
 from .board import reach_from_start
 from .rng import Rng
 from .state import GOLD_PICK, OVER, PLAY, Game
-from .variants import Variant, get_variant
+from .variants import Variant, variant_of
 
 SABOTEUR_SHARE = {1: 4, 2: 3, 3: 3, 4: 2}
 
@@ -27,7 +27,7 @@ def private(seat: int, type_: str, /, **fields) -> dict:
 
 def deal_round(g: Game, starter: int, events: Events) -> None:
     """Set out start and goals, deal roles and hands; the starter acts first."""
-    v = get_variant(g.variant)
+    v = variant_of(g)
     n = g.seats
     rng = Rng(g.rng)
 
@@ -232,7 +232,7 @@ def _best_subset(values: list[int], limit: int) -> list[int]:
 
 def next_round(g: Game, events: Events) -> None:
     """The left neighbour of whoever played the last card starts; after the last round the game ends."""
-    v: Variant = get_variant(g.variant)
+    v: Variant = variant_of(g)
     last = g.last_actor if g.last_actor is not None else 0
     if g.round >= v.rounds:
         g.phase = OVER

@@ -31,7 +31,7 @@ from .errors import IllegalMove, NotYourTurn
 from .geometry import DIRECTIONS, neighbour
 from .rounds import end_round, next_seat_with_cards, pick_gold, private, public
 from .state import GOLD_PICK, OVER, PLAY, Game
-from .variants import Variant, get_variant
+from .variants import Variant, variant_of
 
 Move = dict[str, Any]
 
@@ -59,12 +59,12 @@ def scores(g: Game) -> list[int]:
 def reach_of(g: Game) -> frozenset:
     """The cached reach of the board (computed on first use after loading a snapshot)."""
     if g.reach is None:
-        g.reach = reach_from_start(get_variant(g.variant), g.board)
+        g.reach = reach_from_start(variant_of(g), g.board)
     return g.reach
 
 
 def broken_tools(g: Game, seat: int) -> list[str]:
-    cards = get_variant(g.variant).cards
+    cards = variant_of(g).cards
     return [cards[c].tools[0] for c in g.front[seat] if cards[c].effect == "break"]
 
 
@@ -80,7 +80,7 @@ def legal_moves(g: Game, seat: int) -> list[Move]:
         return []
     if g.phase == GOLD_PICK:
         return [{"type": "pick_gold", "value": value} for value in sorted(set(g.offer), reverse=True)]
-    v = get_variant(g.variant)
+    v = variant_of(g)
     hand = g.hands[seat]
     moves: list[Move] = []
     sites = None
@@ -167,7 +167,7 @@ def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict]]:
 
 
 def _play(g: Game, seat: int, move: Move, events: list[dict]) -> None:
-    v = get_variant(g.variant)
+    v = variant_of(g)
     card_id = _int(move, "card")
     if card_id not in g.hands[seat]:
         raise IllegalMove("You do not hold that card")
@@ -274,7 +274,7 @@ def _build(g: Game, v: Variant, seat: int, card_id: int, move: Move, events: lis
 
 
 def _pass(g: Game, seat: int, move: Move, events: list[dict]) -> None:
-    v = get_variant(g.variant)
+    v = variant_of(g)
     _exact_fields(move, ("cards",))
     cards = move["cards"]
     if type(cards) is not list or not cards:
@@ -316,7 +316,7 @@ def draw_cards(g: Game, seat: int, count: int, events: list[dict]) -> None:
     if not drawn:
         return
     g.hands[seat] += drawn
-    v = get_variant(g.variant)
+    v = variant_of(g)
     events.append(public("drew", seat=seat, count=len(drawn), left=len(g.draw_pile)))
     events.append(private(seat, "drew_cards", seat=seat, cards=drawn, names=[v.cards[c].name for c in drawn]))
     if not g.draw_pile:

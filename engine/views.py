@@ -13,7 +13,7 @@ from .cards import CardType
 from .geometry import letters, turned
 from .rules import broken_tools, to_act
 from .state import GOLD_PICK, OVER, Game
-from .variants import Variant, get_variant
+from .variants import Variant, variant_of
 
 
 def card_info(v: Variant, card_id: int, rotated: bool = False) -> dict[str, Any]:
@@ -44,7 +44,7 @@ def card_info(v: Variant, card_id: int, rotated: bool = False) -> dict[str, Any]
 def view(g: Game, seat: int | None) -> dict[str, Any]:
     if seat is not None and (type(seat) is not int or not 0 <= seat < g.seats):
         raise ValueError(f"no seat {seat!r} in this game")
-    v = get_variant(g.variant)
+    v = variant_of(g)
     over = g.phase == OVER
     acting = to_act(g)
 
