@@ -58,11 +58,7 @@ def read_deck(spec: Any) -> tuple[CardType, ...]:
             raise InvalidSetup(f"The deck's '{section}' must be a non-empty list of cards")
         for position, entry in enumerate(entries, 1):
             where = f"{section} entry {position}"
-            if not isinstance(entry, dict):
-                raise InvalidSetup(f"Deck {where} must be a table of fields")
-            unknown = sorted(str(k) for k in entry if k not in keys)
-            if unknown:
-                raise InvalidSetup(f"Deck {where} has an unknown field '{unknown[0]}'")
+            _table(entry, keys, where, "a table of fields")
             name = entry.get("name")
             if not isinstance(name, str) or not NAME.fullmatch(name):
                 raise InvalidSetup(f"Deck {where} needs a 'name' of lower-case letters, digits and _")
@@ -97,12 +93,17 @@ def _path(entry: dict[str, Any], where: str) -> CardType:
     return CardType(entry["name"], "path", entry["label"].strip(), built, crystals=crystals)
 
 
-def _segment(spec: Any, where: str) -> Segment:
+def _table(spec: Any, keys: set[str], where: str, shape: str) -> None:
+    """A table (dict) whose fields are all among `keys`."""
     if not isinstance(spec, dict):
-        raise InvalidSetup(f"Deck {where} must be a table such as {{edges = \"NS\"}}")
-    unknown = sorted(str(k) for k in spec if k not in SEGMENT_KEYS)
+        raise InvalidSetup(f"Deck {where} must be {shape}")
+    unknown = sorted(str(k) for k in spec if k not in keys)
     if unknown:
         raise InvalidSetup(f"Deck {where} has an unknown field '{unknown[0]}'")
+
+
+def _segment(spec: Any, where: str) -> Segment:
+    _table(spec, SEGMENT_KEYS, where, "a table such as {edges = \"NS\"}")
     edges = spec.get("edges")
     if not isinstance(edges, str) or not edges or set(edges) - set("NESW") or len(set(edges)) != len(edges):
         raise InvalidSetup(f"Deck {where}: 'edges' must be distinct letters from N, E, S, W")

@@ -5,20 +5,26 @@ import pytest
 
 import engine
 
-from .tables import NAMES, SEATS, builder_bot, random_game_states
+from .tables import SEATS, builder_bot, random_game_states
 
 
-def test_every_event_of_random_games_reads_as_a_sentence_naming_real_players():
+def event_types_of_random_games(games, variant="base", bot=None) -> set[str]:
+    """Plays the games, checks that every event reads as a sentence naming real players; the types seen."""
     seen = set()
-    for players, seed in [(3, 1), (5, 2), (10, 3)]:
-        for g, seat, move in random_game_states(players, seed):
+    for players, seed in games:
+        for g, seat, move in random_game_states(players, seed, variant=variant, bot=bot):
             if move is None:
                 break
             _, events = engine.apply_move(g, seat, move)
             for e in events:
-                line = engine.describe_event(e, NAMES[:players])
+                line = engine.describe_event(e, SEATS[:players])
                 seen.add(e["type"])
                 assert line and line[0].isupper() and line.endswith((".", "!")) and "someone" not in line, line
+    return seen
+
+
+def test_every_event_of_random_games_reads_as_a_sentence_naming_real_players():
+    seen = event_types_of_random_games([(3, 1), (5, 2), (10, 3)])
 
     assert {"path_placed", "passed", "drew", "round_ended", "game_over", "round_started"} <= seen
 
@@ -45,16 +51,7 @@ def test_an_unknown_event_still_gives_a_line():
 
 
 def test_every_saboteur2_event_of_random_games_reads_as_a_sentence_naming_real_players():
-    seen = set()
-    for players, seed in [(2, 1), (5, 2), (12, 3)]:
-        for g, seat, move in random_game_states(players, seed, variant="saboteur2", bot=builder_bot):
-            if move is None:
-                break
-            _, events = engine.apply_move(g, seat, move)
-            for e in events:
-                line = engine.describe_event(e, SEATS[:players])
-                seen.add(e["type"])
-                assert line and line[0].isupper() and line.endswith((".", "!")) and "someone" not in line, line
+    seen = event_types_of_random_games([(2, 1), (5, 2), (12, 3)], "saboteur2", builder_bot)
 
     assert {"cards_set_aside", "round_ended", "gold_paid", "game_over"} <= seen
 
