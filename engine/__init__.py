@@ -18,7 +18,7 @@ from . import bots  # noqa: E402  (bots use the rules above)
 
 __all__ = [
     "Game", "IllegalMove", "InvalidSetup", "NotYourTurn", "new_game", "to_act", "legal_moves",
-    "apply_move", "view", "is_over", "scores", "describe_event", "card_info", "OPTIONS", "VARIANTS",
+    "apply_move", "view", "is_over", "scores", "describe_event", "card_info", "OPTIONS", "VARIANTS", "get_variant",
 ]
 
 

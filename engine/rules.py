@@ -239,15 +239,15 @@ def _play(g: Game, seat: int, move: Move, events: list[dict]) -> None:
         _finish_turn(g, seat, events, gold_reached=gold_reached)
         return
     if kind in EFFECTS:
-        target = _target(g, move) if "target" in PLAY_FIELDS[kind] else seat
-        problem = refusal(g, seat, kind, target)
+        chosen = _target(g, move) if "target" in PLAY_FIELDS[kind] else seat
+        problem = refusal(g, seat, kind, chosen)
         if problem:
             raise IllegalMove(problem)
-        draws = resolve(g, seat, card_id, kind, target, events)
+        draws = resolve(g, seat, card_id, kind, chosen, events)
         _finish_turn(g, seat, events, draws=draws)
         return
-    target = _target(g, move) if "target" in PLAY_FIELDS[kind] else None
     if kind == "break":
+        target = _target(g, move)
         tool = card.tools[0]
         if tool in broken_tools(g, target):
             raise IllegalMove(f"{g.players[target]} already has a broken {tool}")
@@ -255,6 +255,7 @@ def _play(g: Game, seat: int, move: Move, events: list[dict]) -> None:
         g.front[target].append(card_id)
         events.append(public("tool_broken", seat=seat, target=target, card=card_id, tool=tool))
     elif kind == "repair":
+        target = _target(g, move)
         tool = move["tool"]
         if tool not in card.tools:
             raise IllegalMove(f"This card repairs {' or '.join(card.tools)}, not {tool!r}")

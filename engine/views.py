@@ -60,7 +60,7 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
         cell.update(x=x, y=y, rotated=rotated)
         board.append(cell)
 
-    goals = []
+    goals: list[dict[str, Any]] = []
     for x, y in v.goal_cells:
         if (x, y) in g.board:
             card_id, _ = g.board[(x, y)]
@@ -136,7 +136,8 @@ def _add_saboteur2(g: Game, seat: int | None, out: dict[str, Any]) -> None:
     out["set_aside"] = len(g.removed)
     out["leftover_roles"] = len(g.spare_roles)
     out["theft_order"] = stealing_order(g) if not stealing else list(g.stealers)
-    out["steal"] = {"seat": g.turn, "targets": steal_targets(g, g.turn)} if stealing else None
+    thief = g.turn if stealing else None
+    out["steal"] = {"seat": thief, "targets": steal_targets(g, thief)} if thief is not None else None
     if seat is not None:
         out["you"]["gold_pieces"] = g.gold_pieces[seat]
         out["you"]["inspections"] = [{"seat": seen, "role": role} for seen, role in g.inspections[seat]]
