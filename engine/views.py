@@ -86,7 +86,7 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
         "variant": g.variant,
         "seat": seat,
         "players": list(g.players),
-        "options": dict(g.options),
+        "options": _options(g.options),
         "round": g.round,
         "rounds": v.rounds,
         "phase": g.phase,
@@ -123,6 +123,11 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
             "winners": [s for s, t in enumerate(totals) if t == best],
         }
     return out
+
+
+def _options(options: dict[str, Any]) -> dict[str, Any]:
+    """The game's options; a host's own deck shows as "custom" (its cards reach views one by one, in full)."""
+    return {name: ("custom" if name == "deck" else value) for name, value in options.items()}
 
 
 def _add_saboteur2(g: Game, seat: int | None, out: dict[str, Any]) -> None:

@@ -139,7 +139,7 @@ def test_a_host_may_play_with_their_own_deck():
     assert sum(1 for c in v.playable_ids if v.cards[c].effect == "inspection") == 4
     again = engine.Game.from_dict(json.loads(json.dumps(g.to_dict())))
     assert again == g and variant_of(again).cards == v.cards
-    assert engine.view(again, 0) == engine.view(g, 0)
+    assert engine.view(again, 0) == engine.view(g, 0) and engine.view(g, None)["options"] == {"deck": "custom"}
 
 
 def test_the_host_deck_is_copied_so_later_changes_to_it_change_nothing():
