@@ -1,7 +1,8 @@
 """Engine speed and snapshot size.
 
 Prints the median time of `legal_moves` for a 6-card hand on a board of 40+ cards, the median
-`apply_move`, complete random games per second for 5 and 10 players, and the snapshot size.
+`apply_move`, complete random games per second for 5 and 10 players (base game) and for 5 and 12
+players (Saboteur 2), and the snapshot size.
 Every time is also given as a ratio to a baseline measured in the same run (a JSON round trip
 of the same snapshot), so figures from a busy machine stay comparable.
 
@@ -24,7 +25,7 @@ import engine  # noqa: E402
 from engine.rules import legal_moves  # noqa: E402
 from engine.variants import get_variant  # noqa: E402
 
-NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"]
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou"]
 
 
 def builder_move(g, seat, rng):
@@ -64,10 +65,10 @@ def median_time(fn, repeat: int) -> float:
     return statistics.median(samples)
 
 
-def games_per_second(players: int, games: int) -> float:
+def games_per_second(players: int, games: int, variant: str = "base") -> float:
     t = time.perf_counter()
     for seed in range(games):
-        g = engine.new_game(NAMES[:players], seed=seed)
+        g = engine.new_game(NAMES[:players], seed=seed, variant=variant)
         rng = random.Random(seed)
         while not engine.is_over(g):
             seat = engine.to_act(g)
@@ -94,6 +95,8 @@ def main() -> None:
     apply = median_time(lambda: engine.apply_move(g, seat, move), 300)
     five = games_per_second(5, args.games)
     ten = games_per_second(10, max(args.games // 2, 5))
+    s2_five = games_per_second(5, args.games, "saboteur2")
+    s2_twelve = games_per_second(12, max(args.games // 2, 5), "saboteur2")
 
     sizes = []
     for seed in range(20):
@@ -111,6 +114,8 @@ def main() -> None:
     print(f"apply_move median                 : {apply * 1e6:8.1f} us   ratio to baseline {apply / baseline:5.2f}")
     print(f"random 5-player games per second  : {five:8.1f}      target >= 20")
     print(f"random 10-player games per second : {ten:8.1f}")
+    print(f"Saboteur 2, 5 players, per second : {s2_five:8.1f}")
+    print(f"Saboteur 2, 12 players, per second: {s2_twelve:8.1f}")
     print(f"snapshot size (median)            : {plain:8.0f} B JSON, {packed:.0f} B gzip   target <= 2048 B gzip")
 
 

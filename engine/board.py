@@ -163,3 +163,31 @@ def goal_orientation(variant: Variant, board: Board, card_id: int, cell: Cell, r
         return joins_reacher, matches
 
     return score(True) > score(False)
+
+
+def next_to_goal(cell: Cell, goal_cells: Iterable[Cell]) -> bool:
+    """Whether `cell` shares an edge with a goal cell, face down or turned over."""
+    x, y = cell
+    return any(abs(x - gx) + abs(y - gy) == 1 for gx, gy in goal_cells)
+
+
+def ladder_sites(board: Board, hidden_goals: Mapping[Cell, int], goal_cells: Iterable[Cell]) -> list[Cell]:
+    """Empty cells where a ladder may go: touching a card on the table and not next to a goal."""
+    goals = tuple(goal_cells)
+    sites: set[Cell] = set()
+    for x, y in board:
+        for dx, dy in STEP.values():
+            q = (x + dx, y + dy)
+            if q not in board and q not in hidden_goals and not next_to_goal(q, goals):
+                sites.add(q)
+    return sorted(sites)
+
+
+def gold_reachable(variant: Variant, board: Board, exclude_door: str | None = None) -> bool:
+    """Whether the turned-over gold is joined to the start, treating doors of `exclude_door` as walls."""
+    gold = [cell for cell, (card_id, _) in board.items() if variant.cards[card_id].gold]
+    if not gold:
+        return False
+    reach = reach_from_start(variant, board, exclude_door=exclude_door)
+    x, y = gold[0]
+    return any((x, y, d) in reach for d in DIRECTIONS)

@@ -8,26 +8,19 @@ from __future__ import annotations
 from collections import Counter
 
 from .board import reach_from_start
+from .events import private, public
 from .rng import Rng
 from .state import GOLD_PICK, OVER, PLAY, Game
-from .variants import Variant, get_variant
+from .variants import Variant, variant_of
 
 SABOTEUR_SHARE = {1: 4, 2: 3, 3: 3, 4: 2}
 
 Events = list[dict]
 
 
-def public(type_: str, /, **fields) -> dict:
-    return {"type": type_, "audience": "public", **fields}
-
-
-def private(seat: int, type_: str, /, **fields) -> dict:
-    return {"type": type_, "audience": [seat], **fields}
-
-
 def deal_round(g: Game, starter: int, events: Events) -> None:
-    """Set out start and goals, deal roles and hands; the starter acts first."""
-    v = get_variant(g.variant)
+    """Set out start and goals, set cards aside unseen, deal roles and hands; the starter acts first."""
+    v = variant_of(g)
     n = g.seats
     rng = Rng(g.rng)
 
@@ -42,6 +35,7 @@ def deal_round(g: Game, starter: int, events: Events) -> None:
 
     deck = list(v.playable_ids)
     rng.shuffle(deck)
+    g.removed = [deck.pop() for _ in range(v.removed_per_round)]
     size = v.hand_size(n)
     g.hands = [[] for _ in range(n)]
     for k in range(n):
@@ -64,9 +58,15 @@ def deal_round(g: Game, starter: int, events: Events) -> None:
     g.offer = []
     g.last_actor = None
     g.last_placed = None
+    g.discarded_roles = []
+    g.inspections = [[] for _ in range(n)]
+    g.theft_order = []
+    g.stealers = []
     g.reach = reach_from_start(v, g.board)
 
     events.append(public("round_started", round=g.round, first=starter))
+    if g.removed:
+        events.append(public("cards_set_aside", count=len(g.removed)))
     for seat in range(n):
         events.append(private(seat, "role_dealt", seat=seat, role=g.roles[seat]))
         events.append(private(seat, "hand_dealt", seat=seat, cards=list(g.hands[seat]),
@@ -230,14 +230,19 @@ def _best_subset(values: list[int], limit: int) -> list[int]:
     return reachable[max(reachable)]
 
 
+def gold_totals(g: Game) -> list[int]:
+    """Each seat's gold: nugget cards (base game) plus gold pieces (Saboteur 2)."""
+    return [sum(values) + pieces for values, pieces in zip(g.gold, g.gold_pieces)]
+
+
 def next_round(g: Game, events: Events) -> None:
     """The left neighbour of whoever played the last card starts; after the last round the game ends."""
-    v: Variant = get_variant(g.variant)
+    v: Variant = variant_of(g)
     last = g.last_actor if g.last_actor is not None else 0
     if g.round >= v.rounds:
         g.phase = OVER
         g.turn = None
-        totals = [sum(values) for values in g.gold]
+        totals = gold_totals(g)
         best = max(totals)
         events.append(public("game_over", scores=totals, winners=[s for s, t in enumerate(totals) if t == best],
                              gold=[sorted(values, reverse=True) for values in g.gold]))

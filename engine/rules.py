@@ -10,6 +10,15 @@ accepted. Moves are plain dicts (see docs/engine.md):
     {"type": "play", "card": 65, "x": 8, "y": 2}                     map on a face-down goal
     {"type": "pass", "cards": [17]}                                   discard face down
     {"type": "pick_gold", "value": 3}                                keep a gold card
+
+Saboteur 2 adds:
+
+    {"type": "play", "card": 80}                                     a Theft, in front of yourself
+    {"type": "play", "card": 90, "target": 2}                        Hands Off, Swap Your Hand, Inspection,
+                                                                     Swap Your Hats, Trapped!, Free at last!
+    {"type": "clear", "cards": [12, 40], "remove": 75}               discard two to remove a card in front of you
+    {"type": "pass", "cards": [12, 40, 51]}                          discard one to three cards
+    {"type": "steal", "target": 3}                                   take a gold piece (target null: let it go)
 """
 from __future__ import annotations
 
@@ -20,18 +29,24 @@ from .board import (
     building_sites,
     extend_reach,
     goal_orientation,
+    ladder_sites,
     mismatch,
     neighbourhood,
+    next_to_goal,
     reach_from_start,
     reach_sides,
     reached_goals,
 )
 from .cards import CardType
 from .errors import IllegalMove, NotYourTurn
+from .events import private, public
 from .geometry import DIRECTIONS, neighbour
-from .rounds import end_round, next_seat_with_cards, pick_gold, private, public
-from .state import GOLD_PICK, OVER, PLAY, Game
-from .variants import Variant, get_variant
+from .piles import discard_from_front, draw_cards, is_trapped
+from .player_actions import EFFECTS, UNTARGETED, refusal, resolve, targets
+from .rounds import end_round, gold_totals, next_seat_with_cards, pick_gold
+from .state import GOLD_PICK, OVER, STEAL, Game
+from .treasure import end_round_with_teams, steal, steal_targets
+from .variants import Variant, variant_of
 
 Move = dict[str, Any]
 
@@ -41,7 +56,9 @@ PLAY_FIELDS = {
     "repair": ("card", "target", "tool"),
     "rockfall": ("card", "x", "y"),
     "map": ("card", "x", "y"),
+    **{effect: ("card",) if effect in UNTARGETED else ("card", "target") for effect in EFFECTS},
 }
+ANY_SIDE = 15  # a ladder is joined to the start wherever it lies: any side "joins"
 
 
 def to_act(g: Game) -> int | None:
@@ -53,23 +70,32 @@ def is_over(g: Game) -> bool:
 
 
 def scores(g: Game) -> list[int]:
-    return [sum(values) for values in g.gold]
+    return gold_totals(g)
 
 
 def reach_of(g: Game) -> frozenset:
     """The cached reach of the board (computed on first use after loading a snapshot)."""
     if g.reach is None:
-        g.reach = reach_from_start(get_variant(g.variant), g.board)
+        g.reach = reach_from_start(variant_of(g), g.board)
     return g.reach
 
 
 def broken_tools(g: Game, seat: int) -> list[str]:
-    cards = get_variant(g.variant).cards
+    cards = variant_of(g).cards
     return [cards[c].tools[0] for c in g.front[seat] if cards[c].effect == "break"]
 
 
 def kind_of_play(card: CardType) -> str:
     return "path" if card.kind == "path" else card.effect or ""
+
+
+def building_ban(g: Game, seat: int) -> str | None:
+    """Why this seat may not play path cards now; None when it may."""
+    if broken_tools(g, seat):
+        return "You cannot build while a broken tool lies in front of you"
+    if is_trapped(g, seat):
+        return "You cannot build while you are trapped"
+    return None
 
 
 # ---------------------------------------------------------------- legal moves
@@ -80,22 +106,30 @@ def legal_moves(g: Game, seat: int) -> list[Move]:
         return []
     if g.phase == GOLD_PICK:
         return [{"type": "pick_gold", "value": value} for value in sorted(set(g.offer), reverse=True)]
-    v = get_variant(g.variant)
+    if g.phase == STEAL:
+        return [{"type": "steal", "target": t} for t in steal_targets(g, seat)] + [{"type": "steal", "target": None}]
+    v = variant_of(g)
     hand = g.hands[seat]
     moves: list[Move] = []
-    sites = None
-    may_build = not broken_tools(g, seat)
+    sites = ladders = None
+    may_build = building_ban(g, seat) is None
     for card_id in hand:
         card = v.cards[card_id]
         kind = kind_of_play(card)
         if kind == "path":
             if not may_build:
                 continue
-            if sites is None:
-                sites = _sites(g, v)
+            if card.has_ladder:
+                if ladders is None:
+                    ladders = _ladder_sites(g, v)
+                places = ladders
+            else:
+                if sites is None:
+                    sites = _sites(g, v)
+                places = sites
             for rotated in (False,) if card.symmetric else (False, True):
                 openings = v.openings[card_id][rotated]
-                for (x, y), occupied, required, joins in sites:
+                for (x, y), occupied, required, joins in places:
                     if openings & occupied == required and openings & joins:
                         moves.append({"type": "play", "card": card_id, "x": x, "y": y, "rotated": rotated})
         elif kind == "break":
@@ -116,10 +150,18 @@ def legal_moves(g: Game, seat: int) -> list[Move]:
         elif kind == "map":
             for x, y in sorted(g.hidden_goals):
                 moves.append({"type": "play", "card": card_id, "x": x, "y": y})
+        elif kind in EFFECTS:
+            for target in targets(g, seat, kind):
+                moves.append({"type": "play", "card": card_id} if kind in UNTARGETED
+                             else {"type": "play", "card": card_id, "target": target})
     ordered = sorted(hand)
     for count in range(1, min(v.max_pass_cards, len(hand)) + 1):
         for chosen in combinations(ordered, count):
             moves.append({"type": "pass", "cards": list(chosen)})
+    if v.clear_cost and g.front[seat]:
+        for chosen in combinations(ordered, v.clear_cost):
+            for removed in sorted(g.front[seat]):
+                moves.append({"type": "clear", "cards": list(chosen), "remove": removed})
     return moves
 
 
@@ -128,6 +170,14 @@ def _sites(g: Game, v: Variant) -> list[tuple[tuple[int, int], int, int, int]]:
     for cell, joins in sorted(building_sites(g.board, g.hidden_goals, reach_of(g)).items()):
         occupied, required = neighbourhood(v, g.board, cell)
         out.append((cell, occupied, required, joins))
+    return out
+
+
+def _ladder_sites(g: Game, v: Variant) -> list[tuple[tuple[int, int], int, int, int]]:
+    out = []
+    for cell in ladder_sites(g.board, g.hidden_goals, v.goal_cells):
+        occupied, required = neighbourhood(v, g.board, cell)
+        out.append((cell, occupied, required, ANY_SIDE))
     return out
 
 
@@ -147,6 +197,7 @@ def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict]]:
     reach_of(game)
     g = game.clone()
     events: list[dict] = []
+    turns = ("play", "clear", "pass") if variant_of(g).clear_cost else ("play", "pass")
     if game.phase == GOLD_PICK:
         if kind != "pick_gold":
             raise IllegalMove("Pick one of the gold cards on offer first")
@@ -155,19 +206,28 @@ def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict]]:
         if value not in g.offer:
             raise IllegalMove(f"There is no gold card worth {value} on offer")
         pick_gold(g, events, seat, value)
+    elif game.phase == STEAL:
+        if kind != "steal":
+            raise IllegalMove("Decide on your Theft first: steal a gold piece or let it go")
+        _exact_fields(move, ("target",))
+        steal(g, events, seat, None if move["target"] is None else _target(g, move))
     elif kind == "play":
         _play(g, seat, move, events)
     elif kind == "pass":
         _pass(g, seat, move, events)
+    elif kind == "clear" and kind in turns:
+        _clear(g, seat, move, events)
     elif kind == "pick_gold":
         raise IllegalMove("There is no gold to pick now")
+    elif kind == "steal":
+        raise IllegalMove("There is nothing to steal now")
     else:
-        raise IllegalMove(f"Unknown move type {kind!r}: a turn is 'play' or 'pass'")
+        raise IllegalMove(f"Unknown move type {kind!r}: a turn is {' or '.join(repr(t) for t in turns)}")
     return g, events
 
 
 def _play(g: Game, seat: int, move: Move, events: list[dict]) -> None:
-    v = get_variant(g.variant)
+    v = variant_of(g)
     card_id = _int(move, "card")
     if card_id not in g.hands[seat]:
         raise IllegalMove("You do not hold that card")
@@ -178,8 +238,16 @@ def _play(g: Game, seat: int, move: Move, events: list[dict]) -> None:
         gold_reached = _build(g, v, seat, card_id, move, events)
         _finish_turn(g, seat, events, gold_reached=gold_reached)
         return
-    target = _target(g, move) if "target" in PLAY_FIELDS[kind] else None
+    if kind in EFFECTS:
+        chosen = _target(g, move) if "target" in PLAY_FIELDS[kind] else seat
+        problem = refusal(g, seat, kind, chosen)
+        if problem:
+            raise IllegalMove(problem)
+        draws = resolve(g, seat, card_id, kind, chosen, events)
+        _finish_turn(g, seat, events, draws=draws)
+        return
     if kind == "break":
+        target = _target(g, move)
         tool = card.tools[0]
         if tool in broken_tools(g, target):
             raise IllegalMove(f"{g.players[target]} already has a broken {tool}")
@@ -187,6 +255,7 @@ def _play(g: Game, seat: int, move: Move, events: list[dict]) -> None:
         g.front[target].append(card_id)
         events.append(public("tool_broken", seat=seat, target=target, card=card_id, tool=tool))
     elif kind == "repair":
+        target = _target(g, move)
         tool = move["tool"]
         if tool not in card.tools:
             raise IllegalMove(f"This card repairs {' or '.join(card.tools)}, not {tool!r}")
@@ -235,20 +304,23 @@ def _build(g: Game, v: Variant, seat: int, card_id: int, move: Move, events: lis
     if type(rotated) is not bool:
         raise IllegalMove("'rotated' must be true or false")
     card = v.cards[card_id]
-    if broken_tools(g, seat):
-        raise IllegalMove("You cannot build while a broken tool lies in front of you")
+    ban = building_ban(g, seat)
+    if ban:
+        raise IllegalMove(ban)
     if rotated and card.symmetric:
         raise IllegalMove("That card looks the same either way round, so it is never turned")
     if cell in g.board or cell in g.hidden_goals:
         raise IllegalMove("There is already a card at that place")
     openings = v.openings[card_id][rotated]
     occupied, required = neighbourhood(v, g.board, cell)
-    if not occupied and not any(neighbour(cell, d) in g.hidden_goals for d in DIRECTIONS):
+    if card.has_ladder and next_to_goal(cell, v.goal_cells):
+        raise IllegalMove("A ladder may not be placed next to a goal card")
+    if not occupied and (card.has_ladder or not any(neighbour(cell, d) in g.hidden_goals for d in DIRECTIONS)):
         raise IllegalMove("A path card must be placed next to a card already on the table")
     problem = mismatch(openings, occupied, required)
     if problem:
         raise IllegalMove(problem)
-    if not openings & reach_sides(g.reach, cell):  # type: ignore[arg-type]
+    if not card.has_ladder and not openings & reach_sides(g.reach, cell):  # type: ignore[arg-type]
         raise IllegalMove("That card must join a tunnel that leads back to the start")
 
     g.hands[seat].remove(card_id)
@@ -274,13 +346,43 @@ def _build(g: Game, v: Variant, seat: int, card_id: int, move: Move, events: lis
 
 
 def _pass(g: Game, seat: int, move: Move, events: list[dict]) -> None:
-    v = get_variant(g.variant)
+    v = variant_of(g)
     _exact_fields(move, ("cards",))
+    cards = _listed_cards(move)
+    if len(cards) > v.max_pass_cards:
+        raise IllegalMove(f"You may discard at most {v.max_pass_cards} card(s) when you pass")
+    _discard_from_hand(g, seat, cards)
+    events.append(public("passed", seat=seat, count=len(cards)))
+    events.append(_discarded(g, seat, cards))
+    _finish_turn(g, seat, events, draws=len(cards))
+
+
+def _clear(g: Game, seat: int, move: Move, events: list[dict]) -> None:
+    """Discard cards from the hand to take one card away from in front of yourself; draw only one."""
+    v = variant_of(g)
+    _exact_fields(move, ("cards", "remove"))
+    cards = _listed_cards(move)
+    if len(cards) != v.clear_cost:
+        raise IllegalMove(f"Discard exactly {v.clear_cost} cards to remove a card lying in front of you")
+    removed = _int(move, "remove")
+    if removed not in g.front[seat]:
+        raise IllegalMove("That card is not lying in front of you")
+    _discard_from_hand(g, seat, cards)
+    discard_from_front(g, seat, removed)
+    events.append(public("cleared", seat=seat, count=len(cards), removed=removed, name=v.cards[removed].name))
+    events.append(_discarded(g, seat, cards))
+    _finish_turn(g, seat, events, draws=1)
+
+
+def _listed_cards(move: Move) -> list:
     cards = move["cards"]
     if type(cards) is not list or not cards:
         raise IllegalMove("'cards' must list the card(s) you discard")
-    if len(cards) > v.max_pass_cards:
-        raise IllegalMove(f"You may discard at most {v.max_pass_cards} card(s) when you pass")
+    return cards
+
+
+def _discard_from_hand(g: Game, seat: int, cards: list) -> None:
+    """After checking them, the listed cards go from the hand face down onto the discard pile."""
     for c in cards:
         if type(c) is not int:
             raise IllegalMove("Cards are named by their whole-number ids")
@@ -291,36 +393,34 @@ def _pass(g: Game, seat: int, move: Move, events: list[dict]) -> None:
     for c in cards:
         g.hands[seat].remove(c)
     g.discard += cards
-    events.append(public("passed", seat=seat, count=len(cards)))
-    events.append(private(seat, "discarded", seat=seat, cards=list(cards), names=[v.cards[c].name for c in cards]))
-    _finish_turn(g, seat, events, draws=len(cards))
+
+
+def _discarded(g: Game, seat: int, cards: list[int]) -> dict:
+    """Which cards went face down: for the seat alone."""
+    names = variant_of(g).cards
+    return private(seat, "discarded", seat=seat, cards=list(cards), names=[names[c].name for c in cards])
 
 
 def _finish_turn(g: Game, seat: int, events: list[dict], *, draws: int = 1, gold_reached: bool = False) -> None:
     g.last_actor = seat
     if gold_reached:
-        end_round(g, events, seat)
+        _end_round(g, events, seat)
         return
     draw_cards(g, seat, draws, events)
     if not g.hands[seat] and not g.draw_pile:
         events.append(public("out_of_cards", seat=seat))
     following = next_seat_with_cards(g, seat)
     if following is None:
-        end_round(g, events, None)
+        _end_round(g, events, None)
     else:
         g.turn = following
 
 
-def draw_cards(g: Game, seat: int, count: int, events: list[dict]) -> None:
-    drawn = [g.draw_pile.pop() for _ in range(min(count, len(g.draw_pile)))]
-    if not drawn:
-        return
-    g.hands[seat] += drawn
-    v = get_variant(g.variant)
-    events.append(public("drew", seat=seat, count=len(drawn), left=len(g.draw_pile)))
-    events.append(private(seat, "drew_cards", seat=seat, cards=drawn, names=[v.cards[c].name for c in drawn]))
-    if not g.draw_pile:
-        events.append(public("draw_pile_empty"))
+def _end_round(g: Game, events: list[dict], gold_reached_by: int | None) -> None:
+    if variant_of(g).pays_gold_pieces:
+        end_round_with_teams(g, events, gold_reached_by)
+    else:
+        end_round(g, events, gold_reached_by)
 
 
 # ---------------------------------------------------------------- checking input

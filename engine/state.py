@@ -12,9 +12,10 @@ from typing import Any
 from .errors import InvalidSetup
 from .geometry import Cell
 
-SCHEMA = 1
+SCHEMA = 2
+READABLE_SCHEMAS = (1, 2)
 
-PLAY, GOLD_PICK, OVER = "play", "gold", "over"
+PLAY, GOLD_PICK, STEAL, OVER = "play", "gold", "steal", "over"
 
 
 @dataclass
@@ -30,11 +31,11 @@ class Game:
     board: dict[Cell, tuple[int, bool]]  # placed cards, start and turned goals: (card id, rotated)
     hidden_goals: dict[Cell, int]  # goals still face down
     roles: list[str]
-    spare_roles: list[str]
+    spare_roles: list[str]  # role cards nobody holds; in Saboteur 2 they feed Swap Your Hats
     hands: list[list[int]]
     draw_pile: list[int]  # the top card is the last item
     discard: list[int]
-    front: list[list[int]]  # cards lying in front of each seat (broken tools)
+    front: list[list[int]]  # cards lying in front of each seat (broken tools, Theft, Trapped!)
     peeks: list[list[Cell]]  # goals each seat has looked at this round
     gold_pile: list[int]  # nugget values; the top card is the last item
     gold: list[list[int]]  # nugget values each seat has earned
@@ -42,7 +43,15 @@ class Game:
     last_actor: int | None  # who played the last card of this round
     last_placed: Cell | None
     results: list[dict[str, Any]] = field(default_factory=list)  # one per finished round
+    # Saboteur 2 (schema 2); empty or zero in the base game
+    removed: list[int] = field(default_factory=list)  # cards set aside unseen for this round
+    gold_pieces: list[int] = field(default_factory=list)  # gold pieces per seat, a number each
+    discarded_roles: list[str] = field(default_factory=list)  # dwarf cards given up to Swap Your Hats
+    inspections: list[list[tuple[int, str]]] = field(default_factory=list)  # per seat: (seat seen, role seen)
+    theft_order: list[int] = field(default_factory=list)  # seats holding a Theft, in the order they played it
+    stealers: list[int] = field(default_factory=list)  # seats still to steal after this round's payout
     reach: frozenset | None = field(default=None, compare=False, repr=False)  # cache
+    variant_cache: Any = field(default=None, compare=False, repr=False)  # cache, see variants.variant_of
 
     def clone(self) -> "Game":
         """A copy whose containers can be changed without touching this game."""
@@ -62,6 +71,12 @@ class Game:
         g.gold = [list(v) for v in self.gold]
         g.offer = list(self.offer)
         g.results = list(self.results)
+        g.removed = list(self.removed)
+        g.gold_pieces = list(self.gold_pieces)
+        g.discarded_roles = list(self.discarded_roles)
+        g.inspections = [list(i) for i in self.inspections]
+        g.theft_order = list(self.theft_order)
+        g.stealers = list(self.stealers)
         return g
 
     @property
@@ -94,12 +109,20 @@ class Game:
             "last_actor": self.last_actor,
             "last_placed": list(self.last_placed) if self.last_placed else None,
             "results": copy.deepcopy(self.results),
+            "removed": list(self.removed),
+            "gold_pieces": list(self.gold_pieces),
+            "discarded_roles": list(self.discarded_roles),
+            "inspections": [[[seen, role] for seen, role in i] for i in self.inspections],
+            "theft_order": list(self.theft_order),
+            "stealers": list(self.stealers),
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Game":
-        if not isinstance(d, dict) or d.get("schema") != SCHEMA:
+        """Read a snapshot of this schema or an older one (schema 1 lacks the Saboteur 2 keys)."""
+        if not isinstance(d, dict) or d.get("schema") not in READABLE_SCHEMAS:
             raise InvalidSetup(f"unsupported snapshot schema: {d.get('schema') if isinstance(d, dict) else d!r}")
+        seats = len(d["players"])
         last = d["last_placed"]
         return cls(
             variant=d["variant"],
@@ -125,4 +148,10 @@ class Game:
             last_actor=d["last_actor"],
             last_placed=(last[0], last[1]) if last else None,
             results=copy.deepcopy(d["results"]),
+            removed=list(d.get("removed", [])),
+            gold_pieces=list(d.get("gold_pieces", [0] * seats)),
+            discarded_roles=list(d.get("discarded_roles", [])),
+            inspections=[[(seen, role) for seen, role in i] for i in d.get("inspections", [[]] * seats)],
+            theft_order=list(d.get("theft_order", [])),
+            stealers=list(d.get("stealers", [])),
         )

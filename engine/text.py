@@ -8,7 +8,15 @@ from typing import Any, Callable
 
 from .variants import VARIANTS
 
-ROLE_NAMES = {"digger": "gold-digger", "saboteur": "saboteur"}
+ROLE_NAMES = {"digger": "gold-digger", "saboteur": "saboteur", "blue_digger": "blue gold-digger",
+              "green_digger": "green gold-digger", "boss": "Boss", "profiteer": "Profiteer", "geologist": "Geologist"}
+PAYOUT_REASONS = {
+    "blue": "for the blue team", "green": "for the green team", "boss": "as the Boss, one less than the share",
+    "profiteer": "as the Profiteer, two less than the share", "saboteur": "as a saboteur",
+    "crystals": "for the crystals in the tunnels", "trapped": "nothing, being trapped",
+}
+UNUSED_THEFT = {"declined": "chose not to steal", "trapped": "could not steal, being trapped",
+                "no_gold_to_steal": "found nobody with gold to steal"}
 
 
 def _labels() -> dict[str, str]:
@@ -75,6 +83,22 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
                                   + ("." if event["nuggets"] == event["due"]
                                      else f" (the gold left could not make the {event['due']} due).")),
         "game_over": lambda: _game_over(event, names),
+        "cards_set_aside": lambda: f"The top {event['count']} cards are set aside unseen for this round.",
+        "theft_played": lambda: f"{who()} put a Theft in front of themselves.",
+        "theft_removed": lambda: f"{who()} played Hands Off and removed {who('target')}'s Theft.",
+        "trapped": lambda: f"{who()} trapped {who('target')}.",
+        "freed": lambda: f"{who()} set {_them(event, names)} free.",
+        "hands_swapped": lambda: f"{who()} swapped hands with {who('target')}, who draws a card.",
+        "hand_received": lambda: f"Your hand is now: {_cards(event.get('names', []))}.",
+        "inspected": lambda: f"{who()} looked at {who('target')}'s dwarf card.",
+        "role_seen": lambda: f"{who('target')} is a {_role(event['role'])}.",
+        "hats_swapped": lambda: f"{who()} made {_them(event, names)} swap their dwarf card for a leftover one.",
+        "role_changed": lambda: f"Your new role this round: {_role(event['role'])}.",
+        "cleared": lambda: (f"{who()} discarded {event['count']} cards to remove the "
+                            f"{card_label(event['name'])} lying in front of them."),
+        "gold_paid": lambda: _gold_paid(event, names),
+        "gold_stolen": lambda: f"{who()} stole a gold piece from {who('target')}.",
+        "theft_unused": lambda: f"{who()} {UNUSED_THEFT.get(event['reason'], 'did not steal')}.",
     }
     render = describe.get(event.get("type", ""))
     if render is None:
@@ -82,7 +106,25 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
     return render()
 
 
+def _them(event: dict[str, Any], names: list[str]) -> str:
+    """The target of an action, or "themselves" when a player played it on their own seat."""
+    return "themselves" if event["seat"] == event["target"] else names[event["target"]]
+
+
+def _gold_paid(event: dict[str, Any], names: list[str]) -> str:
+    amount = event["amount"]
+    pieces = f"{amount} gold piece{'s' if amount != 1 else ''}"
+    reason = event["reason"]
+    if reason == "trapped":
+        return f"{names[event['seat']]} gets nothing, being trapped."
+    if reason == "crystals":
+        return f"{names[event['seat']]} gets {pieces} for the {event['base']} crystals in the tunnels."
+    return f"{names[event['seat']]} gets {pieces} {PAYOUT_REASONS.get(reason, '')}".rstrip() + "."
+
+
 def _round_ended(event: dict[str, Any], names: list[str]) -> str:
+    if "teams" in event:
+        return _round_ended_with_teams(event, names)
     winner = event["winner"]
     if winner == "diggers":
         head = f"Round {event['round']} is over: {names[event['reached_by']]} reached the gold and the gold-diggers win."
@@ -90,6 +132,26 @@ def _round_ended(event: dict[str, Any], names: list[str]) -> str:
         head = f"Round {event['round']} is over: the gold was not reached and the saboteurs win."
     else:
         head = f"Round {event['round']} is over: the gold was not reached and there was no saboteur, so nobody wins."
+    roles = ", ".join(f"{names[s]} {_role(r)}" for s, r in enumerate(event["roles"]))
+    return f"{head} Roles: {roles}."
+
+
+def _round_ended_with_teams(event: dict[str, Any], names: list[str]) -> str:
+    teams = event["teams"]
+    start = f"Round {event['round']} is over: "
+    if teams:
+        reached = names[event["reached_by"]]
+        who_wins = " and ".join(teams) + (" team" if len(teams) == 1 else " teams")
+        blocked = [t for t in ("blue", "green") if not event["claims"][t]]
+        door = f" (a door bars the {blocked[0]} team)" if blocked else ""
+        head = f"{start}{reached} reached the gold and the {who_wins} win{'s' if len(teams) == 1 else ''}{door}."
+    elif event["reached_by"] is not None:
+        head = (f"{start}{names[event['reached_by']]} reached the gold, but doors bar both teams, "
+                f"so the saboteurs' side wins.")
+    elif event["winner"] == "saboteurs":
+        head = f"{start}the gold was not reached and the saboteurs' side wins."
+    else:
+        head = f"{start}the gold was not reached and nobody wins."
     roles = ", ".join(f"{names[s]} {_role(r)}" for s, r in enumerate(event["roles"]))
     return f"{head} Roles: {roles}."
 

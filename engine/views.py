@@ -2,18 +2,24 @@
 
 Hidden from a seat: other seats' hands and roles (until the round ends), goals it has not seen,
 the order of the draw pile, discarded cards, other seats' gold values (until the game ends)
-and the generator state. A view is built only from what that seat may know, so changing
+and the generator state. In Saboteur 2 also: the cards set aside, the leftover and discarded
+dwarf cards, what other seats saw with an Inspection, and other seats' gold totals (only whether
+a seat has any gold is public). A view is built only from what that seat may know, so changing
 anything hidden from it never changes its view.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from .cards import CardType
 from .geometry import letters, turned
+from .piles import card_in_front
+from .rounds import gold_totals
 from .rules import broken_tools, to_act
-from .state import GOLD_PICK, OVER, Game
-from .variants import Variant, get_variant
+from .state import GOLD_PICK, OVER, STEAL, Game
+from .treasure import stealing_order, steal_targets
+from .variants import Variant, variant_of
 
 
 def card_info(v: Variant, card_id: int, rotated: bool = False) -> dict[str, Any]:
@@ -44,7 +50,7 @@ def card_info(v: Variant, card_id: int, rotated: bool = False) -> dict[str, Any]
 def view(g: Game, seat: int | None) -> dict[str, Any]:
     if seat is not None and (type(seat) is not int or not 0 <= seat < g.seats):
         raise ValueError(f"no seat {seat!r} in this game")
-    v = get_variant(g.variant)
+    v = variant_of(g)
     over = g.phase == OVER
     acting = to_act(g)
 
@@ -54,7 +60,7 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
         cell.update(x=x, y=y, rotated=rotated)
         board.append(cell)
 
-    goals = []
+    goals: list[dict[str, Any]] = []
     for x, y in v.goal_cells:
         if (x, y) in g.board:
             card_id, _ = g.board[(x, y)]
@@ -80,7 +86,7 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
         "variant": g.variant,
         "seat": seat,
         "players": list(g.players),
-        "options": dict(g.options),
+        "options": _options(g.options),
         "round": g.round,
         "rounds": v.rounds,
         "phase": g.phase,
@@ -103,11 +109,13 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
             "peeks": [{"x": x, "y": y, "gold": v.cards[g.hidden_goals[(x, y)]].gold if (x, y) in g.hidden_goals
                        else v.cards[g.board[(x, y)][0]].gold} for x, y in g.peeks[seat]],
             "gold": sorted(g.gold[seat], reverse=True),
-            "gold_total": sum(g.gold[seat]),
+            "gold_total": gold_totals(g)[seat],
             "offer": sorted(g.offer, reverse=True) if g.phase == GOLD_PICK and acting == seat else None,
         }
+    if v.pays_gold_pieces:
+        _add_saboteur2(g, seat, out)
     if over:
-        totals = [sum(values) for values in g.gold]
+        totals = gold_totals(g)
         best = max(totals) if totals else 0
         out["final"] = {
             "scores": totals,
@@ -117,14 +125,30 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
     return out
 
 
+def _options(options: dict[str, Any]) -> dict[str, Any]:
+    """The game's options; a host's own deck shows as "custom" (its cards reach views one by one, in full)."""
+    return {name: ("custom" if name == "deck" else value) for name, value in options.items()}
+
+
+def _add_saboteur2(g: Game, seat: int | None, out: dict[str, Any]) -> None:
+    """Doors, ladders and crystals travel with the board's cards; this adds the expansion's table facts."""
+    stealing = g.phase == STEAL
+    for entry in out["seats"]:
+        s = entry["seat"]
+        entry["trapped"] = card_in_front(g, s, "trapped") is not None
+        entry["theft"] = card_in_front(g, s, "theft") is not None
+        entry["has_gold"] = g.gold_pieces[s] > 0
+    out["set_aside"] = len(g.removed)
+    out["leftover_roles"] = len(g.spare_roles)
+    out["theft_order"] = stealing_order(g) if not stealing else list(g.stealers)
+    thief = g.turn if stealing else None
+    out["steal"] = {"seat": thief, "targets": steal_targets(g, thief)} if thief is not None else None
+    if seat is not None:
+        out["you"]["gold_pieces"] = g.gold_pieces[seat]
+        out["you"]["inspections"] = [{"seat": seen, "role": role} for seen, role in g.inspections[seat]]
+
+
 def _public_result(result: dict[str, Any]) -> dict[str, Any]:
-    """A finished round: roles are public once it ends; card values stay with their owners."""
-    return {
-        "round": result["round"],
-        "winner": result["winner"],
-        "reached_by": result["reached_by"],
-        "roles": list(result["roles"]),
-        "spare_roles": list(result["spare_roles"]),
-        "gold_cards": list(result["gold_cards"]),
-        "saboteur_pay": [dict(p) for p in result["saboteur_pay"]],
-    }
+    """A finished round, as recorded: it holds only what is public once the round has ended
+    (roles, who won, payouts and thefts in Saboteur 2, gold card counts but not values in the base game)."""
+    return copy.deepcopy(result)

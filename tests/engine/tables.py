@@ -1,10 +1,12 @@
 """Fixtures for rules tests: lay out a table in a few words.
 
     table(4, board={(1, 0): "straight_ew", (2, 0): "curve_nw~"}, hands={0: ["cross"]}, gold=(8, 2))
+    table(5, variant="saboteur2", roles=["boss", ...], front={2: ["theft", "trapped"]}, pieces={1: 3})
 
 Board cells name a card type; a trailing "~" means turned 180 degrees. Every physical card of
 the deck stays in exactly one place: cards not named go to the draw pile (as many as `draw`
-asks for, top last) and the rest to the discard pile.
+asks for, top last), to the cards set aside (as many as the variant sets aside) and the rest to
+the discard pile. `front` lays named cards in front of seats; `broken` is short for broken tools.
 """
 from __future__ import annotations
 
@@ -13,9 +15,10 @@ from collections import Counter
 
 import engine
 from engine.state import Game
-from engine.variants import get_variant
+from engine.variants import variant_of
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"]
+SEATS = NAMES + ["Kim", "Lou"]  # Saboteur 2 seats up to twelve
 
 
 def arrange(
@@ -31,9 +34,12 @@ def arrange(
     broken: dict[int, list[str]] | None = None,
     options: dict | None = None,
     gold_cards: dict[int, list[int]] | None = None,
+    variant: str = "base",
+    front: dict[int, list[str]] | None = None,
+    pieces: dict[int, int] | None = None,
 ) -> Game:
-    g = engine.new_game(NAMES[:players], seed=seed, options=options)
-    v = get_variant(g.variant)
+    g = engine.new_game(SEATS[:players], seed=seed, variant=variant, options=options)
+    v = variant_of(g)
     pool = sorted(v.playable_ids)
     used: set[int] = set()
 
@@ -65,6 +71,9 @@ def arrange(
     g.front = [[] for _ in range(players)]
     for seat, tools in (broken or {}).items():
         g.front[seat] = [take(f"break_{tool}") for tool in tools]
+    for seat, names in (front or {}).items():
+        g.front[seat] += [take(name) for name in names]
+    g.theft_order = [seat for seat in range(players) if any(v.cards[c].effect == "theft" for c in g.front[seat])]
     def take_any() -> int:
         for card_id in pool:
             if card_id not in used:
@@ -79,6 +88,7 @@ def arrange(
     for seat in range(players):
         if seat not in hands:
             g.hands[seat] = [take_any() for _ in range(len(g.hands[seat]))]
+    g.removed = [take_any() for _ in range(len(g.removed))]
     if isinstance(draw, list):
         g.draw_pile = [take(name) for name in draw]
     else:
@@ -90,6 +100,8 @@ def arrange(
         spare = deck - Counter(roles)
         assert sum(spare.values()) + len(roles) == sum(deck.values()), "roles do not fit this player count"
         g.roles, g.spare_roles = list(roles), list(spare.elements())
+    for seat, amount in (pieces or {}).items():
+        g.gold_pieces[seat] = amount
     if gold_cards:
         for seat, values in gold_cards.items():
             g.gold[seat] = list(values)
@@ -102,18 +114,26 @@ def arrange(
 
 
 def card_in_hand(g: Game, seat: int, name: str) -> int:
-    v = get_variant(g.variant)
+    v = variant_of(g)
     return next(c for c in g.hands[seat] if v.cards[c].name == name)
 
 
-def random_game_states(players: int, seed: int, limit: int | None = None):
+def builder_bot(g: Game, seat: int, rng: random.Random) -> dict:
+    """Mostly builds when it can, so that random games reach the goals and end rounds every way."""
+    moves = engine.legal_moves(g, seat)
+    builds = [m for m in moves if "rotated" in m]
+    return rng.choice(builds if builds and rng.random() < 0.7 else moves)
+
+
+def random_game_states(players: int, seed: int, limit: int | None = None, variant: str = "base", bot=None):
     """Every state of one random game, with the seat to act and the move it made."""
-    g = engine.new_game(NAMES[:players], seed=seed)
+    g = engine.new_game(SEATS[:players], seed=seed, variant=variant)
     rng = random.Random(seed)
+    choose = bot or engine.bots.choose
     steps = 0
     while not engine.is_over(g) and (limit is None or steps < limit):
         seat = engine.to_act(g)
-        move = engine.bots.choose(g, seat, rng)
+        move = choose(g, seat, rng)
         yield g, seat, move
         g, _ = engine.apply_move(g, seat, move)
         steps += 1

@@ -1,22 +1,30 @@
 """Event lines for logs and emails."""
 from __future__ import annotations
 
+import pytest
+
 import engine
 
-from .tables import NAMES, random_game_states
+from .tables import SEATS, builder_bot, random_game_states
 
 
-def test_every_event_of_random_games_reads_as_a_sentence_naming_real_players():
+def event_types_of_random_games(games, variant="base", bot=None) -> set[str]:
+    """Plays the games, checks that every event reads as a sentence naming real players; the types seen."""
     seen = set()
-    for players, seed in [(3, 1), (5, 2), (10, 3)]:
-        for g, seat, move in random_game_states(players, seed):
+    for players, seed in games:
+        for g, seat, move in random_game_states(players, seed, variant=variant, bot=bot):
             if move is None:
                 break
             _, events = engine.apply_move(g, seat, move)
             for e in events:
-                line = engine.describe_event(e, NAMES[:players])
+                line = engine.describe_event(e, SEATS[:players])
                 seen.add(e["type"])
                 assert line and line[0].isupper() and line.endswith((".", "!")) and "someone" not in line, line
+    return seen
+
+
+def test_every_event_of_random_games_reads_as_a_sentence_naming_real_players():
+    seen = event_types_of_random_games([(3, 1), (5, 2), (10, 3)])
 
     assert {"path_placed", "passed", "drew", "round_ended", "game_over", "round_started"} <= seen
 
@@ -40,3 +48,51 @@ def test_round_end_lines_reveal_roles_and_the_winner():
 
 def test_an_unknown_event_still_gives_a_line():
     assert engine.describe_event({"type": "brand_new_thing", "audience": "public"}, []) == "Brand new thing."
+
+
+def test_every_saboteur2_event_of_random_games_reads_as_a_sentence_naming_real_players():
+    seen = event_types_of_random_games([(2, 1), (5, 2), (12, 3)], "saboteur2", builder_bot)
+
+    assert {"cards_set_aside", "round_ended", "gold_paid", "game_over"} <= seen
+
+
+S2_LINES = [
+    ({"type": "cards_set_aside", "count": 10}, "The top 10 cards are set aside unseen for this round."),
+    ({"type": "theft_played", "seat": 0, "card": 1}, "Ann put a Theft in front of themselves."),
+    ({"type": "theft_removed", "seat": 1, "target": 0, "card": 1}, "Bo played Hands Off and removed Ann's Theft."),
+    ({"type": "trapped", "seat": 0, "target": 2, "card": 1}, "Ann trapped Cy."),
+    ({"type": "freed", "seat": 2, "target": 2, "card": 1}, "Cy set themselves free."),
+    ({"type": "hands_swapped", "seat": 0, "target": 1, "card": 1}, "Ann swapped hands with Bo, who draws a card."),
+    ({"type": "hand_received", "seat": 0, "cards": [4, 5], "names": ["cross", "ladder_n"]},
+     "Your hand is now: crossing, ladder."),
+    ({"type": "inspected", "seat": 0, "target": 1, "card": 1}, "Ann looked at Bo's dwarf card."),
+    ({"type": "role_seen", "seat": 0, "target": 1, "role": "profiteer"}, "Bo is a Profiteer."),
+    ({"type": "hats_swapped", "seat": 0, "target": 0, "card": 1},
+     "Ann made themselves swap their dwarf card for a leftover one."),
+    ({"type": "role_changed", "seat": 1, "role": "green_digger"}, "Your new role this round: green gold-digger."),
+    ({"type": "cleared", "seat": 1, "count": 2, "removed": 80, "name": "break_cart"},
+     "Bo discarded 2 cards to remove the broken cart lying in front of them."),
+    ({"type": "gold_paid", "seat": 2, "amount": 0, "base": 3, "reason": "trapped"}, "Cy gets nothing, being trapped."),
+    ({"type": "gold_paid", "seat": 2, "amount": 4, "base": 4, "reason": "green"}, "Cy gets 4 gold pieces for the green team."),
+    ({"type": "gold_paid", "seat": 0, "amount": 5, "base": 5, "reason": "saboteur"}, "Ann gets 5 gold pieces as a saboteur."),
+    ({"type": "gold_stolen", "seat": 1, "target": 2}, "Bo stole a gold piece from Cy."),
+    ({"type": "theft_unused", "seat": 1, "reason": "no_gold_to_steal"}, "Bo found nobody with gold to steal."),
+    ({"type": "theft_unused", "seat": 1, "reason": "declined"}, "Bo chose not to steal."),
+    ({"type": "round_ended", "round": 1, "winner": "diggers", "reached_by": 0, "teams": ["blue"],
+      "claims": {"blue": True, "green": False}, "roles": ["boss", "blue_digger", "geologist"]},
+     "Round 1 is over: Ann reached the gold and the blue team wins (a door bars the green team). "
+     "Roles: Ann Boss, Bo blue gold-digger, Cy Geologist."),
+    ({"type": "round_ended", "round": 2, "winner": "diggers", "reached_by": 2, "teams": ["blue", "green"],
+      "claims": {"blue": True, "green": True}, "roles": ["boss", "blue_digger", "geologist"]},
+     "Round 2 is over: Cy reached the gold and the blue and green teams win. "
+     "Roles: Ann Boss, Bo blue gold-digger, Cy Geologist."),
+    ({"type": "round_ended", "round": 3, "winner": "nobody", "reached_by": None, "teams": [],
+      "claims": {"blue": False, "green": False}, "roles": ["boss", "blue_digger", "geologist"]},
+     "Round 3 is over: the gold was not reached and nobody wins. "
+     "Roles: Ann Boss, Bo blue gold-digger, Cy Geologist."),
+]
+
+
+@pytest.mark.parametrize("event, line", S2_LINES, ids=[f"{e['type']}-{i}" for i, (e, _) in enumerate(S2_LINES)])
+def test_saboteur2_event_lines(event, line):
+    assert engine.describe_event({"audience": "public", **event}, ["Ann", "Bo", "Cy"]) == line

@@ -1,0 +1,10 @@
+"""Events: what happened, and who may be told. Audience "public" or the list of seats allowed to see it."""
+from __future__ import annotations
+
+
+def public(type_: str, /, **fields) -> dict:
+    return {"type": type_, "audience": "public", **fields}
+
+
+def private(seat: int, type_: str, /, **fields) -> dict:
+    return {"type": type_, "audience": [seat], **fields}
