@@ -1,0 +1,253 @@
+"""The tunnel as one seat sees it: what joins the start, where cards can go, how far each goal is.
+
+Everything here is computed from a view's `board` and `goals` (segments as the cards lie), never
+from the game state, so a bot using it cannot know more than its seat. The measure of a tunnel is
+its *cost* toward a face-down goal: the fewest cards still to lay, through empty cells, from the
+nearest building site until a joined opening faces that goal. Diggers want it small, saboteurs
+large; a move is judged by how it changes the cost, weighted by where the gold may lie.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from ..geometry import DIRECTIONS, OPPOSITE, STEP, Cell, mask_from_letters, turned
+
+Opening = tuple[int, int, int]
+SegmentRef = tuple[Cell, int]
+
+UNREACHABLE = 30
+"""The cost of a goal no site can reach: worse than any real tunnel, yet finite so it can be averaged."""
+
+MARGIN = 3
+"""How far beyond the cards and goals a detour is still considered."""
+
+
+def segment_masks(card: Mapping[str, Any], rotated: bool = False) -> tuple[int, ...]:
+    """Edge masks of a card's segments; `rotated` turns a hand card (board cards already lie turned)."""
+    masks = []
+    for segment in card.get("segments") or ():
+        edges = segment.get("edges") if isinstance(segment, Mapping) else None
+        if not isinstance(edges, str) or not edges or set(edges) - set("NESW"):
+            continue
+        mask = mask_from_letters(edges)
+        masks.append(turned(mask) if rotated else mask)
+    return tuple(masks)
+
+
+def is_dead_end(card: Mapping[str, Any]) -> bool:
+    """A path card whose openings lead nowhere: every segment a stub."""
+    segments = card.get("segments") or ()
+    return bool(segments) and all(isinstance(s, Mapping) and s.get("dead") for s in segments)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The cards on the table as segment masks, and the goals still face down."""
+
+    cells: Mapping[Cell, tuple[int, ...]]
+    seeds: frozenset[SegmentRef]
+    hidden: frozenset[Cell]
+    fixed: frozenset[Cell] = frozenset()
+    """Cards a rockfall cannot remove (start, goals)."""
+
+    @property
+    def key(self) -> tuple:
+        return (tuple(sorted(self.cells.items())), tuple(sorted(self.seeds)), tuple(sorted(self.hidden)))
+
+    def with_card(self, cell: Cell, masks: tuple[int, ...], *, fixed: bool = False) -> Layout:
+        cells = dict(self.cells)
+        cells[cell] = masks
+        return Layout(cells, self.seeds, self.hidden - {cell}, self.fixed | {cell} if fixed else self.fixed)
+
+    def without_card(self, cell: Cell) -> Layout:
+        cells = dict(self.cells)
+        cells.pop(cell, None)
+        seeds = frozenset(s for s in self.seeds if s[0] != cell)
+        return Layout(cells, seeds, self.hidden, self.fixed)
+
+    def is_free(self, cell: Cell) -> bool:
+        return cell not in self.cells and cell not in self.hidden
+
+
+def layout_from_view(view: Mapping[str, Any]) -> Layout:
+    """Read the table of a view; unknown card kinds count as plain tunnel, unknown fields are ignored."""
+    cells: dict[Cell, tuple[int, ...]] = {}
+    seeds: set[SegmentRef] = set()
+    fixed: set[Cell] = set()
+    for card in view.get("board") or ():
+        cell = (card["x"], card["y"])
+        cells[cell] = segment_masks(card)
+        if card.get("kind") != "path":
+            fixed.add(cell)
+        for index, segment in enumerate(s for s in card.get("segments") or () if isinstance(s, Mapping)):
+            if card.get("kind") == "start" or segment.get("ladder"):
+                seeds.add((cell, index))
+    hidden = frozenset((g["x"], g["y"]) for g in view.get("goals") or () if not g.get("revealed"))
+    return Layout(cells, frozenset(seeds), hidden, frozenset(fixed))
+
+
+def flood(cells: Mapping[Cell, tuple[int, ...]], seeds: Iterable[SegmentRef],
+          known: frozenset[Opening] = frozenset()) -> set[Opening]:
+    """Openings joined to `seeds` through joined segments, beyond those already `known`."""
+    found: set[Opening] = set()
+    stack = list(seeds)
+    while stack:
+        (x, y), index = stack.pop()
+        mask = cells[(x, y)][index]
+        first = (x, y, mask & -mask)
+        if first in found or first in known:
+            continue
+        for d in DIRECTIONS:
+            if not mask & d:
+                continue
+            found.add((x, y, d))
+            dx, dy = STEP[d]
+            other = cells.get((x + dx, y + dy))
+            if other is None:
+                continue
+            facing = OPPOSITE[d]
+            for j, m in enumerate(other):
+                if m & facing:
+                    stack.append(((x + dx, y + dy), j))
+                    break
+    return found
+
+
+def sites_of(layout: Layout, openings: Iterable[Opening], exclude: Cell | None = None) -> set[Cell]:
+    """Free cells that these openings face: where the next card may join the tunnel."""
+    out = set()
+    for x, y, d in openings:
+        dx, dy = STEP[d]
+        q = (x + dx, y + dy)
+        if q != exclude and layout.is_free(q):
+            out.add(q)
+    return out
+
+
+def goals_faced(layout: Layout, openings: Iterable[Opening]) -> set[Cell]:
+    out = set()
+    for x, y, d in openings:
+        dx, dy = STEP[d]
+        if (x + dx, y + dy) in layout.hidden:
+            out.add((x + dx, y + dy))
+    return out
+
+
+def distances_to(layout: Layout, goal: Cell) -> dict[Cell, int]:
+    """For each free cell near the table: cards to lay, starting there, until one faces `goal`."""
+    xs = [c[0] for c in layout.cells] + [c[0] for c in layout.hidden]
+    ys = [c[1] for c in layout.cells] + [c[1] for c in layout.hidden]
+    low_x, high_x, low_y, high_y = min(xs) - MARGIN, max(xs) + MARGIN, min(ys) - MARGIN, max(ys) + MARGIN
+    dist: dict[Cell, int] = {}
+    queue: deque[Cell] = deque()
+    for d in DIRECTIONS:
+        q = (goal[0] + STEP[d][0], goal[1] + STEP[d][1])
+        if layout.is_free(q):
+            dist[q] = 1
+            queue.append(q)
+    while queue:
+        cell = queue.popleft()
+        for d in DIRECTIONS:
+            q = (cell[0] + STEP[d][0], cell[1] + STEP[d][1])
+            if q in dist or not layout.is_free(q) or not (low_x <= q[0] <= high_x and low_y <= q[1] <= high_y):
+                continue
+            dist[q] = dist[cell] + 1
+            queue.append(q)
+    return dist
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A tunnel's cost toward each face-down goal, and how many sites share the best cost (its width)."""
+
+    costs: Mapping[Cell, int]
+    widths: Mapping[Cell, int]
+
+    def expected(self, belief: Mapping[Cell, float]) -> float:
+        return sum(p * self.costs.get(goal, UNREACHABLE) for goal, p in belief.items())
+
+    def width(self, belief: Mapping[Cell, float]) -> float:
+        return sum(p * self.widths.get(goal, 0) for goal, p in belief.items())
+
+
+@dataclass
+class Survey:
+    """One table measured once, so that each candidate move is judged in a few steps."""
+
+    layout: Layout
+    reach: frozenset[Opening]
+    sites: frozenset[Cell]
+    distance: dict[Cell, dict[Cell, int]] = field(default_factory=dict)
+
+    @property
+    def now(self) -> Outcome:
+        return self._outcome(self.sites, reached=set())
+
+    def after_placing(self, cell: Cell, masks: tuple[int, ...]) -> Outcome:
+        """The tunnel once a card with these segments lies at `cell`."""
+        cells = dict(self.layout.cells)
+        cells[cell] = masks
+        joined = [(cell, i) for i, m in enumerate(masks) if self._faces_reach(cell, m)]
+        added = flood(cells, joined, self.reach)
+        new_layout = Layout(cells, self.layout.seeds, self.layout.hidden)
+        sites = (self.sites - {cell}) | sites_of(new_layout, added)
+        return self._outcome(sites, reached=goals_faced(self.layout, added))
+
+    def after_removing(self, cell: Cell) -> Outcome:
+        """The tunnel once a rockfall clears `cell` (reach is recomputed: cut-off cards carry nothing)."""
+        layout = self.layout.without_card(cell)
+        reach = flood(layout.cells, layout.seeds)
+        return self._outcome(sites_of(layout, reach), reached=set(), freed=cell)
+
+    def _faces_reach(self, cell: Cell, mask: int) -> bool:
+        for d in DIRECTIONS:
+            if mask & d and (cell[0] + STEP[d][0], cell[1] + STEP[d][1], OPPOSITE[d]) in self.reach:
+                return True
+        return False
+
+    def _outcome(self, sites: Iterable[Cell], reached: set[Cell], freed: Cell | None = None) -> Outcome:
+        sites = list(sites)
+        costs: dict[Cell, int] = {}
+        widths: dict[Cell, int] = {}
+        for goal in sorted(self.layout.hidden):
+            if goal in reached:
+                costs[goal], widths[goal] = 0, 1
+                continue
+            dist = self._distances(goal, freed)
+            values = [dist.get(s, UNREACHABLE) for s in sites]
+            best = min(values, default=UNREACHABLE)
+            costs[goal] = min(best, UNREACHABLE)
+            widths[goal] = values.count(best) if best < UNREACHABLE else 0
+        return Outcome(costs, widths)
+
+    def _distances(self, goal: Cell, freed: Cell | None) -> dict[Cell, int]:
+        if goal not in self.distance:
+            self.distance[goal] = distances_to(self.layout, goal)
+        dist = self.distance[goal]
+        if freed is None:
+            return dist
+        near = [0 if q == goal else dist.get(q, UNREACHABLE) for q in _around(freed)]
+        return {**dist, freed: min(near) + 1}
+
+
+def _around(cell: Cell) -> list[Cell]:
+    return [(cell[0] + STEP[d][0], cell[1] + STEP[d][1]) for d in DIRECTIONS]
+
+
+_SURVEYS: dict[tuple, Survey] = {}
+_SURVEY_CACHE_SIZE = 4096
+
+
+def survey(layout: Layout) -> Survey:
+    """Measure a table; memoised by its contents only, so a result never depends on what came before."""
+    key = layout.key
+    found = _SURVEYS.get(key)
+    if found is None:
+        if len(_SURVEYS) >= _SURVEY_CACHE_SIZE:
+            _SURVEYS.clear()
+        reach = frozenset(flood(layout.cells, layout.seeds))
+        found = Survey(layout, reach, frozenset(sites_of(layout, reach)))
+        _SURVEYS[key] = found
+    return found
