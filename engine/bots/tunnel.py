@@ -8,8 +8,8 @@ large; a move is judged by how it changes the cost, weighted by where the gold m
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from typing import Any, Iterable, Mapping
 
 from ..geometry import DIRECTIONS, OPPOSITE, STEP, Cell, mask_from_letters, turned
@@ -28,7 +28,7 @@ def segment_masks(card: Mapping[str, Any], rotated: bool = False) -> tuple[int, 
     """Edge masks of a card's segments; `rotated` turns a hand card (board cards already lie turned)."""
     masks = []
     for segment in card.get("segments") or ():
-        edges = segment.get("edges") if isinstance(segment, Mapping) else None
+        edges = segment.get("edges") if isinstance(segment, dict) else None
         if not isinstance(edges, str) or not edges or set(edges) - set("NESW"):
             continue
         mask = mask_from_letters(edges)
@@ -39,12 +39,15 @@ def segment_masks(card: Mapping[str, Any], rotated: bool = False) -> tuple[int, 
 def is_dead_end(card: Mapping[str, Any]) -> bool:
     """A path card whose openings lead nowhere: every segment a stub."""
     segments = card.get("segments") or ()
-    return bool(segments) and all(isinstance(s, Mapping) and s.get("dead") for s in segments)
+    return bool(segments) and all(isinstance(s, dict) and s.get("dead") for s in segments)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Layout:
-    """The cards on the table as segment masks, and the goals still face down."""
+    """The cards on the table as segment masks, and the goals still face down.
+
+    Two layouts with the same cards are equal (and hash alike), so measurements can be memoised.
+    """
 
     cells: Mapping[Cell, tuple[int, ...]]
     seeds: frozenset[SegmentRef]
@@ -52,9 +55,15 @@ class Layout:
     fixed: frozenset[Cell] = frozenset()
     """Cards a rockfall cannot remove (start, goals)."""
 
-    @property
+    @cached_property
     def key(self) -> tuple:
-        return (tuple(sorted(self.cells.items())), tuple(sorted(self.seeds)), tuple(sorted(self.hidden)))
+        return (frozenset(self.cells.items()), self.seeds, self.hidden)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Layout) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
 
     def with_card(self, cell: Cell, masks: tuple[int, ...], *, fixed: bool = False) -> Layout:
         cells = dict(self.cells)
@@ -81,7 +90,7 @@ def layout_from_view(view: Mapping[str, Any]) -> Layout:
         cells[cell] = segment_masks(card)
         if card.get("kind") != "path":
             fixed.add(cell)
-        for index, segment in enumerate(s for s in card.get("segments") or () if isinstance(s, Mapping)):
+        for index, segment in enumerate(s for s in card.get("segments") or () if isinstance(s, dict)):
             if card.get("kind") == "start" or segment.get("ladder"):
                 seeds.add((cell, index))
     hidden = frozenset((g["x"], g["y"]) for g in view.get("goals") or () if not g.get("revealed"))
@@ -137,24 +146,23 @@ def goals_faced(layout: Layout, openings: Iterable[Opening]) -> set[Cell]:
 
 def distances_to(layout: Layout, goal: Cell) -> dict[Cell, int]:
     """For each free cell near the table: cards to lay, starting there, until one faces `goal`."""
-    xs = [c[0] for c in layout.cells] + [c[0] for c in layout.hidden]
-    ys = [c[1] for c in layout.cells] + [c[1] for c in layout.hidden]
+    taken = set(layout.cells) | set(layout.hidden)
+    xs = [c[0] for c in taken]
+    ys = [c[1] for c in taken]
     low_x, high_x, low_y, high_y = min(xs) - MARGIN, max(xs) + MARGIN, min(ys) - MARGIN, max(ys) + MARGIN
     dist: dict[Cell, int] = {}
-    queue: deque[Cell] = deque()
-    for d in DIRECTIONS:
-        q = (goal[0] + STEP[d][0], goal[1] + STEP[d][1])
-        if layout.is_free(q):
-            dist[q] = 1
-            queue.append(q)
-    while queue:
-        cell = queue.popleft()
-        for d in DIRECTIONS:
-            q = (cell[0] + STEP[d][0], cell[1] + STEP[d][1])
-            if q in dist or not layout.is_free(q) or not (low_x <= q[0] <= high_x and low_y <= q[1] <= high_y):
-                continue
-            dist[q] = dist[cell] + 1
-            queue.append(q)
+    frontier = [goal]
+    steps = 0
+    while frontier:
+        steps += 1
+        following = []
+        for x, y in frontier:
+            for q in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
+                if q in dist or q in taken or not (low_x <= q[0] <= high_x and low_y <= q[1] <= high_y):
+                    continue
+                dist[q] = steps
+                following.append(q)
+        frontier = following
     return dist
 
 
@@ -174,16 +182,25 @@ class Outcome:
 
 @dataclass
 class Survey:
-    """One table measured once, so that each candidate move is judged in a few steps."""
+    """One table measured once, so that each candidate move is judged in a few steps.
+
+    For each face-down goal it keeps the sites ranked by distance; a move changes only a few sites,
+    so its outcome is the best old site it leaves alone or the best new one it opens.
+    """
 
     layout: Layout
     reach: frozenset[Opening]
     sites: frozenset[Cell]
     distance: dict[Cell, dict[Cell, int]] = field(default_factory=dict)
 
-    @property
+    @cached_property
+    def ranked(self) -> dict[Cell, list[tuple[int, Cell]]]:
+        return {goal: sorted((min(self.distances(goal).get(s, UNREACHABLE), UNREACHABLE), s) for s in self.sites)
+                for goal in sorted(self.layout.hidden)}
+
+    @cached_property
     def now(self) -> Outcome:
-        return self._outcome(self.sites, reached=set())
+        return self._outcome(set(), set())
 
     def after_placing(self, cell: Cell, masks: tuple[int, ...]) -> Outcome:
         """The tunnel once a card with these segments lies at `cell`."""
@@ -192,14 +209,25 @@ class Survey:
         joined = [(cell, i) for i, m in enumerate(masks) if self._faces_reach(cell, m)]
         added = flood(cells, joined, self.reach)
         new_layout = Layout(cells, self.layout.seeds, self.layout.hidden)
-        sites = (self.sites - {cell}) | sites_of(new_layout, added)
-        return self._outcome(sites, reached=goals_faced(self.layout, added))
+        return self._outcome(sites_of(new_layout, added), goals_faced(self.layout, added), gone=cell)
 
     def after_removing(self, cell: Cell) -> Outcome:
         """The tunnel once a rockfall clears `cell` (reach is recomputed: cut-off cards carry nothing)."""
         layout = self.layout.without_card(cell)
-        reach = flood(layout.cells, layout.seeds)
-        return self._outcome(sites_of(layout, reach), reached=set(), freed=cell)
+        sites = sites_of(layout, flood(layout.cells, layout.seeds))
+        costs: dict[Cell, int] = {}
+        widths: dict[Cell, int] = {}
+        for goal in sorted(self.layout.hidden):
+            dist = self.distances(goal)
+            near = [0 if q == goal else dist.get(q, UNREACHABLE) for q in _around(cell)]
+            values = [min(near) + 1 if s == cell else dist.get(s, UNREACHABLE) for s in sites]
+            costs[goal], widths[goal] = _best_and_width(values)
+        return Outcome(costs, widths)
+
+    def distances(self, goal: Cell) -> dict[Cell, int]:
+        if goal not in self.distance:
+            self.distance[goal] = distances_to(self.layout, goal)
+        return self.distance[goal]
 
     def _faces_reach(self, cell: Cell, mask: int) -> bool:
         for d in DIRECTIONS:
@@ -207,47 +235,51 @@ class Survey:
                 return True
         return False
 
-    def _outcome(self, sites: Iterable[Cell], reached: set[Cell], freed: Cell | None = None) -> Outcome:
-        sites = list(sites)
+    def _outcome(self, new_sites: set[Cell], reached: set[Cell], gone: Cell | None = None) -> Outcome:
+        """Costs once `gone` is no longer a site and `new_sites` are."""
         costs: dict[Cell, int] = {}
         widths: dict[Cell, int] = {}
-        for goal in sorted(self.layout.hidden):
+        for goal, ranked in self.ranked.items():
             if goal in reached:
                 costs[goal], widths[goal] = 0, 1
                 continue
-            dist = self._distances(goal, freed)
-            values = [dist.get(s, UNREACHABLE) for s in sites]
-            best = min(values, default=UNREACHABLE)
-            costs[goal] = min(best, UNREACHABLE)
-            widths[goal] = values.count(best) if best < UNREACHABLE else 0
+            kept = _best_and_width(_leaving_out(ranked, gone))
+            opened = _best_and_width([self.distances(goal).get(s, UNREACHABLE) for s in new_sites])
+            costs[goal], widths[goal] = _merge(kept, opened)
         return Outcome(costs, widths)
 
-    def _distances(self, goal: Cell, freed: Cell | None) -> dict[Cell, int]:
-        if goal not in self.distance:
-            self.distance[goal] = distances_to(self.layout, goal)
-        dist = self.distance[goal]
-        if freed is None:
-            return dist
-        near = [0 if q == goal else dist.get(q, UNREACHABLE) for q in _around(freed)]
-        return {**dist, freed: min(near) + 1}
+
+def _leaving_out(ranked: list[tuple[int, Cell]], gone: Cell | None) -> list[int]:
+    """The best distances among ranked sites other than `gone` (all that tie for best, no more)."""
+    out: list[int] = []
+    for d, site in ranked:
+        if site == gone:
+            continue
+        if out and d > out[0]:
+            break
+        out.append(d)
+    return out
+
+
+def _merge(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    if a[0] != b[0]:
+        return min(a, b)
+    return a[0], a[1] + b[1]
+
+
+def _best_and_width(values: list[int]) -> tuple[int, int]:
+    best = min(values, default=UNREACHABLE)
+    if best >= UNREACHABLE:
+        return UNREACHABLE, 0
+    return best, values.count(best)
 
 
 def _around(cell: Cell) -> list[Cell]:
     return [(cell[0] + STEP[d][0], cell[1] + STEP[d][1]) for d in DIRECTIONS]
 
 
-_SURVEYS: dict[tuple, Survey] = {}
-_SURVEY_CACHE_SIZE = 4096
-
-
+@lru_cache(maxsize=4096)
 def survey(layout: Layout) -> Survey:
-    """Measure a table; memoised by its contents only, so a result never depends on what came before."""
-    key = layout.key
-    found = _SURVEYS.get(key)
-    if found is None:
-        if len(_SURVEYS) >= _SURVEY_CACHE_SIZE:
-            _SURVEYS.clear()
-        reach = frozenset(flood(layout.cells, layout.seeds))
-        found = Survey(layout, reach, frozenset(sites_of(layout, reach)))
-        _SURVEYS[key] = found
-    return found
+    """Measure a table; memoised by its cards only, so a result never depends on what came before."""
+    reach = frozenset(flood(layout.cells, layout.seeds))
+    return Survey(layout, reach, frozenset(sites_of(layout, reach)))
