@@ -9,6 +9,7 @@ it stood when it was made, rebuilt from the round's public events.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
 from ..variants import VARIANTS
@@ -62,9 +63,9 @@ def this_round(history: Sequence[Event]) -> list[Event]:
     """The events since the current round was dealt (round 1 has no `round_started` event)."""
     start = 0
     for index, event in enumerate(history):
-        if isinstance(event, Mapping) and event.get("type") == "round_started":
+        if isinstance(event, dict) and event.get("type") == "round_started":
             start = index + 1
-    return [e for e in history[start:] if isinstance(e, Mapping)]
+    return [e for e in history[start:] if isinstance(e, dict)]
 
 
 @dataclass
@@ -75,10 +76,32 @@ class Replay:
     variant: str
 
     def card(self, card_id: Any, rotated: bool) -> dict[str, Any] | None:
-        variant = VARIANTS.get(self.variant)
-        if variant is None or type(card_id) is not int or not 0 <= card_id < len(variant.cards):
-            return None
-        return card_info(variant, card_id, rotated)
+        return _printed_card(self.variant, card_id, rotated) if type(card_id) is int else None
+
+
+@lru_cache(maxsize=1024)
+def _printed_card(variant_name: str, card_id: int, rotated: bool) -> dict[str, Any] | None:
+    """A card as printed (public: an id names a physical card, never a hidden fact)."""
+    variant = VARIANTS.get(variant_name)
+    if variant is None or not 0 <= card_id < len(variant.cards):
+        return None
+    return card_info(variant, card_id, rotated)
+
+
+@lru_cache(maxsize=8192)
+def placement_change(layout: Layout, cell: Cell, masks: tuple[int, ...]) -> float:
+    """How many cards a placement added to the way to the goals, as anyone could judge it."""
+    belief = uniform_belief(layout)
+    table = survey(layout)
+    return table.after_placing(cell, masks).expected(belief) - table.now.expected(belief)
+
+
+@lru_cache(maxsize=2048)
+def removal_change(layout: Layout, cell: Cell) -> float:
+    """How many cards a rockfall added to the way to the goals, as anyone could judge it."""
+    belief = uniform_belief(layout)
+    table = survey(layout)
+    return table.after_removing(cell).expected(belief) - table.now.expected(belief)
 
 
 def starting_layout(view: Mapping[str, Any]) -> Layout:
@@ -111,16 +134,19 @@ def _seat_ok(seat: Any, seats: int) -> bool:
     return type(seat) is int and 0 <= seat < seats
 
 
+def _cell(event: Event) -> Cell | None:
+    x, y = event.get("x"), event.get("y")
+    return (x, y) if type(x) is int and type(y) is int else None
+
+
 def _judge_path(event: Event, replay: Replay, score: dict[int, float], me: Any, digger: bool) -> None:
     """Building toward the goals earns trust; building away, or a dead end, earns suspicion."""
     card = replay.card(event.get("card"), bool(event.get("rotated")))
-    cell = (event.get("x"), event.get("y"))
-    if card is None or not all(type(c) is int for c in cell) or not replay.layout.is_free(cell):
+    cell = _cell(event)
+    if card is None or cell is None or not replay.layout.is_free(cell):
         return
     masks = segment_masks(card)
-    table = survey(replay.layout)
-    belief = uniform_belief(replay.layout)
-    change = table.after_placing(cell, masks).expected(belief) - table.now.expected(belief)
+    change = placement_change(replay.layout, cell, masks)
     seat = event["seat"]
     if change > 0:
         score[seat] += HARM_WEIGHT * min(change, 3.0)
@@ -133,12 +159,10 @@ def _judge_path(event: Event, replay: Replay, score: dict[int, float], me: Any, 
 
 def _judge_rockfall(event: Event, replay: Replay, score: dict[int, float], me: Any, digger: bool) -> None:
     """Cutting the tunnel is suspicious; clearing a blocking dead end is helpful."""
-    cell = (event.get("x"), event.get("y"))
-    if cell not in replay.layout.cells:
+    cell = _cell(event)
+    if cell is None or cell not in replay.layout.cells:
         return
-    table = survey(replay.layout)
-    belief = uniform_belief(replay.layout)
-    change = table.after_removing(cell).expected(belief) - table.now.expected(belief)
+    change = removal_change(replay.layout, cell)
     seat = event["seat"]
     if change > 0:
         score[seat] += 1.5 + HARM_WEIGHT * min(change, 3.0)
@@ -151,8 +175,8 @@ def _judge_rockfall(event: Event, replay: Replay, score: dict[int, float], me: A
 
 def _judge_goal(event: Event, replay: Replay, score: dict[int, float], me: Any, digger: bool) -> None:
     card = replay.card(event.get("card"), bool(event.get("rotated")))
-    cell = (event.get("x"), event.get("y"))
-    if card is not None and cell in replay.layout.hidden:
+    cell = _cell(event)
+    if card is not None and cell is not None and cell in replay.layout.hidden:
         replay.layout = replay.layout.with_card(cell, segment_masks(card), fixed=True)
 
 
