@@ -21,18 +21,22 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from ..rules import legal_moves
 from ..state import Game
 from ..views import view as seat_view
-from .beliefs import SUSPECT, TRUSTED, goal_belief, gold_known, suspicion
+from .beliefs import SUSPECT, TRUSTED, goal_belief, gold_known, suspicion, uniform_belief
 from .tunnel import Outcome, Survey, is_dead_end, layout_from_view, segment_masks, survey
 
 Move = dict[str, Any]
 View = Mapping[str, Any]
 Event = Mapping[str, Any]
+Cell = tuple[int, int]
 
 STRIKE_CHANCE = 0.4
 """How often a saboteur strikes while the tunnel is still far from every goal: not every turn."""
 
 DANGER = 3.0
 """Expected cards still needed at or below which a saboteur strikes every time it can."""
+
+EPSILON = 1e-9
+"""Costs are averages of whole cards; anything smaller than this is no change at all."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ class Table:
     me: int
     role: str
     hand: Mapping[int, Mapping[str, Any]]
-    belief: Mapping[tuple[int, int], float]
+    belief: Mapping[Cell, float]
     suspicion: Mapping[int, float]
     tunnel: Survey
     rng: random.Random
@@ -63,10 +67,9 @@ class Table:
         return (seat - self.me) % self.seats or self.seats
 
     def card(self, move: Move) -> Mapping[str, Any]:
-        return self.hand.get(move.get("card"), {}) if type(move.get("card")) is int else {}
-
-    def cost_now(self, belief: Mapping[tuple[int, int], float] | None = None) -> float:
-        return self.tunnel.now.expected(belief or self.belief)
+        """The hand card a move plays ({} for a pass or a card this seat does not know)."""
+        card_id = move.get("card")
+        return self.hand.get(card_id, {}) if type(card_id) is int else {}
 
 
 def read_table(view: View, history: Sequence[Event], seed: int) -> Table:
@@ -74,7 +77,7 @@ def read_table(view: View, history: Sequence[Event], seed: int) -> Table:
     me = you.get("seat", view.get("seat"))
     if type(me) is not int:
         raise ValueError("a bot needs a seat's view, not the public one")
-    hand = {c["id"]: c for c in you.get("hand") or () if isinstance(c, Mapping) and type(c.get("id")) is int}
+    hand = {c["id"]: c for c in you.get("hand") or () if isinstance(c, dict) and type(c.get("id")) is int}
     return Table(
         view=view, me=me, role=str(you.get("role") or "digger"), hand=hand, belief=goal_belief(view),
         suspicion=suspicion(view, history), tunnel=survey(layout_from_view(view)), rng=turn_rng(view, seed),
@@ -97,14 +100,18 @@ def move_kind(table: Table, move: Move) -> str:
     if move.get("type") in ("pass", "pick_gold"):
         return str(move["type"])
     card = table.card(move)
-    if card.get("kind") == "path" and {"x", "y", "rotated"} <= move.keys():
+    placed = type(move.get("x")) is int and type(move.get("y")) is int
+    if card.get("kind") == "path" and placed and type(move.get("rotated")) is bool:
         return "path"
     effect = card.get("effect")
-    if effect in ("break", "repair") and "target" in move:
+    if effect in ("break", "repair") and type(move.get("target")) is int:
         return str(effect)
-    if effect in ("rockfall", "map") and {"x", "y"} <= move.keys():
+    if effect in ("rockfall", "map") and placed:
         return str(effect)
     return "other"
+
+
+Plan = Callable[["Table", Sequence[Move]], "Move | None"]
 
 
 def of_kind(table: Table, moves: Iterable[Move], kind: str) -> list[Move]:
@@ -119,27 +126,33 @@ def after(table: Table, move: Move) -> Outcome:
     return table.tunnel.after_placing((move["x"], move["y"]), masks)
 
 
-def best(table: Table, moves: Sequence[Move], key: Callable[[Move], Any]) -> Move | None:
-    """The move with the smallest key; equal moves are told apart by the turn's seeded draw."""
-    if not moves:
+def best(table: Table, scored: Iterable[tuple[Move, Any]]) -> Move | None:
+    """The move with the smallest score; equal ones are told apart by the turn's seeded draw."""
+    scored = list(scored)
+    if not scored:
         return None
-    ranked = sorted(moves, key=key)
-    top = key(ranked[0])
-    tied = [m for m in ranked if key(m) == top]
+    top = min(score for _move, score in scored)
+    tied = [move for move, score in scored if score == top]
     return tied[table.rng.randrange(len(tied))]
+
+
+def improvement(table: Table, move: Move, belief: Mapping[Cell, float] | None = None) -> float:
+    """Cards the move saves the diggers (negative: cards it costs them), by the given belief."""
+    belief = table.belief if belief is None else belief
+    return table.tunnel.now.expected(belief) - after(table, move).expected(belief)
 
 
 # ---------------------------------------------------------------- shared habits
 
 
 def pick_highest_gold(moves: Sequence[Move]) -> Move:
-    return max(moves, key=lambda m: m.get("value") if type(m.get("value")) is int else -1)
+    return max(moves, key=lambda m: m["value"] if type(m.get("value")) is int else -1)
 
 
 def repair_self(table: Table, moves: Sequence[Move]) -> Move | None:
-    """A player with a broken tool cannot build: fixing one's own is worth a turn."""
+    """A player with a broken tool cannot build: fixing one's own is worth a turn (single repairs first)."""
     own = [m for m in of_kind(table, moves, "repair") if m["target"] == table.me]
-    return best(table, own, key=lambda m: len(table.card(m).get("tools") or ()))
+    return best(table, ((m, len(table.card(m).get("tools") or ())) for m in own))
 
 
 def look_at_a_goal(table: Table, moves: Sequence[Move]) -> Move | None:
@@ -148,159 +161,147 @@ def look_at_a_goal(table: Table, moves: Sequence[Move]) -> Move | None:
         return None
     costs = table.tunnel.now.costs
     maps = [m for m in of_kind(table, moves, "map") if table.belief.get((m["x"], m["y"]), 0) > 0]
-    return best(table, maps, key=lambda m: (-table.belief[(m["x"], m["y"])], costs.get((m["x"], m["y"]), 99)))
+    return best(table, ((m, (-table.belief[(m["x"], m["y"])], costs.get((m["x"], m["y"]), 0))) for m in maps))
 
 
 def pass_least_useful(table: Table, moves: Sequence[Move]) -> Move | None:
     """Discard the card worth least to this role; single-card passes first."""
-    passes = [m for m in moves if m.get("type") == "pass" and isinstance(m.get("cards"), list)]
     worth = keep_value_saboteur if table.role == "saboteur" else keep_value_digger
-    return best(table, passes, key=lambda m: (len(m["cards"]), sum(worth(table, c) for c in m["cards"])))
+    passes = [m for m in moves if m.get("type") == "pass" and isinstance(m.get("cards"), list)]
+    return best(table, ((m, (len(m["cards"]), sum(worth(table, c) for c in m["cards"]))) for m in passes))
 
 
-def keep_value_digger(table: Table, card_id: int) -> float:
+def keep_value_digger(table: Table, card_id: Any) -> float:
     """Dead ends are useless to a digger; repairs and (while the gold is unknown) maps are precious."""
     card = table.hand.get(card_id, {})
-    effect = card.get("effect")
     if card.get("kind") == "path":
         return 0.0 if is_dead_end(card) else 3.0 + len(str(card.get("openings", "")))
-    if effect == "repair":
-        return 6.0
-    if effect == "map":
-        return 1.0 if gold_known(table.belief) else 5.0
-    if effect == "break":
-        return 3.0 if any(s >= SUSPECT for s in table.suspicion.values()) else 2.0
-    if effect == "rockfall":
-        return 2.5
-    return 2.0
+    return {
+        "repair": 6.0,
+        "map": 1.0 if gold_known(table.belief) else 5.0,
+        "break": 3.0 if any(s >= SUSPECT for s in table.suspicion.values()) else 2.0,
+        "rockfall": 2.5,
+    }.get(str(card.get("effect")), 2.0)
 
 
-def keep_value_saboteur(table: Table, card_id: int) -> float:
+def keep_value_saboteur(table: Table, card_id: Any) -> float:
     """Blocking cards are precious to a saboteur; open crossings help only the diggers."""
     card = table.hand.get(card_id, {})
-    effect = card.get("effect")
     if card.get("kind") == "path":
         return 7.0 if is_dead_end(card) else 6.0 - len(str(card.get("openings", "")))
-    if effect in ("rockfall", "break"):
-        return 6.5
-    if effect == "map":
-        return 1.0 if gold_known(table.belief) else 4.0
-    if effect == "repair":
-        return 3.0
-    return 2.0
-
-
-def last_resort(table: Table, moves: Sequence[Move]) -> Move:
-    """Any legal move: a pass if there is one, else the seeded draw (unknown cards, new variants)."""
-    return pass_least_useful(table, moves) or moves[table.rng.randrange(len(moves))]
+    return {
+        "rockfall": 6.5,
+        "break": 6.5,
+        "map": 1.0 if gold_known(table.belief) else 4.0,
+        "repair": 3.0,
+    }.get(str(card.get("effect")), 2.0)
 
 
 # ---------------------------------------------------------------- the digger
 
 
 def build_toward_gold(table: Table, moves: Sequence[Move]) -> Move | None:
-    """Lay the card that brings the tunnel nearest the likely gold; a wider front is harder to block."""
-    now = table.cost_now()
-    builds = []
+    """Lay the card that brings the tunnel nearest the likely gold; a wider front is harder to block,
+    and of equal moves the one using the least valuable card keeps the better cards for later."""
+    scored = []
     for move in of_kind(table, moves, "path"):
         outcome = after(table, move)
-        cost = outcome.expected(table.belief)
-        if cost < now - 1e-9:
-            builds.append((move, cost, outcome.width(table.belief)))
-    ranked = {id(m): (round(c, 6), -w, keep_value_digger(table, m["card"])) for m, c, w in builds}
-    return best(table, [m for m, _c, _w in builds], key=lambda m: ranked[id(m)])
+        gain = table.tunnel.now.expected(table.belief) - outcome.expected(table.belief)
+        if gain > EPSILON:
+            scored.append((move, (-round(gain, 6), -outcome.width(table.belief), keep_value_digger(table, move["card"]))))
+    return best(table, scored)
 
 
 def clear_blockage(table: Table, moves: Sequence[Move]) -> Move | None:
     """A rockfall on a dead end that stands in the way brings the gold nearer."""
-    now = table.cost_now()
-    scored = [(m, after(table, m).expected(table.belief)) for m in of_kind(table, moves, "rockfall")]
-    helpful = {id(m): c for m, c in scored if c < now - 1e-9}
-    return best(table, [m for m, _c in scored if id(m) in helpful], key=lambda m: helpful[id(m)])
+    scored = [(m, -round(improvement(table, m), 6)) for m in of_kind(table, moves, "rockfall")]
+    return best(table, [(m, score) for m, score in scored if score < -EPSILON])
 
 
 def repair_friend(table: Table, moves: Sequence[Move]) -> Move | None:
     """Repair the most trusted player, first one whom this repair lets build again."""
     friends = [m for m in of_kind(table, moves, "repair")
-               if m["target"] != table.me and table.suspicion.get(m["target"], 0) < TRUSTED]
-    return best(table, friends, key=lambda m: (len(table.broken(m["target"])), table.suspicion[m["target"]],
-                                               table.turns_until(m["target"])))
+               if m["target"] != table.me and table.suspicion.get(m["target"], 0.0) < TRUSTED]
+    return best(table, ((m, (len(table.broken(m["target"])), table.suspicion[m["target"]],
+                              table.turns_until(m["target"]))) for m in friends))
 
 
 def break_suspect(table: Table, moves: Sequence[Move]) -> Move | None:
-    """Stop the most suspicious player from building, first one who can still build."""
+    """Stop the most suspicious player from building, first one who still can."""
     hits = [m for m in of_kind(table, moves, "break")
-            if m["target"] != table.me and table.suspicion.get(m["target"], 0) >= SUSPECT]
-    return best(table, hits, key=lambda m: (len(table.broken(m["target"])) > 0, -table.suspicion[m["target"]],
-                                            table.turns_until(m["target"])))
+            if m["target"] != table.me and table.suspicion.get(m["target"], 0.0) >= SUSPECT]
+    return best(table, ((m, (bool(table.broken(m["target"])), -table.suspicion[m["target"]],
+                              table.turns_until(m["target"]))) for m in hits))
 
 
-def digger_move(table: Table, moves: Sequence[Move]) -> Move:
-    for plan in (repair_self, look_at_a_goal, build_toward_gold, clear_blockage, repair_friend, break_suspect):
-        move = plan(table, moves)
-        if move is not None:
-            return move
-    return last_resort(table, moves)
+DIGGER_PLAN: tuple[Plan, ...] = (
+    repair_self, look_at_a_goal, build_toward_gold, clear_blockage, repair_friend, break_suspect,
+)
+"""A digger's priorities, first that applies wins; when none does, it passes its least useful card."""
 
 
 # ---------------------------------------------------------------- the saboteur
 
 
-def strike_now(table: Table) -> bool:
-    """Always when the tunnel is close to the gold, otherwise only now and then, so as not to stand out."""
-    if table.cost_now() <= DANGER:
-        return True
-    return table.rng.random() < STRIKE_CHANCE
+def strike(table: Table, moves: Sequence[Move]) -> Move | None:
+    """Always when the tunnel nears the goals (block it first); before that only now and then, so as
+    not to stand out, and then breaking a digger's tools first."""
+    if table.tunnel.now.expected(table.belief) <= DANGER:
+        return block_tunnel(table, moves) or break_digger(table, moves)
+    if table.rng.random() < STRIKE_CHANCE:
+        return break_digger(table, moves) or block_tunnel(table, moves)
+    return None
 
 
 def block_tunnel(table: Table, moves: Sequence[Move]) -> Move | None:
-    """The dead end or rockfall that sets the diggers back most (a narrower front counts a little)."""
-    now, width = table.cost_now(), table.tunnel.now.width(table.belief)
-    damage: dict[int, float] = {}
-    candidates = of_kind(table, moves, "path") + of_kind(table, moves, "rockfall")
-    for move in candidates:
-        outcome = after(table, move)
-        harm = outcome.expected(table.belief) - now + 0.25 * (width - outcome.width(table.belief))
-        if harm > 1e-9:
-            damage[id(move)] = harm
-    return best(table, [m for m in candidates if id(m) in damage],
-                key=lambda m: (-round(damage[id(m)], 6), move_kind(table, m) == "rockfall"))
+    """The dead end, turn-away card or rockfall that sets the diggers back most (narrowing counts a little)."""
+    width = table.tunnel.now.width(table.belief)
+    scored = []
+    for move in of_kind(table, moves, "path") + of_kind(table, moves, "rockfall"):
+        narrowing = width - after(table, move).width(table.belief)
+        harm = -improvement(table, move) + 0.25 * narrowing
+        if harm > EPSILON:
+            scored.append((move, (-round(harm, 6), move_kind(table, move) == "rockfall")))
+    return best(table, scored)
 
 
 def break_digger(table: Table, moves: Sequence[Move]) -> Move | None:
     """Break the tools of the most trusted-looking player who can still build, soonest to play first."""
     hits = [m for m in of_kind(table, moves, "break")
-            if m["target"] != table.me and table.suspicion.get(m["target"], 0) < SUSPECT]
-    return best(table, hits, key=lambda m: (len(table.broken(m["target"])) > 0, table.suspicion[m["target"]],
-                                            table.turns_until(m["target"])))
-
-
-def strike(table: Table, moves: Sequence[Move]) -> Move | None:
-    if not strike_now(table):
-        return None
-    return block_tunnel(table, moves) or break_digger(table, moves)
+            if m["target"] != table.me and table.suspicion.get(m["target"], 0.0) < SUSPECT]
+    return best(table, ((m, (bool(table.broken(m["target"])), table.suspicion[m["target"]],
+                              table.turns_until(m["target"]))) for m in hits))
 
 
 def blend_in(table: Table, moves: Sequence[Move]) -> Move | None:
-    """Look busy without helping: maps, or a card laid where it brings the gold no nearer."""
+    """Look busy without helping: a map, or a card that seems to help to those who do not know the gold."""
     move = look_at_a_goal(table, moves)
     if move is not None:
         return move
-    now = table.cost_now()
-    idle = [m for m in of_kind(table, moves, "path")
-            if after(table, m).expected(table.belief) >= now - 1e-9 and not is_dead_end(table.card(m))]
-    return best(table, idle, key=lambda m: (after(table, m).width(table.belief), m["card"]))
+    public = uniform_belief(table.tunnel.layout)
+    scored = []
+    for move in of_kind(table, moves, "path"):
+        if improvement(table, move) <= EPSILON and not is_dead_end(table.card(move)):
+            scored.append((move, (-round(improvement(table, move, public), 6),
+                                  after(table, move).width(table.belief))))
+    return best(table, scored)
 
 
-def saboteur_move(table: Table, moves: Sequence[Move]) -> Move:
-    for plan in (repair_self, strike, blend_in):
-        move = plan(table, moves)
-        if move is not None:
-            return move
-    return last_resort(table, moves)
+SABOTEUR_PLAN: tuple[Plan, ...] = (repair_self, strike, blend_in)
+"""A saboteur's priorities; when none applies, it passes its least useful card."""
 
 
 # ---------------------------------------------------------------- the bot
+
+
+def play_role(table: Table, moves: Sequence[Move]) -> Move:
+    """Follow the role's plan; unknown roles play as diggers; unknown cards are only ever passed."""
+    plan = SABOTEUR_PLAN if table.role == "saboteur" else DIGGER_PLAN
+    for step in plan:
+        move = step(table, moves)
+        if move is not None:
+            return move
+    return pass_least_useful(table, moves) or moves[table.rng.randrange(len(moves))]
 
 
 @dataclass(frozen=True)
@@ -310,27 +311,25 @@ class HeuristicBot:
     seed: int = 0
 
     def decide(self, view: View, moves: Sequence[Move], history: Sequence[Event] = ()) -> Move:
-        """One of `moves`, chosen from this seat's view and the events it may see."""
+        """One of `moves`, chosen from this seat's view and the events it may see.
+
+        `moves` are the seat's legal moves; `history` the events of the game so far, oldest first
+        (events addressed to other seats are ignored, so passing the whole log cannot leak).
+        """
         if not moves:
             raise ValueError("there is no move to choose from")
         moves = list(moves)
         if all(m.get("type") == "pick_gold" for m in moves):
             return pick_highest_gold(moves)
-        table = read_table(view, history, self.seed)
-        if table.role == "saboteur":
-            return saboteur_move(table, moves)
-        return digger_move(table, moves)
+        seat = (view.get("you") or {}).get("seat")
+        return play_role(read_table(view, visible_to(history, seat), self.seed), moves)
 
     def choose(self, game: Game, seat: int, history: Sequence[Event] = ()) -> Move:
-        """Convenience: the seat's view and legal moves from a game; `history` is filtered to the seat."""
-        return self.decide(seat_view(game, seat), legal_moves(game, seat), visible_to(history, seat))
+        """Convenience for tests and scripts: builds the seat's view and legal moves, then decides."""
+        return self.decide(seat_view(game, seat), legal_moves(game, seat), history)
 
 
-def visible_to(events: Iterable[Event], seat: int) -> list[Event]:
-    """The events a seat may see: public ones and those addressed to it."""
-    out = []
-    for event in events:
-        audience = event.get("audience")
-        if audience == "public" or (isinstance(audience, list) and seat in audience):
-            out.append(event)
-    return out
+def visible_to(events: Iterable[Event], seat: Any) -> list[Event]:
+    """The events a seat may see: public ones and those addressed to it (anything else is ignored)."""
+    return [e for e in events if isinstance(e, dict) and (
+        e.get("audience") == "public" or (isinstance(e.get("audience"), list) and seat in e["audience"]))]
