@@ -76,6 +76,7 @@ def play_game(seed: int, players: int, diggers: str, saboteurs: str, tally: Tall
     seen: list[list[dict]] = [[] for _ in range(players)]
     while not engine.is_over(game):
         seat = engine.to_act(game)
+        assert seat is not None
         kind = saboteurs if game.roles[seat] == "saboteur" else diggers
         moves = engine.legal_moves(game, seat)
         if kind == "heuristic":
