@@ -6,19 +6,18 @@ in the rounds the diggers lost, and the time per heuristic decision:
 
     (a) random diggers    vs random saboteurs
     (b) heuristic diggers vs heuristic saboteurs
-    (c) heuristic diggers vs random saboteurs
-    (d) random diggers    vs heuristic saboteurs
+    (c1) heuristic diggers vs random saboteurs
+    (c2) random diggers    vs heuristic saboteurs
 
-The harness reads each round's roles to seat the right bot (the bots themselves never see the
-game: the heuristic bot gets its seat's view, legal moves and visible events only). Every move a
-bot returns is checked against the legal moves.
+The harness (`engine.bots.match`) reads each round's roles to seat the right bot; the bots never
+see the game: each gets its seat's view, legal moves and visible events only. Every move a bot
+returns is checked against the legal moves.
 
     .venv/bin/python bench/bot_bench.py [--games 96] [--seed 0]
 """
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from engine.bots import HeuristicBot  # noqa: E402
+from engine.bots.match import Decider, bot_game  # noqa: E402
 from engine.bots.tunnel import layout_from_view, survey  # noqa: E402
 from engine.variants import get_variant  # noqa: E402
 
@@ -36,8 +35,8 @@ NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"]
 MATCHUPS = {
     "(a) random diggers vs random saboteurs": ("random", "random"),
     "(b) heuristic diggers vs heuristic saboteurs": ("heuristic", "heuristic"),
-    "(c) heuristic diggers vs random saboteurs": ("heuristic", "random"),
-    "(d) random diggers vs heuristic saboteurs": ("random", "heuristic"),
+    "(c1) heuristic diggers vs random saboteurs": ("heuristic", "random"),
+    "(c2) random diggers vs heuristic saboteurs": ("random", "heuristic"),
 }
 
 
@@ -70,37 +69,30 @@ def gold_distance(game: engine.Game) -> int:
 
 
 def play_game(seed: int, players: int, diggers: str, saboteurs: str, tally: Tally) -> None:
-    game = engine.new_game(NAMES[:players], seed=seed)
-    rng = random.Random(seed)
-    bots = [HeuristicBot(seed * 16 + seat) for seat in range(players)]
-    seen: list[list[dict]] = [[] for _ in range(players)]
-    while not engine.is_over(game):
-        seat = engine.to_act(game)
-        assert seat is not None
-        kind = saboteurs if game.roles[seat] == "saboteur" else diggers
-        moves = engine.legal_moves(game, seat)
-        if kind == "heuristic":
+    def timed(kind: str, decide: Decider) -> Decider:
+        if kind != "heuristic":
+            return decide
+
+        def run(view: dict, moves: list[dict], seen: list[dict]) -> dict:
             started = time.perf_counter()
-            move = bots[seat].decide(engine.view(game, seat), moves, seen[seat])
+            move = decide(view, moves, seen)
             tally.seconds += time.perf_counter() - started
             tally.decisions += 1
-        else:
-            move = rng.choice(moves)
-        if move not in moves:
-            raise SystemExit(f"illegal move {move} by seat {seat} in game {seed}")
-        before = game
-        game, events = engine.apply_move(game, seat, move)
-        tally.turns += move["type"] != "pick_gold"
-        for event in events:
+            return move
+        return run
+
+    game = engine.new_game(NAMES[:players], seed=seed)
+    for d in bot_game(game, seed, diggers, saboteurs, wrap=timed):
+        if d.move not in d.moves:
+            raise SystemExit(f"illegal move {d.move} by seat {d.seat} in game {seed}")
+        tally.turns += d.move["type"] != "pick_gold"
+        for event in d.events:
             if event["type"] == "round_ended":
                 tally.rounds += 1
                 if event["winner"] == "diggers":
                     tally.digger_wins += 1
                 else:
-                    tally.lost_distances.append(gold_distance(before))
-            for s in range(players):
-                if event["audience"] == "public" or s in event["audience"]:
-                    seen[s].append(event)
+                    tally.lost_distances.append(gold_distance(d.game))
     tally.games += 1
 
 

@@ -4,51 +4,21 @@ The regular suite plays a couple of hundred games; `pytest -m slow` plays thousa
 """
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
 from typing import Iterator
 
 import pytest
 
 import engine
-from engine.bots import HeuristicBot
+from engine.bots import match
+from engine.bots.match import Decision
 
 from .tables import NAMES
 
 
-@dataclass
-class Decision:
-    """One decision of a bot game: the game before it, the seat's inputs and the move made."""
-
-    game: engine.Game
-    seat: int
-    view: dict
-    moves: list[dict]
-    seen: list[dict]
-    move: dict
-
-
 def bot_game(players: int, seed: int, diggers: str = "heuristic", saboteurs: str = "heuristic",
              options: dict | None = None) -> Iterator[Decision]:
-    """Every decision of one seeded game; each seat plays the bot its role of the round asks for.
-
-    The harness reads the roles to seat the bots; a heuristic bot sees its view, its legal moves and
-    the events addressed to it (or public), nothing more.
-    """
-    game = engine.new_game(NAMES[:players], seed=seed, options=options)
-    rng = random.Random(seed)
-    bots = [HeuristicBot(seed * 16 + seat) for seat in range(players)]
-    seen: list[list[dict]] = [[] for _ in range(players)]
-    while not engine.is_over(game):
-        seat = engine.to_act(game)
-        assert seat is not None
-        kind = saboteurs if game.roles[seat] == "saboteur" else diggers
-        view, moves = engine.view(game, seat), engine.legal_moves(game, seat)
-        move = bots[seat].decide(view, moves, seen[seat]) if kind == "heuristic" else rng.choice(moves)
-        yield Decision(game, seat, view, moves, list(seen[seat]), move)
-        game, events = engine.apply_move(game, seat, move)
-        for s in range(players):
-            seen[s] += engine.bots.visible_to(events, s)
+    """Every decision of one seeded game, each seat played by the bot its role of the round asks for."""
+    return match.bot_game(engine.new_game(NAMES[:players], seed=seed, options=options), seed, diggers, saboteurs)
 
 
 def play_out(players: int, seed: int, diggers: str, saboteurs: str, options: dict | None = None) -> None:
