@@ -226,12 +226,19 @@ def repair_friend(table: Table, moves: Sequence[Move]) -> Move | None:
                               table.turns_until(m["target"]))) for m in friends))
 
 
-def break_suspect(table: Table, moves: Sequence[Move]) -> Move | None:
-    """Stop the most suspicious player from building, first one who still can."""
-    hits = [m for m in of_kind(table, moves, "break")
-            if m["target"] != table.me and table.suspicion.get(m["target"], 0.0) >= SUSPECT]
-    return best(table, ((m, (bool(table.broken(m["target"])), -table.suspicion[m["target"]],
+def break_tools(table: Table, moves: Sequence[Move], *, of_suspects: bool) -> Move | None:
+    """Break a tool of a suspect (a digger's aim) or of a trusted-looking player (a saboteur's aim):
+    first one who can still build, the most (or least) suspicious, the soonest to play."""
+    sign = -1 if of_suspects else 1
+    hits = [m for m in of_kind(table, moves, "break") if m["target"] != table.me
+            and (table.suspicion.get(m["target"], 0.0) >= SUSPECT) == of_suspects]
+    return best(table, ((m, (bool(table.broken(m["target"])), sign * table.suspicion[m["target"]],
                               table.turns_until(m["target"]))) for m in hits))
+
+
+def break_suspect(table: Table, moves: Sequence[Move]) -> Move | None:
+    """Stop the most suspicious player from building."""
+    return break_tools(table, moves, of_suspects=True)
 
 
 DIGGER_PLAN: tuple[Plan, ...] = (
@@ -266,11 +273,8 @@ def block_tunnel(table: Table, moves: Sequence[Move]) -> Move | None:
 
 
 def break_digger(table: Table, moves: Sequence[Move]) -> Move | None:
-    """Break the tools of the most trusted-looking player who can still build, soonest to play first."""
-    hits = [m for m in of_kind(table, moves, "break")
-            if m["target"] != table.me and table.suspicion.get(m["target"], 0.0) < SUSPECT]
-    return best(table, ((m, (bool(table.broken(m["target"])), table.suspicion[m["target"]],
-                              table.turns_until(m["target"]))) for m in hits))
+    """Stop the most trusted-looking player from building."""
+    return break_tools(table, moves, of_suspects=False)
 
 
 def blend_in(table: Table, moves: Sequence[Move]) -> Move | None:
