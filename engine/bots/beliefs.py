@@ -114,10 +114,14 @@ def starting_layout(view: Mapping[str, Any]) -> Layout:
     return Layout(cells, seeds, goals, frozenset(starts | goals))
 
 
+def seat_count(view: Mapping[str, Any]) -> int:
+    return max(len(view.get("players") or ()), len(view.get("seats") or ()))
+
+
 def suspicion(view: Mapping[str, Any], history: Sequence[Event]) -> dict[int, float]:
     """A score per seat from this round's public moves; the seat itself is judged by its own role."""
     me = (view.get("you") or {}).get("seat")
-    seats = len(view.get("players") or ())
+    seats = seat_count(view)
     score = {s: 0.0 for s in range(seats)}
     replay = Replay(starting_layout(view), str(view.get("variant")))
     mine_is_digger = (view.get("you") or {}).get("role") != "saboteur"

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from ..rules import legal_moves
 from ..state import Game
 from ..views import view as seat_view
-from .beliefs import SUSPECT, TRUSTED, goal_belief, gold_known, suspicion, uniform_belief
+from .beliefs import SUSPECT, TRUSTED, goal_belief, gold_known, seat_count, suspicion, uniform_belief
 from .tunnel import Outcome, Survey, is_dead_end, layout_from_view, segment_masks, survey
 
 Move = dict[str, Any]
@@ -54,13 +54,16 @@ class Table:
 
     @property
     def seats(self) -> int:
-        return len(self.view.get("players") or ())
+        return max(seat_count(self.view), self.me + 1)
 
     def broken(self, seat: int) -> list[str]:
         for entry in self.view.get("seats") or ():
-            if entry.get("seat") == seat:
+            if isinstance(entry, dict) and entry.get("seat") == seat:
                 return list(entry.get("broken") or ())
         return []
+
+    def suspected(self, seat: int) -> float:
+        return self.suspicion.get(seat, 0.0)
 
     def turns_until(self, seat: int) -> int:
         """How soon a seat plays after me: 1 for the next seat, `seats` for myself."""
@@ -86,7 +89,8 @@ def read_table(view: View, history: Sequence[Event], seed: int) -> Table:
 
 def turn_rng(view: View, seed: int) -> random.Random:
     """Randomness fixed by the seed and the turn: the cards left in hands and pile fall every turn."""
-    cards_left = view.get("draw_pile", 0) + sum(s.get("hand_count", 0) for s in view.get("seats") or ())
+    counts = [view.get("draw_pile")] + [s.get("hand_count") for s in view.get("seats") or () if isinstance(s, dict)]
+    cards_left = sum(c for c in counts if type(c) is int)
     you = view.get("you") or {}
     return random.Random(f"heuristic/{seed}/{view.get('round')}/{you.get('seat')}/{cards_left}/"
                          f"{view.get('gold_offer', 0)}/{view.get('phase')}")
@@ -208,7 +212,8 @@ def build_toward_gold(table: Table, moves: Sequence[Move]) -> Move | None:
         outcome = after(table, move)
         gain = table.tunnel.now.expected(table.belief) - outcome.expected(table.belief)
         if gain > EPSILON:
-            scored.append((move, (-round(gain, 6), -outcome.width(table.belief), keep_value_digger(table, move["card"]))))
+            width = outcome.width(table.belief)
+            scored.append((move, (-round(gain, 6), -width, keep_value_digger(table, move["card"]))))
     return best(table, scored)
 
 
@@ -221,8 +226,8 @@ def clear_blockage(table: Table, moves: Sequence[Move]) -> Move | None:
 def repair_friend(table: Table, moves: Sequence[Move]) -> Move | None:
     """Repair the most trusted player, first one whom this repair lets build again."""
     friends = [m for m in of_kind(table, moves, "repair")
-               if m["target"] != table.me and table.suspicion.get(m["target"], 0.0) < TRUSTED]
-    return best(table, ((m, (len(table.broken(m["target"])), table.suspicion[m["target"]],
+               if m["target"] != table.me and table.suspected(m["target"]) < TRUSTED]
+    return best(table, ((m, (len(table.broken(m["target"])), table.suspected(m["target"]),
                               table.turns_until(m["target"]))) for m in friends))
 
 
@@ -230,9 +235,9 @@ def break_tools(table: Table, moves: Sequence[Move], *, of_suspects: bool) -> Mo
     """Break a tool of a suspect (a digger's aim) or of a trusted-looking player (a saboteur's aim):
     first one who can still build, the most (or least) suspicious, the soonest to play."""
     sign = -1 if of_suspects else 1
-    hits = [m for m in of_kind(table, moves, "break") if m["target"] != table.me
-            and (table.suspicion.get(m["target"], 0.0) >= SUSPECT) == of_suspects]
-    return best(table, ((m, (bool(table.broken(m["target"])), sign * table.suspicion[m["target"]],
+    hits = [m for m in of_kind(table, moves, "break")
+            if m["target"] != table.me and (table.suspected(m["target"]) >= SUSPECT) == of_suspects]
+    return best(table, ((m, (bool(table.broken(m["target"])), sign * table.suspected(m["target"]),
                               table.turns_until(m["target"]))) for m in hits))
 
 
@@ -285,9 +290,10 @@ def blend_in(table: Table, moves: Sequence[Move]) -> Move | None:
     public = uniform_belief(table.tunnel.layout)
     scored = []
     for move in of_kind(table, moves, "path"):
-        if improvement(table, move) <= EPSILON and not is_dead_end(table.card(move)):
-            scored.append((move, (-round(improvement(table, move, public), 6),
-                                  after(table, move).width(table.belief))))
+        if is_dead_end(table.card(move)) or improvement(table, move) > EPSILON:
+            continue
+        seeming = improvement(table, move, public)
+        scored.append((move, (-round(seeming, 6), after(table, move).width(table.belief))))
     return best(table, scored)
 
 

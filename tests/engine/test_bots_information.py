@@ -80,9 +80,12 @@ def test_a_view_stripped_of_names_results_gold_and_everything_else_it_does_not_n
 
 def test_a_view_cut_to_almost_nothing_still_gives_a_legal_move():
     for d in SAMPLES:
+        you = d.view["you"]
         bare = {"you": {"seat": d.seat}, "seat": d.seat}
+        hand_only = {"you": {"seat": d.seat, "role": you["role"], "hand": you["hand"]}, "seat": d.seat}
 
         assert decide(d, view=bare, history=[]) in d.moves
+        assert decide(d, view=hand_only) in d.moves
 
 
 def test_unknown_roles_cards_fields_and_move_kinds_never_make_it_crash():
