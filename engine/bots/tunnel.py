@@ -212,7 +212,8 @@ class Survey:
         return self._outcome(sites_of(new_layout, added), goals_faced(self.layout, added), gone=cell)
 
     def after_removing(self, cell: Cell) -> Outcome:
-        """The tunnel once a rockfall clears `cell` (reach is recomputed: cut-off cards carry nothing)."""
+        """The tunnel once a rockfall clears `cell`: cut-off cards carry nothing until a card fills
+        the gap, so the diggers need the better of a new way round and that one card more."""
         layout = self.layout.without_card(cell)
         sites = sites_of(layout, flood(layout.cells, layout.seeds))
         costs: dict[Cell, int] = {}
@@ -221,6 +222,8 @@ class Survey:
             dist = self.distances(goal)
             near = [0 if q == goal else dist.get(q, UNREACHABLE) for q in _around(cell)]
             values = [min(near) + 1 if s == cell else dist.get(s, UNREACHABLE) for s in sites]
+            if cell in sites:
+                values.append(min(self.now.costs[goal] + 1, UNREACHABLE))
             costs[goal], widths[goal] = _best_and_width(values)
         return Outcome(costs, widths)
 
