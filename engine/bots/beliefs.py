@@ -111,7 +111,7 @@ def starting_layout(view: Mapping[str, Any]) -> Layout:
     goals = frozenset((g["x"], g["y"]) for g in view.get("goals") or ())
     cells = {cell: masks for cell, masks in full.cells.items() if cell in starts}
     seeds = frozenset(s for s in full.seeds if s[0] in starts)
-    return Layout(cells, seeds, goals, frozenset(starts | goals))
+    return Layout(cells, seeds, goals)
 
 
 def seat_count(view: Mapping[str, Any]) -> int:
@@ -181,7 +181,7 @@ def _judge_goal(event: Event, replay: Replay, score: dict[int, float], me: Any, 
     card = replay.card(event.get("card"), bool(event.get("rotated")))
     cell = _cell(event)
     if card is not None and cell is not None and cell in replay.layout.hidden:
-        replay.layout = replay.layout.with_card(cell, segment_masks(card), fixed=True)
+        replay.layout = replay.layout.with_card(cell, segment_masks(card))
 
 
 def _judge_break(event: Event, replay: Replay, score: dict[int, float], me: Any, digger: bool) -> None:

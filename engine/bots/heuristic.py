@@ -339,7 +339,7 @@ class HeuristicBot:
         return self.decide(seat_view(game, seat), legal_moves(game, seat), history)
 
 
-def visible_to(events: Iterable[Event], seat: Any) -> list[Event]:
+def visible_to(events: Iterable[Any], seat: Any) -> list[dict[str, Any]]:
     """The events a seat may see: public ones and those addressed to it (anything else is ignored)."""
     return [e for e in events if isinstance(e, dict) and (
         e.get("audience") == "public" or (isinstance(e.get("audience"), list) and seat in e["audience"]))]

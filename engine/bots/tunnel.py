@@ -24,16 +24,20 @@ MARGIN = 3
 """How far beyond the cards and goals a detour is still considered."""
 
 
-def segment_masks(card: Mapping[str, Any], rotated: bool = False) -> tuple[int, ...]:
-    """Edge masks of a card's segments; `rotated` turns a hand card (board cards already lie turned)."""
-    masks = []
+def readable_segments(card: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The segments of a card that name their edges; anything else on the card is passed over."""
+    out = []
     for segment in card.get("segments") or ():
         edges = segment.get("edges") if isinstance(segment, dict) else None
-        if not isinstance(edges, str) or not edges or set(edges) - set("NESW"):
-            continue
-        mask = mask_from_letters(edges)
-        masks.append(turned(mask) if rotated else mask)
-    return tuple(masks)
+        if isinstance(edges, str) and edges and not set(edges) - set("NESW"):
+            out.append(segment)
+    return out
+
+
+def segment_masks(card: Mapping[str, Any], rotated: bool = False) -> tuple[int, ...]:
+    """Edge masks of a card's segments; `rotated` turns a hand card (board cards already lie turned)."""
+    masks = (mask_from_letters(s["edges"]) for s in readable_segments(card))
+    return tuple(turned(m) if rotated else m for m in masks)
 
 
 def is_dead_end(card: Mapping[str, Any]) -> bool:
@@ -51,9 +55,8 @@ class Layout:
 
     cells: Mapping[Cell, tuple[int, ...]]
     seeds: frozenset[SegmentRef]
+    """Segments joined to the start wherever they lie: the start's, and ladders."""
     hidden: frozenset[Cell]
-    fixed: frozenset[Cell] = frozenset()
-    """Cards a rockfall cannot remove (start, goals)."""
 
     @cached_property
     def key(self) -> tuple:
@@ -65,16 +68,15 @@ class Layout:
     def __hash__(self) -> int:
         return hash(self.key)
 
-    def with_card(self, cell: Cell, masks: tuple[int, ...], *, fixed: bool = False) -> Layout:
+    def with_card(self, cell: Cell, masks: tuple[int, ...]) -> Layout:
         cells = dict(self.cells)
         cells[cell] = masks
-        return Layout(cells, self.seeds, self.hidden - {cell}, self.fixed | {cell} if fixed else self.fixed)
+        return Layout(cells, self.seeds, self.hidden - {cell})
 
     def without_card(self, cell: Cell) -> Layout:
         cells = dict(self.cells)
         cells.pop(cell, None)
-        seeds = frozenset(s for s in self.seeds if s[0] != cell)
-        return Layout(cells, seeds, self.hidden, self.fixed)
+        return Layout(cells, frozenset(s for s in self.seeds if s[0] != cell), self.hidden)
 
     def is_free(self, cell: Cell) -> bool:
         return cell not in self.cells and cell not in self.hidden
@@ -84,17 +86,14 @@ def layout_from_view(view: Mapping[str, Any]) -> Layout:
     """Read the table of a view; unknown card kinds count as plain tunnel, unknown fields are ignored."""
     cells: dict[Cell, tuple[int, ...]] = {}
     seeds: set[SegmentRef] = set()
-    fixed: set[Cell] = set()
     for card in view.get("board") or ():
         cell = (card["x"], card["y"])
         cells[cell] = segment_masks(card)
-        if card.get("kind") != "path":
-            fixed.add(cell)
-        for index, segment in enumerate(s for s in card.get("segments") or () if isinstance(s, dict)):
+        for index, segment in enumerate(readable_segments(card)):
             if card.get("kind") == "start" or segment.get("ladder"):
                 seeds.add((cell, index))
     hidden = frozenset((g["x"], g["y"]) for g in view.get("goals") or () if not g.get("revealed"))
-    return Layout(cells, frozenset(seeds), hidden, frozenset(fixed))
+    return Layout(cells, frozenset(seeds), hidden)
 
 
 def flood(cells: Mapping[Cell, tuple[int, ...]], seeds: Iterable[SegmentRef],
