@@ -24,19 +24,23 @@ def test_both_kinds_of_scheduler_carry_the_same_jobs_coalesced_and_never_overlap
 
     assert isinstance(scheduler, expected)
     scheduled = scheduler.get_jobs()
-    assert [job.id for job in scheduled] == [job.id for job in jobs(runtime.config)] == ["bot_turns"]
+    assert [job.id for job in scheduled] == [job.id for job in jobs(runtime.config)] == ["bot_turns", "deliver_mail"]
+    intervals = {
+        "bot_turns": timedelta(seconds=runtime.config.scheduler.interval_seconds),
+        "deliver_mail": timedelta(seconds=runtime.config.mail.deliver_interval_seconds),
+    }
     for job in scheduled:
         assert job.coalesce is True
         assert job.max_instances == 1
         assert job.misfire_grace_time == MISFIRE_GRACE_SECONDS
-        assert job.trigger.interval == timedelta(seconds=runtime.config.scheduler.interval_seconds)
+        assert job.trigger.interval == intervals[job.id]
 
 
 def test_the_bot_turns_job_plays_due_computer_turns(
     runtime: Runtime, new_game: Callable[..., str], clock: SettableClock
 ) -> None:
     game_id = new_game([PlayerSpec(f"Bot {n}", is_bot=True) for n in (1, 2, 3)])
-    [bot_turns] = jobs(runtime.config)
+    bot_turns = next(job for job in jobs(runtime.config) if job.id == "bot_turns")
 
     clock.advance(timedelta(seconds=runtime.config.scheduler.bot_delay_seconds))
 
