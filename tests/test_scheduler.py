@@ -8,8 +8,10 @@ from datetime import timedelta
 import pytest
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
+from sqlalchemy import select
 
 from pbem.clock import SettableClock
+from pbem.models import OutboxMessage
 from pbem.runtime import Runtime
 from pbem.scheduler import MISFIRE_GRACE_SECONDS, build_scheduler
 from pbem.scheduler.jobs import jobs
@@ -46,3 +48,13 @@ def test_the_bot_turns_job_plays_due_computer_turns(
 
     assert bot_turns.run(runtime) == 1
     assert runtime.games.current_state(game_id).seq == 1
+
+
+def test_the_mail_job_delivers_what_is_due(runtime: Runtime, new_game: Callable[..., str]) -> None:
+    new_game()
+    deliver_mail = next(job for job in jobs(runtime.config) if job.id == "deliver_mail")
+
+    assert deliver_mail.run(runtime) == 3  # the game_started emails, into the catcher
+    assert deliver_mail.run(runtime) == 0
+    with runtime.db.read() as session:
+        assert set(session.scalars(select(OutboxMessage.status))) == {"sent"}
