@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import Session
 
 from pbem.clock import SettableClock
 from pbem.db import Database
 from pbem.mail.outbox import Outbox
+from pbem.mail.threads import conversation_root
 from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.models import Game, MailThread, OutboxMessage, Seat
 from tests.conftest import BASE_URL, TEST_SECRET
@@ -203,3 +205,28 @@ def test_mail_that_is_always_sent_offers_no_unsubscribe(database, outbox, game) 
 
     assert message is not None
     assert "List-Unsubscribe" not in message.headers and "unsubscribe" not in message.body_text
+
+
+def test_two_transactions_starting_one_conversation_at_once_agree_on_its_root(database, game, clock) -> None:
+    if database.is_sqlite:
+        pytest.skip("SQLite's write lock lets one transaction at a time start a conversation")
+    first, second = Session(database.engine), Session(database.engine)
+    start = {"game_id": game, "recipient": "seat:0", "address": "ann@example.org", "now": clock.now()}
+    assert conversation_root(first, message_id="<one@pbem.test>", **start) is None  # not committed yet
+
+    def first_commits_just_before_the_second_inserts(conn, cursor, statement, *args) -> None:  # type: ignore[no-untyped-def]
+        if statement.startswith("INSERT INTO mail_threads") and first.in_transaction():
+            first.commit()
+
+    event.listen(database.engine, "before_cursor_execute", first_commits_just_before_the_second_inserts)
+    try:
+        root = conversation_root(second, message_id="<two@pbem.test>", **start)
+        second.commit()
+    finally:
+        event.remove(database.engine, "before_cursor_execute", first_commits_just_before_the_second_inserts)
+        first.close()
+        second.close()
+
+    assert root == "<one@pbem.test>"  # the second email replies to the first instead of starting a thread
+    with database.read() as session:
+        assert session.scalars(select(MailThread.root_message_id)).all() == ["<one@pbem.test>"]
