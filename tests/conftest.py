@@ -23,10 +23,13 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
+from flask import Flask
+from flask.testing import FlaskClient
 from sqlalchemy import Engine, create_engine, select, text
 from sqlalchemy.engine import make_url
 
 import engine
+from pbem import create_app
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.db import Database, with_driver
@@ -34,6 +37,7 @@ from pbem.mail.deliver import Deliverer, deliverer_for
 from pbem.models import Base, Game, OutboxMessage, Snapshot
 from pbem.runtime import Runtime, build_runtime
 from pbem.service.games import PlayerSpec
+from pbem.web.app_context import EXTENSION_KEY
 
 POSTGRES_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
 START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
@@ -104,6 +108,20 @@ def runtime(config: Config, clock: SettableClock) -> Iterator[Runtime]:
     built = build_runtime(config, clock=clock)
     yield built
     built.close()
+
+
+@pytest.fixture
+def app(config: Config, clock: SettableClock) -> Iterator[Flask]:
+    """The web application on the test database and clock."""
+    built = create_app(config, clock=clock)
+    built.testing = True
+    yield built
+    built.extensions[EXTENSION_KEY].close()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
 
 
 PEOPLE = (

@@ -125,17 +125,23 @@ def test_a_diggers_win_digest_does_not_change_with_what_others_picked(
         assert bodies(runtime, first, picker, "round_digest") != bodies(runtime, twin, picker, "round_digest")
 
 
-def saboteurs_win(runtime: Runtime, arranged_game: Arranged, top: list[int]) -> str:
-    """Three players with one card each and no draw pile all pass: Bo, the saboteur, is paid 4 from `top`."""
-    state = arrange(3, draw=0, roles=["digger", "saboteur", "digger"])
+def last_cards(runtime: Runtime, arranged_game: Arranged, roles: list[str], **layout: Any) -> str:
+    """Three players with one card each and no draw pile all pass, which ends the round."""
+    state = arrange(3, draw=0, roles=roles, gold=layout.pop("gold", None))
     for seat in range(3):
         state.discard += state.hands[seat][1:]
         state.hands[seat] = state.hands[seat][:1]
-    gold_on_top(state, top)
+    if "top" in layout:
+        gold_on_top(state, layout.pop("top"))
     game_id = arranged_game(state)
     for _ in range(3):
         pass_first_card(runtime, game_id)
     return game_id
+
+
+def saboteurs_win(runtime: Runtime, arranged_game: Arranged, top: list[int]) -> str:
+    """Bo, the one saboteur, is paid 4 nuggets from the `top` of the gold pile."""
+    return last_cards(runtime, arranged_game, ["digger", "saboteur", "digger"], top=top)
 
 
 def test_a_saboteurs_win_digest_shows_the_payout_and_keeps_the_saboteurs_card_values_to_the_saboteur(
@@ -155,14 +161,7 @@ def test_a_saboteurs_win_digest_shows_the_payout_and_keeps_the_saboteurs_card_va
 
 
 def no_saboteur_round(runtime: Runtime, arranged_game: Arranged, gold: tuple[int, int]) -> str:
-    state = arrange(3, draw=0, roles=["digger", "digger", "digger"], gold=gold)
-    for seat in range(3):
-        state.discard += state.hands[seat][1:]
-        state.hands[seat] = state.hands[seat][:1]
-    game_id = arranged_game(state)
-    for _ in range(3):
-        pass_first_card(runtime, game_id)
-    return game_id
+    return last_cards(runtime, arranged_game, ["digger", "digger", "digger"], gold=gold)
 
 
 def test_a_round_without_saboteur_says_nobody_wins_and_never_where_the_gold_was(

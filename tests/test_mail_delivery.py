@@ -27,7 +27,6 @@ from tests.conftest import (
     free_port,
     mailbox,
     play_moves,
-    random_move,
     smtp_config,
     smtp_server_running,
 )

@@ -5,10 +5,8 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
-import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select, update
 
@@ -23,19 +21,6 @@ from pbem.web.security import CONTENT_SECURITY_POLICY
 from tests.conftest import dump, mailbox, play_moves
 
 NewGame = Callable[..., str]
-
-
-@pytest.fixture
-def app(config: Config, clock: SettableClock) -> Iterator[Flask]:
-    app = create_app(config, clock=clock)
-    app.testing = True
-    yield app
-    app.extensions[EXTENSION_KEY].close()
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 def unsubscribe_path(message: OutboxMessage) -> str:

@@ -14,7 +14,6 @@ from contextlib import AbstractContextManager
 from email.message import EmailMessage
 from typing import Protocol
 
-
 # "Service not available, closing transmission channel": the relay is going away, not just this message.
 SERVICE_CLOSING = 421
 

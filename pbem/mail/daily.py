@@ -17,6 +17,7 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.mail.formatting import zone
 from pbem.mail.game_mail import GameMail
+from pbem.mail.outbox import dedupe_key
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
 
 DIGEST_TIME = time(8, 0)
@@ -37,7 +38,7 @@ def queue_due_daily_digests(db: Database, clock: Clock, mail: GameMail, *, send_
             local = now.astimezone(zone(zone_name))
             if local.time() < send_at:
                 continue
-            key = f"daily_digest:{public_id}:{seat_index}:{local.date().isoformat()}"
+            key = dedupe_key("daily_digest", public_id, seat_index, local.date().isoformat())
             if session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == key)) is None:
                 due.append((game_pk, seat_index, local.date()))
     queued = 0

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.mail import contents
 from pbem.mail.formatting import format_when
-from pbem.mail.outbox import Outbox
+from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
 from pbem.service.events import describe, visible_events
 from pbem.tokens import LinkSigner, SeatLink
@@ -61,24 +61,16 @@ class GameMail:
     def game_started(self, session: Session, game: Game, state: engine.Game) -> None:
         first = engine.to_act(state)
         for seat in _people(game):
-            self._outbox.enqueue(
-                session,
-                game=game,
-                seat=seat,
-                kind="game_started",
-                dedupe_key=f"game_started:{game.public_id}:{seat.seat_index}",
-                context={
-                    "seat_number": seat.seat_index + 1,
-                    "players": [
-                        {"name": other.display_name, "is_bot": other.is_bot, "is_you": other is seat}
-                        for other in game.seats
-                    ],
-                    "first_player": game.names[first] if first is not None else "",
-                    "your_turn": first == seat.seat_index,
-                    "deadline_hours": (game.policies or {}).get("deadline_hours"),
-                    **self.link_context(game, seat),
-                },
-            )
+            players = [
+                {"name": other.display_name, "is_bot": other.is_bot, "is_you": other is seat} for other in game.seats
+            ]
+            self._to_seat(session, game, seat, "game_started", (), {
+                "seat_number": seat.seat_index + 1,
+                "players": players,
+                "first_player": game.names[first] if first is not None else "",
+                "your_turn": first == seat.seat_index,
+                "deadline_hours": (game.policies or {}).get("deadline_hours"),
+            })
 
     def after_move(self, session: Session, game: Game, state: engine.Game, events: list[dict[str, Any]]) -> None:
         """Round digests or game-over mail first (they explain the turn email that may follow), then the turn."""
@@ -106,22 +98,12 @@ class GameMail:
         )
         events = _visible_since(session, game, to_act, last_own if last_own is not None else 0)
         deadline = turn_deadline(game)
-        self._outbox.enqueue(
-            session,
-            game=game,
-            seat=seat,
-            kind="your_turn",
-            dedupe_key=f"your_turn:{game.public_id}:{to_act}:{game.current_seq}",
-            context={
-                **contents.your_turn(
-                    engine.view(state, to_act),
-                    describe(events, game.names),
-                    format_when(deadline, seat.timezone) if deadline is not None else None,
-                ),
-                **self.link_context(game, seat),
-            },
-            drop_when_stale=True,
+        context = contents.your_turn(
+            engine.view(state, to_act),
+            describe(events, game.names),
+            format_when(deadline, seat.timezone) if deadline is not None else None,
         )
+        self._to_seat(session, game, seat, "your_turn", (game.current_seq,), context, drop_when_stale=True)
 
     def _round_digests(self, session: Session, game: Game, state: engine.Game, started: dict[str, Any]) -> None:
         finished = started["round"] - 1
@@ -134,28 +116,12 @@ class GameMail:
                 if event.get("type") == "gold_kept"
                 for value in event["values"]
             ]
-            self._outbox.enqueue(
-                session,
-                game=game,
-                seat=seat,
-                kind="round_digest",
-                dedupe_key=f"round_digest:{game.public_id}:{seat.seat_index}:{finished}",
-                context={
-                    **contents.round_digest(engine.view(state, seat.seat_index), finished, values, next_line),
-                    **self.link_context(game, seat),
-                },
-            )
+            context = contents.round_digest(engine.view(state, seat.seat_index), finished, values, next_line)
+            self._to_seat(session, game, seat, "round_digest", (finished,), context)
 
     def _game_over(self, session: Session, game: Game, state: engine.Game) -> None:
         for seat in _people(game):
-            self._outbox.enqueue(
-                session,
-                game=game,
-                seat=seat,
-                kind="game_over",
-                dedupe_key=f"game_over:{game.public_id}:{seat.seat_index}",
-                context={**contents.game_over(engine.view(state, seat.seat_index)), **self.link_context(game, seat)},
-            )
+            self._to_seat(session, game, seat, "game_over", (), contents.game_over(engine.view(state, seat.seat_index)))
 
     # -- the daily digest --------------------------------------------------------------------------
 
@@ -172,24 +138,36 @@ class GameMail:
         events = _visible_since(session, game, seat.seat_index, previous if previous is not None else 0)
         lines = describe(events, game.names)
         deadline = turn_deadline(game)
+        context = contents.daily_digest(
+            engine.view(state, seat.seat_index),
+            lines[-DIGEST_LINES:],
+            max(len(lines) - DIGEST_LINES, 0),
+            format_when(game.turn_started_at, seat.timezone) if game.turn_started_at else None,
+            format_when(deadline, seat.timezone) if deadline is not None else None,
+        )
+        context.update(day=f"{day:%A} {day.day} {day:%B}", paused=game.paused)
+        return self._to_seat(session, game, seat, "daily_digest", (day.isoformat(),), context)
+
+    def _to_seat(
+        self,
+        session: Session,
+        game: Game,
+        seat: Seat,
+        kind: str,
+        about: tuple[object, ...],
+        context: dict[str, Any],
+        *,
+        drop_when_stale: bool = False,
+    ) -> OutboxMessage | None:
+        """Queue one email of `kind` to `seat` with the seat's fresh link, once per (kind, game, seat, *about)."""
         return self._outbox.enqueue(
             session,
             game=game,
             seat=seat,
-            kind="daily_digest",
-            dedupe_key=f"daily_digest:{game.public_id}:{seat.seat_index}:{day.isoformat()}",
-            context={
-                **contents.daily_digest(
-                    engine.view(state, seat.seat_index),
-                    lines[-DIGEST_LINES:],
-                    max(len(lines) - DIGEST_LINES, 0),
-                    format_when(game.turn_started_at, seat.timezone) if game.turn_started_at else None,
-                    format_when(deadline, seat.timezone) if deadline is not None else None,
-                ),
-                "day": f"{day:%A} {day.day} {day:%B}",
-                "paused": game.paused,
-                **self.link_context(game, seat),
-            },
+            kind=kind,
+            dedupe_key=dedupe_key(kind, game.public_id, seat.seat_index, *about),
+            context={**context, **self.link_context(game, seat)},
+            drop_when_stale=drop_when_stale,
         )
 
 

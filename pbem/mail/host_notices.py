@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from pbem.mail.formatting import format_duration, format_when
-from pbem.mail.outbox import Outbox
+from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.mail.unsubscribe import address_digest
 from pbem.models import Game, OutboxMessage, Seat
 
@@ -42,7 +42,9 @@ def enqueue_mail_failing_notice(
         session,
         game=game,
         kind="host_mail_failing",
-        dedupe_key=f"host_mail_failing:{game.public_id}:{seat.seat_index}:{address_digest(seat.email)}:{last_sent or 0}",
+        dedupe_key=dedupe_key(
+            "host_mail_failing", game.public_id, seat.seat_index, address_digest(seat.email), last_sent or 0
+        ),
         context={
             "seat_name": seat.display_name,
             "address": seat.email,
@@ -63,7 +65,7 @@ def enqueue_stalling_notice(
         session,
         game=game,
         kind="host_player_stalling",
-        dedupe_key=f"host_player_stalling:{game.public_id}:{seat.seat_index}:{game.current_seq}",
+        dedupe_key=dedupe_key("host_player_stalling", game.public_id, seat.seat_index, game.current_seq),
         context={
             "seat_name": seat.display_name,
             "waited": format_duration(now - game.turn_started_at),

@@ -46,6 +46,11 @@ def email_templates() -> Environment:
     )
 
 
+def dedupe_key(kind: str, game_id: str, recipient: int | str, *about: object) -> str:
+    """What makes two emails the same: e.g. `your_turn:<game>:<seat>:<seq>` is queued once, whoever asks twice."""
+    return ":".join([kind, game_id, str(recipient), *(str(part) for part in about)])
+
+
 def game_subject(game: Game) -> str:
     """One stable subject per game, so a player's mail client keeps the game in one conversation."""
     return f"{game.title} - Saboteur"
