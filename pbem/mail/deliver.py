@@ -157,6 +157,7 @@ class Deliverer:
                     row = session.get_one(OutboxMessage, candidate, populate_existing=True)
                     if row.drop_when_stale and _decision_taken(session, row):
                         row.status, row.claim_token, row.last_error = "dropped", None, STALE_REASON
+                        row.attempts -= 1  # claimed, never tried
                         report.dropped += 1
                         log.info("dropped %s mail %s to %s: %s", row.kind, row.message_id, row.to_address, STALE_REASON)
                         continue
