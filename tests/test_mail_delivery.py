@@ -17,6 +17,7 @@ from pbem.config import Config
 from pbem.mail.deliver import Deliverer, DeliveryReport, DeliverySettings, deliverer_for
 from pbem.mail.smtp import SmtpBackend
 from pbem.mail.status import mail_failures, seat_mail_status
+from pbem.models import OutboxMessage
 from pbem.runtime import Runtime, build_runtime
 from pbem.service.games import PlayerSpec
 from tests.conftest import (
@@ -270,6 +271,38 @@ def test_a_deliverer_that_dies_between_claim_and_send_loses_nothing(
     [row] = mailbox(runtime)
     assert (row.status, row.attempts) == ("sent", 2)
     assert [mail.message["Message-ID"] for mail in smtp_server.received] == [claim.mail.message_id]
+
+
+def test_a_message_whose_deliverers_keep_dying_is_given_up_after_max_attempts(
+    runtime: Runtime, new_game: NewGame, smtp_server: SmtpServer, clock: SettableClock
+) -> None:
+    new_game(ANN_ALONE)
+    deliverer = deliverer_to(runtime, smtp_server, max_attempts=2)
+    lease = timedelta(seconds=runtime.config.mail.lease_seconds)
+    for _ in range(2):
+        assert deliverer.claim_next(DeliveryReport()) is not None  # ... and dies
+        clock.advance(lease)
+
+    report = deliverer.run()
+
+    game_started = mailbox(runtime, "game_started")[0]
+    assert (game_started.status, game_started.last_error) == ("failed", "given up after 2 attempts that never finished")
+    assert report.failed == 1 and [mail.rcpt_tos for mail in smtp_server.received] == [["host@example.org"]]
+
+
+def test_a_row_that_cannot_become_an_email_fails_for_good_instead_of_blocking_the_queue(
+    runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer
+) -> None:
+    new_game()
+    first = mailbox(runtime)[0]
+    with runtime.db.write() as session:
+        session.get_one(OutboxMessage, first.id).headers = {"X-Broken": "line\nInjected: header"}
+
+    report = smtp_deliverer.run()
+
+    assert (report.failed, report.sent) == (1, 3)  # the two other players and the host's notice
+    assert mailbox(runtime)[0].last_error.startswith("the message cannot be built")
+    assert all("Injected" not in str(mail.message) for mail in smtp_server.received)
 
 
 def deliver_in_process(config: Config, when: object, results: object) -> None:

@@ -23,6 +23,7 @@ import secrets
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from email.message import EmailMessage
 from typing import TYPE_CHECKING
 
 from sqlalchemy import ColumnElement, and_, or_, select, update
@@ -119,9 +120,10 @@ class Deliverer:
                 if claim is None:
                     break
                 try:
+                    message = _build(claim.mail, self._settings.from_address)
                     if connection is None:
                         connection = stack.enter_context(self._backend.open())
-                    connection.send(build_message(claim.mail, self._settings.from_address), claim.mail.to_address)
+                    connection.send(message, claim.mail.to_address)
                 except DeliveryError as exc:
                     self._record_failure(claim, exc, report)
                     if isinstance(exc, RelayUnavailable):
@@ -237,6 +239,14 @@ class Deliverer:
             .execution_options(synchronize_session=False)
         )
         return result.rowcount == 1
+
+
+def _build(mail: OutgoingMail, from_address: str) -> EmailMessage:
+    """The message as it goes out; a row that cannot become one (a header the email library refuses) never will."""
+    try:
+        return build_message(mail, from_address)
+    except (ValueError, TypeError) as exc:
+        raise PermanentFailure(f"the message cannot be built: {exc}") from None
 
 
 def _decision_taken(session: Session, row: OutboxMessage) -> bool:
