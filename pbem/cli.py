@@ -15,6 +15,7 @@ import click
 from pbem import create_app
 from pbem.config import Config, ConfigError, load_config
 from pbem.errors import PbemError
+from pbem.mail.deliver import deliverer_for
 from pbem.migrate import upgrade
 from pbem.runtime import Runtime, build_runtime
 from pbem.scheduler import build_scheduler
@@ -110,6 +111,29 @@ def scheduler(state: CliState) -> None:
         pass
     finally:
         runtime.close()
+
+
+@main.group()
+def mail() -> None:
+    """Email."""
+
+
+@mail.command("deliver")
+@pass_state
+def mail_deliver(state: CliState) -> None:
+    """Send every email that is due now (the scheduler does this every few seconds)."""
+    configure_logging()
+    runtime = state.runtime()
+    try:
+        report = deliverer_for(runtime).run(limit=None)
+    finally:
+        runtime.close()
+    click.echo(
+        f"sent {report.sent}, retrying later {report.retrying}, failed {report.failed}, "
+        f"dropped as stale {report.dropped}"
+    )
+    if report.relay_unavailable:
+        raise click.ClickException(f"the mail relay {runtime.config.mail.host}:{runtime.config.mail.port} is unreachable")
 
 
 @main.command("create-game")

@@ -32,6 +32,8 @@ GameCreators = Literal["anyone", "domains", "admins"]
 DEVELOPMENT_BASE_URL = "http://127.0.0.1:5000"
 SECRET_KEY_FILE = "secret_key"
 MIN_SECRET_LENGTH = 16
+# One message is a handful of SMTP exchanges, each bounded by the timeout; the lease must outlast them all.
+LEASE_TIMEOUTS = 10
 
 
 class ConfigError(Exception):
@@ -47,6 +49,13 @@ class MailConfig:
     user: str = ""
     password: str = field(default="", repr=False)
     from_address: str = "Saboteur <saboteur@localhost>"
+    # Delivery (pbem/mail/deliver.py): how often the scheduler sends due mail, and how it retries.
+    deliver_interval_seconds: int = field(default=5, metadata={"minimum": 1})
+    timeout_seconds: int = field(default=30, metadata={"minimum": 1})
+    retry_base_seconds: int = field(default=60, metadata={"minimum": 1})
+    retry_cap_seconds: int = field(default=3600, metadata={"minimum": 1})
+    max_attempts: int = field(default=48, metadata={"minimum": 1})
+    lease_seconds: int = field(default=600, metadata={"minimum": 1})
 
 
 @dataclass(frozen=True)
@@ -242,6 +251,14 @@ def _resolve(config: Config) -> Config:
 
     if "@" not in config.mail.from_address:
         raise ConfigError(f"mail.from_address must be an email address, not {config.mail.from_address!r}")
+    if config.mail.retry_cap_seconds < config.mail.retry_base_seconds:
+        raise ConfigError("mail.retry_cap_seconds must be at least mail.retry_base_seconds")
+    if config.mail.lease_seconds < LEASE_TIMEOUTS * config.mail.timeout_seconds:
+        # A deliverer still talking to the relay must not see its message handed to another deliverer.
+        raise ConfigError(
+            f"mail.lease_seconds must be at least {LEASE_TIMEOUTS} times mail.timeout_seconds "
+            f"({LEASE_TIMEOUTS * config.mail.timeout_seconds})"
+        )
     for index, email in enumerate(config.access.admin_emails):
         if "@" not in email:
             raise ConfigError(f"access.admin_emails[{index}] is not an email address: {email!r}")

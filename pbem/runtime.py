@@ -14,6 +14,7 @@ from pbem.clock import Clock, SystemClock
 from pbem.config import Config
 from pbem.db import Database
 from pbem.mail.outbox import Outbox
+from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.service.games import GameService
 from pbem.tokens import LinkSigner
 
@@ -37,6 +38,10 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
     links = LinkSigner(
         config.secret_keys, config.base_url, timedelta(days=config.link_max_age_days), clock
     )
-    outbox = Outbox(message_domain=urlsplit(config.base_url).hostname or "localhost", clock=clock)
+    outbox = Outbox(
+        message_domain=urlsplit(config.base_url).hostname or "localhost",
+        clock=clock,
+        unsubscribe=UnsubscribeLinks(config.secret_keys, config.base_url),
+    )
     games = GameService(db, clock, links, outbox, config.policies, config.link_max_age_days)
     return Runtime(config=config, clock=clock, db=db, links=links, outbox=outbox, games=games)

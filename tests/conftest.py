@@ -1,27 +1,43 @@
 """Shared fixtures: a fresh database per test (SQLite always, PostgreSQL when PBEM_TEST_DATABASE_URL is set),
-a clock that only moves when told, and the application wired to both."""
+a clock that only moves when told, the application wired to both, and a real SMTP server on loopback."""
 
 from __future__ import annotations
 
+import dataclasses
+import email.policy
 import os
 import random
+import socket
+import ssl
+import subprocess
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from email.message import EmailMessage
+from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
 import pytest
+from aiosmtpd.controller import Controller
+from flask import Flask
+from flask.testing import FlaskClient
 from sqlalchemy import Engine, create_engine, select, text
 from sqlalchemy.engine import make_url
 
 import engine
+from pbem import create_app
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.db import Database, with_driver
-from pbem.models import Base
+from pbem.mail.deliver import Deliverer, deliverer_for
+from pbem.models import Base, Game, OutboxMessage, Snapshot
 from pbem.runtime import Runtime, build_runtime
 from pbem.service.games import PlayerSpec
+from pbem.web.app_context import EXTENSION_KEY
 
 POSTGRES_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
 START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
@@ -94,6 +110,20 @@ def runtime(config: Config, clock: SettableClock) -> Iterator[Runtime]:
     built.close()
 
 
+@pytest.fixture
+def app(config: Config, clock: SettableClock) -> Iterator[Flask]:
+    """The web application on the test database and clock."""
+    built = create_app(config, clock=clock)
+    built.testing = True
+    yield built
+    built.extensions[EXTENSION_KEY].close()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
 PEOPLE = (
     PlayerSpec("Ann", "ann@example.org"),
     PlayerSpec("Ben", "ben@example.org"),
@@ -139,3 +169,168 @@ def dump(db: Database) -> dict[str, list[tuple[Any, ...]]]:
             )
             for table in Base.metadata.sorted_tables
         }
+
+
+# -- mail ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReceivedMail:
+    """One message as the test SMTP server accepted it: the envelope and the parsed message."""
+
+    mail_from: str
+    rcpt_tos: list[str]
+    message: EmailMessage
+
+
+class SmtpHandler:
+    """An aiosmtpd handler that keeps what it accepts and answers 4xx/5xx when a test asks it to."""
+
+    def __init__(self) -> None:
+        self.received: list[ReceivedMail] = []
+        self._data_replies: deque[str] = deque()
+        self._refused: dict[str, str] = {}
+
+    def answer_next_data(self, *replies: str) -> None:
+        """The next DATA commands get these replies (e.g. "451 4.3.0 Try again later") instead of 250."""
+        self._data_replies.extend(replies)
+
+    def refuse_recipient(self, address: str, reply: str) -> None:
+        """Every RCPT TO for this address gets this reply (e.g. "550 5.1.1 No such user")."""
+        self._refused[address] = reply
+
+    def accept_recipient(self, address: str) -> None:
+        self._refused.pop(address, None)
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: list[str]) -> str:
+        if address in self._refused:
+            return self._refused[address]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self._data_replies:
+            return self._data_replies.popleft()
+        message = BytesParser(policy=email.policy.default).parsebytes(envelope.content)
+        assert isinstance(message, EmailMessage)
+        self.received.append(ReceivedMail(envelope.mail_from, list(envelope.rcpt_tos), message))
+        return "250 2.0.0 Accepted"
+
+
+@dataclass(frozen=True)
+class SmtpServer:
+    handler: SmtpHandler
+    host: str
+    port: int
+
+    @property
+    def received(self) -> list[ReceivedMail]:
+        return self.handler.received
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def smtp_server_running(**options: Any) -> Iterator[SmtpServer]:
+    """An aiosmtpd server on a free loopback port; `options` go to aiosmtpd (TLS, authentication)."""
+    handler = SmtpHandler()
+    port = free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port, server_hostname="smtp.test", **options)
+    controller.start()
+    try:
+        yield SmtpServer(handler, "127.0.0.1", port)
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def smtp_server() -> Iterator[SmtpServer]:
+    """A real SMTP server (aiosmtpd) on loopback, plain SMTP, no login."""
+    with smtp_server_running() as server:
+        yield server
+
+
+@dataclass(frozen=True)
+class SelfSignedCertificate:
+    cert: Path
+    key: Path
+
+    def server_context(self) -> ssl.SSLContext:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(self.cert, self.key)
+        return context
+
+    def client_context(self) -> ssl.SSLContext:
+        """Trusts this certificate only, verifying it as a client verifies a relay's."""
+        return ssl.create_default_context(cafile=str(self.cert))
+
+
+@pytest.fixture(scope="session")
+def tls_certificate(tmp_path_factory: pytest.TempPathFactory) -> SelfSignedCertificate:
+    """A self-signed certificate for 127.0.0.1, made by the openssl command."""
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )
+    return SelfSignedCertificate(cert, key)
+
+
+def smtp_config(config: Config, server: SmtpServer, **mail: Any) -> Config:
+    """`config` with mail going to `server` over SMTP."""
+    settings = dataclasses.replace(config.mail, backend="smtp", host=server.host, port=server.port, **mail)
+    return dataclasses.replace(config, mail=settings)
+
+
+@pytest.fixture
+def smtp_runtime(config: Config, clock: SettableClock, smtp_server: SmtpServer) -> Iterator[Runtime]:
+    """The application wired to the test SMTP server instead of the catcher."""
+    built = build_runtime(smtp_config(config, smtp_server), clock=clock)
+    yield built
+    built.close()
+
+
+@pytest.fixture
+def smtp_deliverer(smtp_runtime: Runtime) -> Deliverer:
+    """The deliverer as the scheduler builds it, sending to the test SMTP server."""
+    return deliverer_for(smtp_runtime)
+
+
+def mailbox(runtime: Runtime, kind: str | None = None, to: str | None = None) -> list[OutboxMessage]:
+    """The outbox, oldest first, optionally of one kind or to one address."""
+    with runtime.db.read() as session:
+        query = select(OutboxMessage).order_by(OutboxMessage.id)
+        if kind is not None:
+            query = query.where(OutboxMessage.kind == kind)
+        if to is not None:
+            query = query.where(OutboxMessage.to_address == to)
+        return list(session.scalars(query))
+
+
+@pytest.fixture
+def arranged_game(runtime: Runtime, new_game: Callable[..., str]) -> Callable[..., str]:
+    """A running game whose current state is `state`, laid out by a test (tests/engine/tables.py).
+
+    Seats are people named as in the state, mailed at <name>@example.org; nothing is emailed at the start.
+    """
+
+    def make(state: engine.Game, **options: Any) -> str:
+        players = [PlayerSpec(name, f"{name.lower()}@example.org") for name in state.players]
+        game_id = new_game(players, start=False, **options)
+        now = runtime.clock.now()
+        with runtime.db.write() as session:
+            game = session.scalars(select(Game).where(Game.public_id == game_id)).one()
+            session.add(
+                Snapshot(game_id=game.id, seq=0, state=state.to_dict(), move=None, events=[], created_at=now)
+            )
+            game.status, game.current_seq, game.turn_started_at = "active", 0, now
+            game.to_act_seat = engine.to_act(state)
+        return game_id
+
+    return make

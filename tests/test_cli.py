@@ -14,7 +14,7 @@ from pbem.config import load_config
 from pbem.db import Database
 from pbem.models import Base, Game, OutboxMessage
 from pbem.runtime import build_runtime
-from tests.conftest import BASE_URL, TEST_SECRET
+from tests.conftest import BASE_URL, TEST_SECRET, SmtpServer, free_port
 
 
 @pytest.fixture
@@ -114,6 +114,36 @@ def test_demo_prints_your_link_and_continues_the_same_game(migrated: Path) -> No
     assert [message.to_address for message in mail] == ["dora@example.org", "you@localhost"]
 
 
+def test_mail_deliver_sends_what_is_due_and_says_what_happened(migrated: Path, smtp_server: SmtpServer) -> None:
+    with migrated.open("a") as config:
+        config.write(f'[mail]\nbackend = "smtp"\nhost = "{smtp_server.host}"\nport = {smtp_server.port}\n')
+    pbem(migrated, "create-game", "--title", "Friday mine",
+         "--player", "Ann <ann@example.org>", "--player", "Ben <ben@example.org>", "--bots", "1")
+    smtp_server.handler.refuse_recipient("ben@example.org", "550 5.1.1 No such user")
+
+    result = pbem(migrated, "mail", "deliver")
+
+    assert result.exit_code == 0, result.output
+    assert "sent 2, retrying later 0, failed 1, dropped as stale 0" in result.output  # Ann, then the host's notice
+    assert sorted(mail.rcpt_tos[0] for mail in smtp_server.received) == ["ann@example.org", "ann@example.org"]
+    _, mail = games_and_mail(migrated)
+    assert [(message.kind, message.status) for message in mail] == [
+        ("game_started", "sent"), ("game_started", "failed"), ("host_mail_failing", "sent")
+    ]
+    assert pbem(migrated, "mail", "deliver").output.strip() == "sent 0, retrying later 0, failed 0, dropped as stale 0"
+
+
+def test_mail_deliver_fails_loudly_when_the_relay_is_unreachable(migrated: Path) -> None:
+    with migrated.open("a") as config:
+        config.write(f'[mail]\nbackend = "smtp"\nhost = "127.0.0.1"\nport = {free_port()}\n')
+    pbem(migrated, "create-game", "--title", "T", "--player", "Ann <ann@example.org>", "--bots", "2")
+
+    result = pbem(migrated, "mail", "deliver")
+
+    assert result.exit_code == 1
+    assert "retrying later 1" in result.output and "unreachable" in result.output
+
+
 def test_a_bad_configuration_stops_the_command_naming_the_key(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text("[mail]\nprot = 25\n")
@@ -139,5 +169,5 @@ def test_help_lists_every_command() -> None:
     result = CliRunner().invoke(main, ["--help"])
 
     assert result.exit_code == 0
-    for command in ("db", "run", "scheduler", "create-game", "demo"):
+    for command in ("db", "run", "scheduler", "mail", "create-game", "demo"):
         assert command in result.output

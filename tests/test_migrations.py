@@ -34,6 +34,6 @@ def test_upgrading_twice_is_harmless(database_url: str) -> None:
     db = Database(database_url)
     try:
         with db.engine.connect() as connection:
-            assert MigrationContext.configure(connection).get_current_revision() == "0001_foundation"
+            assert MigrationContext.configure(connection).get_current_revision() == "0003_mail"
     finally:
         db.dispose()

@@ -32,16 +32,6 @@ def build(config: Config, clock: SettableClock) -> Iterator[Flask]:
     app.extensions[EXTENSION_KEY].close()
 
 
-@pytest.fixture
-def app(config: Config, clock: SettableClock) -> Iterator[Flask]:
-    yield from build(config, clock)
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
 def app_runtime(app: Flask) -> Runtime:
     return app.extensions[EXTENSION_KEY]
 

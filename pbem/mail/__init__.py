@@ -1,1 +1,1 @@
-"""Email: composing into the outbox (`outbox.py`); delivery arrives with the mail issue."""
+"""Email: composing into the outbox (`outbox.py`, `game_mail.py`), delivering it (`deliver.py`); see docs/architecture.md."""

@@ -2,12 +2,17 @@
 
 Nothing is sent here: a row is rendered from `templates/email/<kind>.txt` and `.html` and added to the
 session of the change that caused it, so an email exists if and only if that change commits. The
-deliverer (issue 5) sends due rows later. One row, one recipient.
+deliverer (`pbem/mail/deliver.py`) sends due rows later. One row, one recipient.
+
+Every kind gets the same treatment without asking for it: the shared layout, the conversation
+headers (`pbem/mail/threads.py`), `Auto-Submitted` so vacation responders stay quiet, and, for the
+notifications a daily digest can replace, RFC 8058 one-click unsubscribe headers.
 """
 
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -16,10 +21,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.clock import Clock
+from pbem.mail.threads import conversation_root, threading_headers
+from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.models import Game, OutboxMessage, Seat
 from pbem.paths import TEMPLATES_DIR
 
 EMAIL_TEMPLATE_DIR = "email"
+HOST_RECIPIENT = "host"
+# Notifications that the daily digest replaces, so "unsubscribe" (switch to the digest) means something
+# for them. Digests, game-over mail and host notices are always sent and carry no unsubscribe header.
+ONE_CLICK_UNSUBSCRIBE_KINDS = frozenset({"game_started", "your_turn"})
 
 
 @lru_cache(maxsize=1)
@@ -35,15 +46,34 @@ def email_templates() -> Environment:
     )
 
 
+def dedupe_key(kind: str, game_id: str, recipient: int | str, *about: object) -> str:
+    """What makes two emails the same: e.g. `your_turn:<game>:<seat>:<seq>` is queued once, whoever asks twice."""
+    return ":".join([kind, game_id, str(recipient), *(str(part) for part in about)])
+
+
 def game_subject(game: Game) -> str:
     """One stable subject per game, so a player's mail client keeps the game in one conversation."""
     return f"{game.title} - Saboteur"
 
 
+def host_subject(game: Game) -> str:
+    """The host's notices form a conversation of their own, apart from the host's mail as a player."""
+    return f"Host: {game.title} - Saboteur"
+
+
+@dataclass(frozen=True)
+class Recipient:
+    address: str
+    name: str
+    key: str  # "seat:<index>" or "host": whose conversation this is
+    seat: Seat | None
+
+
 class Outbox:
-    def __init__(self, message_domain: str, clock: Clock) -> None:
+    def __init__(self, message_domain: str, clock: Clock, unsubscribe: UnsubscribeLinks) -> None:
         self._domain = message_domain
         self._clock = clock
+        self._unsubscribe = unsubscribe
 
     def enqueue(
         self,
@@ -54,29 +84,68 @@ class Outbox:
         kind: str,
         dedupe_key: str,
         context: dict[str, Any],
+        drop_when_stale: bool = False,
     ) -> OutboxMessage | None:
-        """Queue one email to one seat; None if an email with this dedupe key was queued before."""
+        """Queue one email to one seat; None if an email with this dedupe key was queued before.
+
+        `drop_when_stale`: the email is about the decision pending now (the game's current snapshot);
+        if that decision is taken before the email goes out, the deliverer drops it instead.
+        """
         if seat.email is None:
             raise ValueError(f"seat {seat.seat_index} ({seat.display_name}) has no email address")
+        recipient = Recipient(seat.email, seat.display_name, f"seat:{seat.seat_index}", seat)
+        return self._queue(session, game, recipient, kind, dedupe_key, context, drop_when_stale)
+
+    def enqueue_to_host(
+        self, session: Session, *, game: Game, kind: str, dedupe_key: str, context: dict[str, Any]
+    ) -> OutboxMessage | None:
+        """Queue one notice to the game's host (who may or may not hold a seat)."""
+        recipient = Recipient(game.host_email, "", HOST_RECIPIENT, None)
+        return self._queue(session, game, recipient, kind, dedupe_key, context, drop_when_stale=False)
+
+    def _queue(
+        self,
+        session: Session,
+        game: Game,
+        recipient: Recipient,
+        kind: str,
+        dedupe_key: str,
+        context: dict[str, Any],
+        drop_when_stale: bool,
+    ) -> OutboxMessage | None:
         if session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key)) is not None:
             return None
-        variables = {"game_title": game.title, "recipient_name": seat.display_name, **context}
-        templates = email_templates()
         now = self._clock.now()
+        message_id = f"<{secrets.token_hex(16)}@{self._domain}>"
+        root = conversation_root(
+            session, game_id=game.id, recipient=recipient.key, address=recipient.address, message_id=message_id, now=now
+        )
+        base_subject = game_subject(game) if recipient.seat is not None else host_subject(game)
+        subject, headers = threading_headers(base_subject, root)
+        headers["Auto-Submitted"] = "auto-generated"
+        variables = {"game_title": game.title, "recipient_name": recipient.name, **context}
+        if recipient.seat is not None and kind in ONE_CLICK_UNSUBSCRIBE_KINDS:
+            unsubscribe_url = self._unsubscribe.url(game.public_id, recipient.seat.seat_index, recipient.address)
+            headers["List-Unsubscribe"] = f"<{unsubscribe_url}>"
+            headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+            variables["unsubscribe_url"] = unsubscribe_url
+        templates = email_templates()
         message = OutboxMessage(
             game_id=game.id,
-            seat_id=seat.id,
-            to_address=seat.email,
+            seat_id=recipient.seat.id if recipient.seat is not None else None,
+            to_address=recipient.address,
             kind=kind,
             dedupe_key=dedupe_key,
-            message_id=f"<{secrets.token_hex(16)}@{self._domain}>",
-            subject=game_subject(game),
+            message_id=message_id,
+            subject=subject,
             body_text=templates.get_template(f"{EMAIL_TEMPLATE_DIR}/{kind}.txt").render(variables),
             body_html=templates.get_template(f"{EMAIL_TEMPLATE_DIR}/{kind}.html").render(variables),
-            headers={},
+            headers=headers,
             status="queued",
             attempts=0,
             next_attempt_at=now,
+            game_seq=game.current_seq,
+            drop_when_stale=drop_when_stale,
             created_at=now,
         )
         session.add(message)

@@ -2,6 +2,6 @@
 
 from pbem.models.base import Base
 from pbem.models.games import Game, HostAction, Seat, Snapshot, SnapshotIsAppendOnly
-from pbem.models.mail import OutboxMessage
+from pbem.models.mail import MailThread, OutboxMessage
 
-__all__ = ["Base", "Game", "HostAction", "OutboxMessage", "Seat", "Snapshot", "SnapshotIsAppendOnly"]
+__all__ = ["Base", "Game", "HostAction", "MailThread", "OutboxMessage", "Seat", "Snapshot", "SnapshotIsAppendOnly"]

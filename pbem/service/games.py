@@ -36,6 +36,7 @@ from pbem.errors import (
     StaleTurn,
     ValidationError,
 )
+from pbem.mail.game_mail import GameMail
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostAction, Seat, Snapshot
 from pbem.service.events import describe, visible_events
@@ -116,9 +117,9 @@ class GameService:
         self._db = db
         self._clock = clock
         self._links = links
-        self._outbox = outbox
         self._default_policies = dataclasses.asdict(policies)
-        self._link_max_age_days = link_max_age_days
+        # Composes every email about a game; the scheduler's sweeps reach it here too (daily digests).
+        self.mail = GameMail(outbox, links, link_max_age_days)
 
     # -- creating and starting -------------------------------------------------------------------
 
@@ -189,27 +190,7 @@ class GameService:
             game.status = "active"
             self._append_snapshot(session, game, state, move=None, events=[], actor=None, submission_id=None)
             self._log_host_action(session, game, actor_email or game.host_email, "start_game", {})
-            first = engine.to_act(state)
-            for seat in game.seats:
-                if seat.is_bot:
-                    continue
-                self._outbox.enqueue(
-                    session,
-                    game=game,
-                    seat=seat,
-                    kind="game_started",
-                    dedupe_key=f"game_started:{game.public_id}:{seat.seat_index}",
-                    context={
-                        "seat_number": seat.seat_index + 1,
-                        "players": [
-                            {"name": other.display_name, "is_bot": other.is_bot, "is_you": other is seat}
-                            for other in game.seats
-                        ],
-                        "first_player": game.names[first] if first is not None else "",
-                        "your_turn": first == seat.seat_index,
-                        **self._link_context(game, seat),
-                    },
-                )
+            self.mail.game_started(session, game, state)
 
     # -- moves -----------------------------------------------------------------------------------
 
@@ -270,7 +251,7 @@ class GameService:
         snapshot = self._append_snapshot(
             session, game, new_state, move=move, events=events, actor=seat, submission_id=submission_id
         )
-        self._notify_next(session, game, new_state)
+        self.mail.after_move(session, game, new_state, events)
         return MoveResult(
             game_id=game.public_id,
             seq=snapshot.seq,
@@ -332,35 +313,6 @@ class GameService:
         # Flush now so a lost race on (game_id, seq) surfaces here, before any email is composed.
         session.flush()
         return snapshot
-
-    def _notify_next(self, session: Session, game: Game, state: engine.Game) -> None:
-        """Email the seat whose decision is now pending what it may see of what happened since its last turn."""
-        to_act = engine.to_act(state)
-        if to_act is None:
-            return
-        seat = game.seats[to_act]
-        if seat.is_bot or seat.notify_mode != "turn":
-            return
-        last_own = session.scalar(
-            select(Snapshot.seq)
-            .where(Snapshot.game_id == game.id, Snapshot.actor_seat == to_act, Snapshot.seq < game.current_seq)
-            .order_by(Snapshot.seq.desc())
-            .limit(1)
-        )
-        since = session.scalars(
-            select(Snapshot.events)
-            .where(Snapshot.game_id == game.id, Snapshot.seq > (last_own if last_own is not None else 0))
-            .order_by(Snapshot.seq)
-        )
-        events = [event for batch in since for event in visible_events(batch, to_act)]
-        self._outbox.enqueue(
-            session,
-            game=game,
-            seat=seat,
-            kind="your_turn",
-            dedupe_key=f"your_turn:{game.public_id}:{to_act}:{game.current_seq}",
-            context={"lines": describe(events, game.names), **self._link_context(game, seat)},
-        )
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -473,9 +425,6 @@ class GameService:
             return claimed
 
     # -- helpers ---------------------------------------------------------------------------------
-
-    def _link_context(self, game: Game, seat: Seat) -> dict[str, Any]:
-        return {"link": self._links.url(_seat_link(game, seat)), "link_max_age_days": self._link_max_age_days}
 
     def _policies(self, overrides: dict[str, Any]) -> dict[str, Any]:
         unknown = sorted(set(overrides) - set(self._default_policies))

@@ -1,0 +1,149 @@
+"""What an email says, built only from what its recipient may know.
+
+Every function here takes an engine view (`engine.view(state, seat)`: the seat's own knowledge) and
+lines of events that seat may see; none takes the game's state. So an email can say no more than the
+turn page of that seat could: other hands, roles before a round ends, unseen goals and other players'
+gold values (before the game ends) never reach these functions, let alone a template.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+ROLE_LABELS = {"digger": "gold-digger", "saboteur": "saboteur"}
+
+
+def role_label(role: str) -> str:
+    return ROLE_LABELS.get(role, role.replace("_", " "))
+
+
+def _you(view: dict[str, Any]) -> int | None:
+    seat = view.get("seat")
+    return seat if isinstance(seat, int) else None
+
+
+def outcome(result: dict[str, Any], names: Sequence[str]) -> str:
+    """How a finished round was decided, in one sentence."""
+    winner = result["winner"]
+    if winner == "diggers":
+        reached_by = result["reached_by"]
+        who = names[reached_by] if isinstance(reached_by, int) else "someone"
+        return f"{who} reached the gold, so the gold-diggers win."
+    if winner == "saboteurs":
+        return "The cards ran out before anyone reached the gold, so the saboteurs win."
+    if winner == "nobody":
+        return "The cards ran out before anyone reached the gold, and with no saboteur in play nobody wins."
+    return f"The round went to: {winner.replace('_', ' ')}."
+
+
+def round_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """A finished round as the view shows it: roles (public once a round ends), gold card counts, payouts."""
+    names = view["players"]
+    you = _you(view)
+    return {
+        "round": result["round"],
+        "outcome": outcome(result, names),
+        "seats": [
+            {"name": names[s], "is_you": s == you, "role": role_label(role), "gold_cards": result["gold_cards"][s]}
+            for s, role in enumerate(result["roles"])
+        ],
+        "spare_roles": [role_label(role) for role in result["spare_roles"]],
+        "saboteur_pay": [
+            {"name": names[pay["seat"]], "nuggets": pay["nuggets"], "due": pay["due"], "card_count": pay["card_count"]}
+            for pay in result["saboteur_pay"]
+        ],
+    }
+
+
+def standings(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Gold cards per seat so far: the count is public, the values are not (until the game ends)."""
+    you = _you(view)
+    return [{"name": s["name"], "is_you": s["seat"] == you, "gold_cards": s["gold_cards"]} for s in view["seats"]]
+
+
+def table(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every seat's public situation: cards in hand, broken tools, gold cards, whose turn."""
+    you = _you(view)
+    return [
+        {
+            "name": s["name"],
+            "is_you": s["seat"] == you,
+            "hand_count": s["hand_count"],
+            "broken": list(s["broken"]),
+            "gold_cards": s["gold_cards"],
+            "to_act": s["to_act"],
+        }
+        for s in view["seats"]
+    ]
+
+
+def your_turn(view: dict[str, Any], lines: list[str], deadline: str | None) -> dict[str, Any]:
+    you = view["you"]
+    return {
+        "lines": lines,
+        "deadline": deadline,
+        "round": view["round"],
+        "gold_pick": you.get("offer") is not None,
+        "offer": you.get("offer") or [],
+    }
+
+
+def round_digest(
+    view: dict[str, Any], round_number: int, values_this_round: list[int], next_line: str
+) -> dict[str, Any]:
+    """The end of one round for one seat: everything public about it, plus that seat's own gold."""
+    result = next(r for r in view["results"] if r["round"] == round_number)
+    you = view["you"]
+    return {
+        "result": round_result(result, view),
+        "your_values": sorted(values_this_round, reverse=True),
+        "your_gold": list(you["gold"]),
+        "your_total": you["gold_total"],
+        "standings": standings(view),
+        "next_line": next_line,
+    }
+
+
+def game_over(view: dict[str, Any]) -> dict[str, Any]:
+    """Everything, now that the game is over: every round's roles and payouts, every seat's gold, the winners."""
+    final = view["final"]
+    names = view["players"]
+    you = _you(view)
+    return {
+        "rounds": [round_result(result, view) for result in view["results"]],
+        "players": [
+            {
+                "name": name,
+                "is_you": s == you,
+                "gold": list(final["gold"][s]),
+                "total": final["scores"][s],
+                "winner": s in final["winners"],
+            }
+            for s, name in enumerate(names)
+        ],
+        "winners": [names[s] for s in final["winners"]],
+        "you_won": you in final["winners"],
+    }
+
+
+def daily_digest(
+    view: dict[str, Any], lines: list[str], more: int, waiting_since: str | None, deadline: str | None
+) -> dict[str, Any]:
+    """A day of the game for a seat that asked for one email a day instead of one per turn."""
+    to_act = view["to_act"]
+    return {
+        "round": view["round"],
+        "rounds": view["rounds"],
+        "your_turn": to_act is not None and to_act == _you(view),
+        "gold_pick": view["you"].get("offer") is not None,
+        "to_act_name": view["players"][to_act] if to_act is not None else None,
+        "waiting_since": waiting_since,
+        "deadline": deadline,
+        "table": table(view),
+        "draw_pile": view["draw_pile"],
+        "board_cards": len(view["board"]),
+        "goals_revealed": sum(1 for goal in view["goals"] if goal["revealed"]),
+        "lines": lines,
+        "more": more,
+    }

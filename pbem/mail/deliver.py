@@ -1,0 +1,262 @@
+"""The deliverer: the one place that sends email. The scheduler runs it every few seconds, `pbem mail deliver` on demand.
+
+A run takes due rows one at a time and claims each with a conditional UPDATE (queued and due, or
+`sending` under a lease that ran out) that stamps a claim token, so two deliverers (threads, processes,
+machines) never both send a row; the SMTP conversation happens outside any transaction. The outcome
+is recorded only by the holder of the claim:
+- sent: `sent`;
+- temporary failure (4xx, connection refused, timeout): queued again after an exponential backoff
+  (base, doubled per attempt, capped), until `max_attempts`; then `failed`;
+- permanent failure (5xx): `failed` at once;
+- a run that dies between claim and outcome leaves the row `sending`; once the lease has run out the
+  row is due again (at least once: if the crash came after the relay accepted the message, it goes
+  twice, with the same Message-ID, which mail clients show once).
+A turn email whose decision was taken before it could go (after an outage, say) is `dropped` at claim
+time rather than sent late; digests and game-over mail carry no such condition and always go. Every
+failed row to a seat puts a notice to the host in the outbox, once per run of failures.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from typing import TYPE_CHECKING
+
+from sqlalchemy import ColumnElement, and_, or_, select, update
+from sqlalchemy.orm import Session
+
+from pbem.clock import Clock
+from pbem.config import MailConfig
+from pbem.db import Database
+from pbem.mail.backends import Backend, Connection, DeliveryError, PermanentFailure, RelayUnavailable
+from pbem.mail.catcher import CatcherBackend
+from pbem.mail.host_notices import enqueue_mail_failing_notice
+from pbem.mail.message import OutgoingMail, build_message, outgoing_mail
+from pbem.mail.outbox import Outbox
+from pbem.mail.smtp import SmtpBackend
+from pbem.models import Game, OutboxMessage, Seat
+
+if TYPE_CHECKING:
+    from pbem.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+# A run stops after this many rows, so one scheduler tick never runs for ever; the next tick goes on.
+RUN_LIMIT = 200
+# Due rows looked at per claim: if another deliverer wins one, the next is tried in the same transaction.
+CANDIDATES = 8
+STALE_REASON = "not sent: the decision it announced was taken before it could go out"
+
+
+@dataclass(frozen=True)
+class DeliverySettings:
+    from_address: str
+    lease: timedelta
+    retry_base: timedelta
+    retry_cap: timedelta
+    max_attempts: int
+
+    @classmethod
+    def from_config(cls, mail: MailConfig) -> DeliverySettings:
+        return cls(
+            from_address=mail.from_address,
+            lease=timedelta(seconds=mail.lease_seconds),
+            retry_base=timedelta(seconds=mail.retry_base_seconds),
+            retry_cap=timedelta(seconds=mail.retry_cap_seconds),
+            max_attempts=mail.max_attempts,
+        )
+
+    def backoff(self, attempts: int) -> timedelta:
+        """Wait after the `attempts`-th failed try: base, 2 x base, 4 x base, ... never more than the cap."""
+        exponent = min(max(attempts - 1, 0), 32)
+        return min(self.retry_cap, self.retry_base * (2**exponent))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A row this deliverer holds: only the holder of `token` may record how sending it went."""
+
+    mail: OutgoingMail
+    token: str
+
+
+@dataclass
+class DeliveryReport:
+    sent: int = 0
+    retrying: int = 0
+    failed: int = 0
+    dropped: int = 0
+    relay_unavailable: bool = False
+    message_ids: list[str] = field(default_factory=list)  # those handed to the backend successfully
+
+    @property
+    def handled(self) -> int:
+        return self.sent + self.retrying + self.failed + self.dropped
+
+
+def backend_for(mail: MailConfig) -> Backend:
+    return SmtpBackend(mail) if mail.backend == "smtp" else CatcherBackend()
+
+
+class Deliverer:
+    def __init__(self, db: Database, clock: Clock, backend: Backend, settings: DeliverySettings, outbox: Outbox) -> None:
+        self._db = db
+        self._clock = clock
+        self._backend = backend
+        self._settings = settings
+        self._outbox = outbox
+
+    def run(self, limit: int | None = RUN_LIMIT) -> DeliveryReport:
+        """Send what is due now (at most `limit` rows; None: all); stops early when the relay is unreachable."""
+        report = DeliveryReport()
+        with ExitStack() as stack:
+            connection: Connection | None = None
+            while limit is None or report.handled < limit:
+                claim = self.claim_next(report)
+                if claim is None:
+                    break
+                try:
+                    message = _build(claim.mail, self._settings.from_address)
+                    if connection is None:
+                        connection = stack.enter_context(self._backend.open())
+                    connection.send(message, claim.mail.to_address)
+                except DeliveryError as exc:
+                    self._record_failure(claim, exc, report)
+                    if isinstance(exc, RelayUnavailable):
+                        report.relay_unavailable = True
+                        break
+                else:
+                    self._record_sent(claim, report)
+        return report
+
+    def claim_next(self, report: DeliveryReport) -> Claim | None:
+        """Claim the next due row for this deliverer; stale turn mail met on the way is dropped."""
+        now = self._clock.now()
+        token = secrets.token_hex(16)
+        with self._db.write() as session:
+            while True:
+                candidates = session.scalars(
+                    select(OutboxMessage.id)
+                    .where(self._claimable(now))
+                    .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id)
+                    .limit(CANDIDATES)
+                ).all()
+                if not candidates:
+                    return None
+                for candidate in candidates:
+                    won = session.execute(
+                        update(OutboxMessage)
+                        .where(OutboxMessage.id == candidate, self._claimable(now))
+                        .values(status="sending", claim_token=token, claimed_at=now, attempts=OutboxMessage.attempts + 1)
+                        .execution_options(synchronize_session=False)
+                    ).rowcount
+                    if won != 1:
+                        continue  # another deliverer claimed it first
+                    row = session.get_one(OutboxMessage, candidate, populate_existing=True)
+                    if row.drop_when_stale and _decision_taken(session, row):
+                        row.status, row.claim_token, row.last_error = "dropped", None, STALE_REASON
+                        row.attempts -= 1  # claimed, never tried
+                        report.dropped += 1
+                        log.info("dropped %s mail %s to %s: %s", row.kind, row.message_id, row.to_address, STALE_REASON)
+                        continue
+                    if row.attempts > self._settings.max_attempts:
+                        # Claimed again and again by deliverers that never finished: stop trying.
+                        reason = f"given up after {row.attempts - 1} attempts that never finished"
+                        self._fail(session, row, reason, now, report)
+                        continue
+                    return Claim(outgoing_mail(row), token)
+                # Every candidate was taken by another deliverer or settled here: look again.
+
+    def _claimable(self, now: datetime) -> ColumnElement[bool]:
+        return or_(
+            and_(OutboxMessage.status == "queued", OutboxMessage.next_attempt_at <= now),
+            and_(OutboxMessage.status == "sending", OutboxMessage.claimed_at <= now - self._settings.lease),
+        )
+
+    def _record_sent(self, claim: Claim, report: DeliveryReport) -> None:
+        now = self._clock.now()
+        mail = claim.mail
+        with self._db.write() as session:
+            recorded = self._update_claimed(
+                session, claim, status="sent", sent_at=now, last_error=None, claim_token=None
+            )
+        report.sent += 1
+        report.message_ids.append(mail.message_id)
+        if not recorded:
+            log.warning("mail %s was sent after its lease ran out; another deliverer may send it again", mail.message_id)
+
+    def _record_failure(self, claim: Claim, error: DeliveryError, report: DeliveryReport) -> None:
+        now = self._clock.now()
+        mail = claim.mail
+        reason = str(error) or type(error).__name__
+        with self._db.write() as session:
+            permanent = isinstance(error, PermanentFailure)
+            if permanent or mail.attempts >= self._settings.max_attempts:
+                row = session.scalar(
+                    select(OutboxMessage).where(OutboxMessage.id == mail.id, OutboxMessage.claim_token == claim.token)
+                )
+                if row is None:
+                    log.warning("mail %s failed after its lease ran out: %s", mail.message_id, reason)
+                    return
+                if not permanent:
+                    reason = f"{reason} (given up after {mail.attempts} attempts)"
+                self._fail(session, row, reason, now, report)
+                return
+            retry_at = now + self._settings.backoff(mail.attempts)
+            self._update_claimed(
+                session, claim, status="queued", next_attempt_at=retry_at, last_error=reason, claim_token=None
+            )
+        report.retrying += 1
+        log.warning(
+            "%s mail %s to %s failed (attempt %d), retrying at %s: %s",
+            mail.kind, mail.message_id, mail.to_address, mail.attempts, retry_at.isoformat(), reason,
+        )
+
+    def _fail(self, session: Session, row: OutboxMessage, reason: str, now: datetime, report: DeliveryReport) -> None:
+        row.status, row.claim_token, row.last_error = "failed", None, reason
+        report.failed += 1
+        log.error("%s mail %s to %s failed for good: %s", row.kind, row.message_id, row.to_address, reason)
+        if row.seat_id is None:
+            return  # mail to the host itself: nobody else to tell; the log says it
+        seat = session.get_one(Seat, row.seat_id)
+        game = session.get_one(Game, row.game_id)
+        enqueue_mail_failing_notice(session, self._outbox, game=game, seat=seat, error=reason, failed_at=now)
+
+    def _update_claimed(self, session: Session, claim: Claim, **values: object) -> bool:
+        """Record an outcome only while this deliverer still holds the claim."""
+        result = session.execute(
+            update(OutboxMessage)
+            .where(
+                OutboxMessage.id == claim.mail.id,
+                OutboxMessage.claim_token == claim.token,
+                OutboxMessage.status == "sending",
+            )
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        return result.rowcount == 1
+
+
+def _build(mail: OutgoingMail, from_address: str) -> EmailMessage:
+    """The message as it goes out; a row that cannot become one (a header the email library refuses) never will."""
+    try:
+        return build_message(mail, from_address)
+    except (ValueError, TypeError) as exc:
+        raise PermanentFailure(f"the message cannot be built: {exc}") from None
+
+
+def _decision_taken(session: Session, row: OutboxMessage) -> bool:
+    game = session.get_one(Game, row.game_id)
+    return game.status != "active" or game.current_seq != row.game_seq
+
+
+def deliverer_for(runtime: Runtime) -> Deliverer:
+    """The deliverer of this configuration (SMTP or the catcher), for the scheduler and the CLI."""
+    return Deliverer(
+        runtime.db, runtime.clock, backend_for(runtime.config.mail),
+        DeliverySettings.from_config(runtime.config.mail), runtime.outbox,
+    )

@@ -1,0 +1,213 @@
+"""The emails a game sends its players, queued by the game service inside the transaction of the change.
+
+- game_started: every person, when the first round is dealt.
+- your_turn: the seat whose decision is now pending, if it takes turn emails (`notify_mode` 'turn');
+  dropped by the deliverer if that decision is taken before the email goes out.
+- round_digest: every person, once the round's payouts are complete. A saboteurs' or no-saboteur round
+  is paid in the move that ends it; a diggers' win is paid by the gold picks that follow. Either way the
+  move that completes the payouts also deals the next round (its events hold `round_started`), so the
+  digest of round N is queued by the move whose events start round N+1.
+- game_over: every person, by the move whose events hold `game_over`; it includes the last round,
+  which therefore has no digest of its own.
+- daily_digest: seats with `notify_mode` 'digest', one a day (`pbem/mail/daily.py` finds those due).
+
+Content comes from `engine.view(state, seat)` and the events that seat may see (`pbem/mail/contents.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.mail import contents
+from pbem.mail.formatting import format_when
+from pbem.mail.outbox import Outbox, dedupe_key
+from pbem.models import Game, OutboxMessage, Seat, Snapshot
+from pbem.service.events import describe, visible_events
+from pbem.tokens import LinkSigner, SeatLink
+
+# Snapshots read at a time when looking back for the start of a round's payouts (a round's gold picks
+# are a handful of snapshots, so one page is nearly always enough).
+LOOKBACK_PAGE = 16
+# Lines of "what happened" in a daily digest; the rest are on the turn page.
+DIGEST_LINES = 40
+
+
+def turn_deadline(game: Game) -> datetime | None:
+    """When the pending decision times out under the game's policy (None: the game has no deadline)."""
+    hours = (game.policies or {}).get("deadline_hours")
+    if hours is None or game.turn_started_at is None or game.to_act_seat is None:
+        return None
+    return game.turn_started_at + timedelta(hours=hours)
+
+
+class GameMail:
+    def __init__(self, outbox: Outbox, links: LinkSigner, link_max_age_days: int) -> None:
+        self._outbox = outbox
+        self._links = links
+        self._link_max_age_days = link_max_age_days
+
+    def link_context(self, game: Game, seat: Seat) -> dict[str, Any]:
+        link = SeatLink(game_id=game.public_id, seat=seat.seat_index, version=seat.token_version)
+        return {"link": self._links.url(link), "link_max_age_days": self._link_max_age_days}
+
+    # -- queued by the game service ----------------------------------------------------------------
+
+    def game_started(self, session: Session, game: Game, state: engine.Game) -> None:
+        first = engine.to_act(state)
+        for seat in _people(game):
+            players = [
+                {"name": other.display_name, "is_bot": other.is_bot, "is_you": other is seat} for other in game.seats
+            ]
+            self._to_seat(session, game, seat, "game_started", (), {
+                "seat_number": seat.seat_index + 1,
+                "players": players,
+                "first_player": game.names[first] if first is not None else "",
+                "your_turn": first == seat.seat_index,
+                "deadline_hours": (game.policies or {}).get("deadline_hours"),
+            })
+
+    def after_move(self, session: Session, game: Game, state: engine.Game, events: list[dict[str, Any]]) -> None:
+        """Round digests or game-over mail first (they explain the turn email that may follow), then the turn."""
+        types = {event.get("type") for event in events}
+        if "game_over" in types:
+            self._game_over(session, game, state)
+        else:
+            for event in events:
+                if event.get("type") == "round_started":
+                    self._round_digests(session, game, state, event)
+        self._your_turn(session, game, state)
+
+    def _your_turn(self, session: Session, game: Game, state: engine.Game) -> None:
+        to_act = engine.to_act(state)
+        if to_act is None:
+            return
+        seat = game.seats[to_act]
+        if seat.is_bot or seat.notify_mode != "turn":
+            return
+        last_own = session.scalar(
+            select(Snapshot.seq)
+            .where(Snapshot.game_id == game.id, Snapshot.actor_seat == to_act, Snapshot.seq < game.current_seq)
+            .order_by(Snapshot.seq.desc())
+            .limit(1)
+        )
+        events = _visible_since(session, game, to_act, last_own if last_own is not None else 0)
+        deadline = turn_deadline(game)
+        context = contents.your_turn(
+            engine.view(state, to_act),
+            describe(events, game.names),
+            format_when(deadline, seat.timezone) if deadline is not None else None,
+        )
+        self._to_seat(session, game, seat, "your_turn", (game.current_seq,), context, drop_when_stale=True)
+
+    def _round_digests(self, session: Session, game: Game, state: engine.Game, started: dict[str, Any]) -> None:
+        finished = started["round"] - 1
+        round_events = _payout_events(session, game, finished)
+        next_line = engine.describe_event(started, game.names)
+        for seat in _people(game):
+            values = [
+                value
+                for event in visible_events(round_events, seat.seat_index)
+                if event.get("type") == "gold_kept"
+                for value in event["values"]
+            ]
+            context = contents.round_digest(engine.view(state, seat.seat_index), finished, values, next_line)
+            self._to_seat(session, game, seat, "round_digest", (finished,), context)
+
+    def _game_over(self, session: Session, game: Game, state: engine.Game) -> None:
+        for seat in _people(game):
+            self._to_seat(session, game, seat, "game_over", (), contents.game_over(engine.view(state, seat.seat_index)))
+
+    # -- the daily digest --------------------------------------------------------------------------
+
+    def daily_digest(
+        self, session: Session, game: Game, seat: Seat, state: engine.Game, day: date
+    ) -> OutboxMessage | None:
+        """Queue `seat`'s digest for `day` (its local date); None if that day's digest was queued already."""
+        previous = session.scalar(
+            select(OutboxMessage.game_seq)
+            .where(OutboxMessage.seat_id == seat.id, OutboxMessage.kind == "daily_digest")
+            .order_by(OutboxMessage.id.desc())
+            .limit(1)
+        )
+        events = _visible_since(session, game, seat.seat_index, previous if previous is not None else 0)
+        lines = describe(events, game.names)
+        deadline = turn_deadline(game)
+        context = contents.daily_digest(
+            engine.view(state, seat.seat_index),
+            lines[-DIGEST_LINES:],
+            max(len(lines) - DIGEST_LINES, 0),
+            format_when(game.turn_started_at, seat.timezone) if game.turn_started_at else None,
+            format_when(deadline, seat.timezone) if deadline is not None else None,
+        )
+        context.update(day=f"{day:%A} {day.day} {day:%B}", paused=game.paused)
+        return self._to_seat(session, game, seat, "daily_digest", (day.isoformat(),), context)
+
+    def _to_seat(
+        self,
+        session: Session,
+        game: Game,
+        seat: Seat,
+        kind: str,
+        about: tuple[object, ...],
+        context: dict[str, Any],
+        *,
+        drop_when_stale: bool = False,
+    ) -> OutboxMessage | None:
+        """Queue one email of `kind` to `seat` with the seat's fresh link, once per (kind, game, seat, *about)."""
+        return self._outbox.enqueue(
+            session,
+            game=game,
+            seat=seat,
+            kind=kind,
+            dedupe_key=dedupe_key(kind, game.public_id, seat.seat_index, *about),
+            context={**context, **self.link_context(game, seat)},
+            drop_when_stale=drop_when_stale,
+        )
+
+
+def _people(game: Game) -> list[Seat]:
+    return [seat for seat in game.seats if not seat.is_bot]
+
+
+def _visible_since(session: Session, game: Game, seat: int, after_seq: int) -> list[dict[str, Any]]:
+    """The events after snapshot `after_seq` that `seat` may see, in order."""
+    batches = session.scalars(
+        select(Snapshot.events).where(Snapshot.game_id == game.id, Snapshot.seq > after_seq).order_by(Snapshot.seq)
+    )
+    return [event for batch in batches for event in visible_events(batch, seat)]
+
+
+def _payout_events(session: Session, game: Game, round_number: int) -> list[dict[str, Any]]:
+    """Every event from the end of round `round_number` (its `round_ended`) up to now, all audiences."""
+    collected: list[list[dict[str, Any]]] = []
+    for events in _newest_first(session, game):
+        ended = [
+            index
+            for index, event in enumerate(events)
+            if event.get("type") == "round_ended" and event.get("round") == round_number
+        ]
+        if ended:
+            collected.append(events[ended[0]:])
+            break
+        collected.append(events)
+    return [event for events in reversed(collected) for event in events]
+
+
+def _newest_first(session: Session, game: Game) -> Iterator[list[dict[str, Any]]]:
+    before: int | None = None
+    while True:
+        query = select(Snapshot.seq, Snapshot.events).where(Snapshot.game_id == game.id)
+        if before is not None:
+            query = query.where(Snapshot.seq < before)
+        page = session.execute(query.order_by(Snapshot.seq.desc()).limit(LOOKBACK_PAGE)).all()
+        if not page:
+            return
+        for seq, events in page:
+            yield events
+            before = seq

@@ -1,0 +1,75 @@
+"""Notices to a game's host: things the host may want to act on, and nothing a player could not see.
+
+- `enqueue_mail_failing_notice`: mail to a player failed for good (the deliverer calls it), once per
+  run of failures to that seat's address: a later successful delivery starts a new run.
+- `enqueue_stalling_notice`: a player is keeping the table waiting (the reminder sweep of the
+  scheduler calls it), once per pending decision.
+Both go to `games.host_email` in the host's own conversation about the game.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from pbem.mail.formatting import format_duration, format_when
+from pbem.mail.outbox import Outbox, dedupe_key
+from pbem.mail.unsubscribe import address_digest
+from pbem.models import Game, OutboxMessage, Seat
+
+
+def enqueue_mail_failing_notice(
+    session: Session, outbox: Outbox, *, game: Game, seat: Seat, error: str, failed_at: datetime
+) -> OutboxMessage | None:
+    """Tell the host that mail to `seat` cannot be delivered; None if they were told of this run already."""
+    if seat.email is None:
+        return None
+    last_sent = session.scalar(
+        select(func.max(OutboxMessage.id)).where(OutboxMessage.seat_id == seat.id, OutboxMessage.status == "sent")
+    )
+    failed = session.scalar(
+        select(func.count())
+        .select_from(OutboxMessage)
+        .where(
+            OutboxMessage.seat_id == seat.id,
+            OutboxMessage.status == "failed",
+            OutboxMessage.id > (last_sent or 0),
+        )
+    )
+    return outbox.enqueue_to_host(
+        session,
+        game=game,
+        kind="host_mail_failing",
+        dedupe_key=dedupe_key(
+            "host_mail_failing", game.public_id, seat.seat_index, address_digest(seat.email), last_sent or 0
+        ),
+        context={
+            "seat_name": seat.display_name,
+            "address": seat.email,
+            "error": error,
+            "failed_count": failed or 1,
+            "failed_at": format_when(failed_at),
+        },
+    )
+
+
+def enqueue_stalling_notice(
+    session: Session, outbox: Outbox, *, game: Game, seat: Seat, now: datetime, reminders_sent: int
+) -> OutboxMessage | None:
+    """Tell the host that `seat` has let its pending decision wait; once per decision (the game's snapshot)."""
+    if game.current_seq is None or game.to_act_seat != seat.seat_index or game.turn_started_at is None:
+        raise ValueError(f"{seat.display_name} has no decision pending in {game.title}")
+    return outbox.enqueue_to_host(
+        session,
+        game=game,
+        kind="host_player_stalling",
+        dedupe_key=dedupe_key("host_player_stalling", game.public_id, seat.seat_index, game.current_seq),
+        context={
+            "seat_name": seat.display_name,
+            "waited": format_duration(now - game.turn_started_at),
+            "waiting_since": format_when(game.turn_started_at),
+            "reminders_sent": reminders_sent,
+        },
+    )

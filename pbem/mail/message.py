@@ -1,0 +1,65 @@
+"""Turning an outbox row into the email that goes over the wire: one place, for every backend.
+
+A multipart/alternative message (plain text first, HTML second, as RFC 2046 orders them: clients show
+the last part they can), one address in `To`, never Cc or Bcc. The Date is when the email was
+composed, so a retry resends the very same message, Message-ID and all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import format_datetime
+from typing import Any
+
+from pbem.models import OutboxMessage
+
+
+@dataclass(frozen=True)
+class OutgoingMail:
+    """An outbox row as plain data: what a deliverer holds while it talks to the relay (no session open)."""
+
+    id: int
+    game_id: int
+    seat_id: int | None
+    kind: str
+    to_address: str
+    message_id: str
+    subject: str
+    body_text: str
+    body_html: str
+    headers: dict[str, Any]
+    attempts: int
+    created_at: datetime
+
+
+def build_message(mail: OutgoingMail, from_address: str) -> EmailMessage:
+    message = EmailMessage()
+    message["From"] = from_address
+    message["To"] = mail.to_address
+    message["Subject"] = mail.subject
+    message["Date"] = format_datetime(mail.created_at)
+    message["Message-ID"] = mail.message_id
+    for name, value in mail.headers.items():
+        message[name] = value
+    message.set_content(mail.body_text)
+    message.add_alternative(mail.body_html, subtype="html")
+    return message
+
+
+def outgoing_mail(row: OutboxMessage) -> OutgoingMail:
+    return OutgoingMail(
+        id=row.id,
+        game_id=row.game_id,
+        seat_id=row.seat_id,
+        kind=row.kind,
+        to_address=row.to_address,
+        message_id=row.message_id,
+        subject=row.subject,
+        body_text=row.body_text,
+        body_html=row.body_html,
+        headers=dict(row.headers),
+        attempts=row.attempts,
+        created_at=row.created_at,
+    )

@@ -1,0 +1,145 @@
+"""How mail to each seat is doing, for the host's pages (issue 7) and the command line.
+
+Only delivery facts: counts, times, the relay's last error. Never what the emails said.
+A seat is in trouble when its latest finished email failed, or when one is waiting for a retry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, case, func, select
+from sqlalchemy.orm import Session
+
+from pbem.db import Database
+from pbem.errors import GameNotFound
+from pbem.models import Game, OutboxMessage, Seat
+
+
+@dataclass(frozen=True)
+class SeatMailStatus:
+    seat: int
+    name: str
+    address: str | None
+    is_bot: bool
+    sent: int
+    waiting: int  # queued or being sent now
+    retrying: int  # waiting after at least one failed attempt
+    failed: int
+    dropped: int
+    last_sent_at: datetime | None
+    last_failed_at: datetime | None
+    last_error: str | None  # the latest failure's reason, whether it was retried or final
+
+    @property
+    def in_trouble(self) -> bool:
+        failed_last = self.last_failed_at is not None and (
+            self.last_sent_at is None or self.last_failed_at > self.last_sent_at
+        )
+        return self.retrying > 0 or failed_last
+
+
+@dataclass(frozen=True)
+class MailFailure:
+    """One email that will not be delivered: to a seat, or to the host (seat None)."""
+
+    seat: int | None
+    to_address: str
+    kind: str
+    attempts: int
+    error: str | None
+    created_at: datetime
+    last_attempt_at: datetime | None
+
+
+def seat_mail_status(db: Database, game_id: str) -> list[SeatMailStatus]:
+    """Every seat of the game in seating order, with how its mail is doing."""
+    with db.read() as session:
+        game = session.scalar(select(Game).where(Game.public_id == game_id))
+        if game is None:
+            raise GameNotFound()
+        counts = {
+            row.seat_id: row
+            for row in session.execute(
+                select(
+                    OutboxMessage.seat_id,
+                    _count(OutboxMessage.status == "sent").label("sent"),
+                    _count(OutboxMessage.status.in_(("queued", "sending"))).label("waiting"),
+                    _count((OutboxMessage.status == "queued") & (OutboxMessage.attempts > 0)).label("retrying"),
+                    _count(OutboxMessage.status == "failed").label("failed"),
+                    _count(OutboxMessage.status == "dropped").label("dropped"),
+                    func.max(case((OutboxMessage.status == "sent", OutboxMessage.sent_at))).label("last_sent_at"),
+                )
+                .where(OutboxMessage.game_id == game.id, OutboxMessage.seat_id.is_not(None))
+                .group_by(OutboxMessage.seat_id)
+            )
+        }
+        errors = _latest_errors(session, game.id)
+        seats = session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat_index))
+        statuses = []
+        for seat in seats:
+            row = counts.get(seat.id)
+            failed_at, error = errors.get(seat.id, (None, None))
+            statuses.append(
+                SeatMailStatus(
+                    seat=seat.seat_index,
+                    name=seat.display_name,
+                    address=seat.email,
+                    is_bot=seat.is_bot,
+                    sent=row.sent if row else 0,
+                    waiting=row.waiting if row else 0,
+                    retrying=row.retrying if row else 0,
+                    failed=row.failed if row else 0,
+                    dropped=row.dropped if row else 0,
+                    last_sent_at=row.last_sent_at if row else None,
+                    last_failed_at=failed_at,
+                    last_error=error,
+                )
+            )
+        return statuses
+
+
+def mail_failures(db: Database, game_id: str) -> list[MailFailure]:
+    """Every email of the game that failed for good, newest first."""
+    with db.read() as session:
+        game = session.scalar(select(Game).where(Game.public_id == game_id))
+        if game is None:
+            raise GameNotFound()
+        rows = session.execute(
+            select(OutboxMessage, Seat.seat_index)
+            .outerjoin(Seat, Seat.id == OutboxMessage.seat_id)
+            .where(OutboxMessage.game_id == game.id, OutboxMessage.status == "failed")
+            .order_by(OutboxMessage.id.desc())
+        ).all()
+        return [
+            MailFailure(
+                seat=seat_index,
+                to_address=message.to_address,
+                kind=message.kind,
+                attempts=message.attempts,
+                error=message.last_error,
+                created_at=message.created_at,
+                last_attempt_at=message.claimed_at,
+            )
+            for message, seat_index in rows
+        ]
+
+
+def _count(condition: ColumnElement[bool]) -> ColumnElement[int]:
+    return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
+
+
+def _latest_errors(session: Session, game_pk: int) -> dict[int, tuple[datetime | None, str]]:
+    """Per seat, the latest attempt that failed (final or to be retried) and why."""
+    rows = session.execute(
+        select(OutboxMessage.seat_id, OutboxMessage.claimed_at, OutboxMessage.last_error)
+        .where(
+            OutboxMessage.game_id == game_pk,
+            OutboxMessage.seat_id.is_not(None),
+            OutboxMessage.last_error.is_not(None),
+            OutboxMessage.status.in_(("failed", "queued")),
+        )
+        .order_by(OutboxMessage.claimed_at)
+    )
+    return {seat_id: (claimed_at, error) for seat_id, claimed_at, error in rows}

@@ -1,0 +1,460 @@
+"""Delivering the outbox to a real SMTP server (aiosmtpd on loopback): what arrives, retries, failures, crashes."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import random
+import re
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from aiosmtpd.smtp import AuthResult, LoginPassword
+
+from pbem.clock import SettableClock
+from pbem.config import Config
+from pbem.mail.deliver import Deliverer, DeliveryReport, DeliverySettings, deliverer_for
+from pbem.mail.smtp import SmtpBackend
+from pbem.mail.status import mail_failures, seat_mail_status
+from pbem.models import OutboxMessage
+from pbem.runtime import Runtime, build_runtime
+from pbem.service.games import PlayerSpec
+from tests.conftest import (
+    PEOPLE,
+    ReceivedMail,
+    SelfSignedCertificate,
+    SmtpServer,
+    free_port,
+    mailbox,
+    play_moves,
+    smtp_config,
+    smtp_server_running,
+)
+
+NewGame = Callable[..., str]
+ANN_ALONE = [PEOPLE[0], PlayerSpec("Bot 1", is_bot=True), PlayerSpec("Bot 2", is_bot=True)]
+LINK = re.compile(r"https://pbem\.test/play/[^\s\"<>]+")
+
+
+def by_message_id(received: list[ReceivedMail]) -> dict[str, ReceivedMail]:
+    ids = [mail.message["Message-ID"] for mail in received]
+    assert len(ids) == len(set(ids)), "a message arrived twice"
+    return {mail.message["Message-ID"]: mail for mail in received}
+
+
+def deliverer_to(runtime: Runtime, server: SmtpServer, **mail: object) -> Deliverer:
+    return deliverer_for(dataclasses.replace(runtime, config=smtp_config(runtime.config, server, **mail)))
+
+
+def nowhere(runtime: Runtime) -> Deliverer:
+    """A deliverer whose relay does not answer: nothing listens on its port."""
+    mail = dataclasses.replace(runtime.config.mail, backend="smtp", host="127.0.0.1", port=free_port())
+    return deliverer_for(dataclasses.replace(runtime, config=dataclasses.replace(runtime.config, mail=mail)))
+
+
+# -- what arrives ----------------------------------------------------------------------------------
+
+
+def test_each_email_arrives_once_for_one_recipient_as_text_and_html_with_its_conversation_headers(
+    runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer
+) -> None:
+    game_id = new_game()
+    rng = random.Random(1)
+    sent = smtp_deliverer.run().sent
+    for _ in range(2):
+        play_moves(runtime, game_id, 1, rng)
+        sent += smtp_deliverer.run().sent
+
+    rows = mailbox(runtime)
+    assert [row.kind for row in rows] == ["game_started"] * 3 + ["your_turn"] * 2
+    assert sent == 5 and [row.status for row in rows] == ["sent"] * 5
+    arrived = by_message_id(smtp_server.received)
+    assert set(arrived) == {row.message_id for row in rows}
+    roots = {row.to_address: row.message_id for row in rows if row.kind == "game_started"}
+    for row in rows:
+        mail = arrived[row.message_id]
+        message = mail.message
+        assert mail.rcpt_tos == [row.to_address] and message.get_all("To") == [row.to_address]
+        assert message["Cc"] is None and message["Bcc"] is None
+        assert message["From"] == "Saboteur <saboteur@localhost>" and mail.mail_from == "saboteur@localhost"
+        assert message.get_content_type() == "multipart/alternative"
+        assert [part.get_content_type() for part in message.iter_parts()] == ["text/plain", "text/html"]
+        assert message["Subject"] == row.subject
+        assert message["Auto-Submitted"] == "auto-generated"
+        assert message["List-Unsubscribe"] == row.headers["List-Unsubscribe"]
+        assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        if row.kind == "game_started":
+            assert message["In-Reply-To"] is None and message["Subject"] == "Test mine - Saboteur"
+        else:
+            assert message["In-Reply-To"] == message["References"] == roots[row.to_address]
+            assert message["Subject"] == "Re: Test mine - Saboteur"
+
+
+def test_the_link_in_each_email_opens_the_recipients_own_seat(
+    runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer
+) -> None:
+    game_id = new_game()
+    rng = random.Random(2)
+    smtp_deliverer.run()
+    for _ in range(3):
+        play_moves(runtime, game_id, 1, rng)
+        smtp_deliverer.run()
+
+    seats = {person.email: index for index, person in enumerate(PEOPLE)}
+    assert len(smtp_server.received) == 6
+    for mail in smtp_server.received:
+        text = mail.message.get_body(("plain",)).get_content()
+        html = mail.message.get_body(("html",)).get_content()
+        [link] = set(LINK.findall(text))
+        assert f'href="{link}"' in html
+        opened = runtime.games.resolve_link(link.rsplit("/", 1)[1])
+        assert (opened.game_id, opened.seat) == (game_id, seats[mail.rcpt_tos[0]])
+
+
+def test_the_catcher_marks_mail_delivered_and_keeps_it_in_the_database(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
+    new_game()
+
+    report = deliverer_for(runtime).run()
+
+    rows = mailbox(runtime)
+    assert report.sent == 3 and len(rows) == 3
+    assert all(row.status == "sent" and row.sent_at == clock.now() and row.body_html for row in rows)
+
+
+# -- temporary failures --------------------------------------------------------------------------
+
+
+def test_a_temporary_failure_is_retried_after_the_backoff_and_delivered_once_with_the_same_message_id(
+    runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer, clock: SettableClock
+) -> None:
+    new_game(ANN_ALONE)
+    smtp_server.handler.answer_next_data("451 4.3.0 Try again later")
+    base = timedelta(seconds=runtime.config.mail.retry_base_seconds)
+
+    first = smtp_deliverer.run()
+    [row] = mailbox(runtime)
+    assert (first.sent, first.retrying) == (0, 1)
+    assert (row.status, row.attempts, row.next_attempt_at) == ("queued", 1, clock.now() + base)
+    assert row.last_error == "451 4.3.0 Try again later"
+
+    clock.advance(base - timedelta(seconds=1))
+    assert smtp_deliverer.run().handled == 0
+    clock.advance(timedelta(seconds=1))
+    assert smtp_deliverer.run().sent == 1
+
+    [row] = mailbox(runtime)
+    assert (row.status, row.attempts, row.last_error) == ("sent", 2, None)
+    assert [mail.message["Message-ID"] for mail in smtp_server.received] == [row.message_id]
+
+
+def test_the_backoff_doubles_from_the_base_and_stops_growing_at_the_cap() -> None:
+    settings = DeliverySettings("s@x", timedelta(minutes=10), timedelta(seconds=60), timedelta(seconds=600), 48)
+
+    waits = [settings.backoff(attempt).total_seconds() for attempt in range(1, 8)]
+
+    assert waits == [60, 120, 240, 480, 600, 600, 600]
+    assert settings.backoff(10_000) == timedelta(seconds=600)
+
+
+def test_a_message_that_keeps_failing_temporarily_fails_for_good_after_max_attempts(
+    runtime: Runtime, new_game: NewGame, smtp_server: SmtpServer, clock: SettableClock
+) -> None:
+    new_game(ANN_ALONE)
+    deliverer = deliverer_to(runtime, smtp_server, max_attempts=3, retry_base_seconds=10, retry_cap_seconds=15)
+    smtp_server.handler.answer_next_data(*["452 4.2.2 Mailbox full"] * 3)
+
+    waits = []
+    for _ in range(3):
+        before = clock.now()
+        deliverer.run()
+        [row] = mailbox(runtime, "game_started")
+        waits.append(row.next_attempt_at - before)
+        clock.advance(timedelta(seconds=15))
+
+    assert waits[:2] == [timedelta(seconds=10), timedelta(seconds=15)]
+    assert (row.status, row.attempts) == ("failed", 3)
+    assert row.last_error == "452 4.2.2 Mailbox full (given up after 3 attempts)"
+    [notice] = mailbox(runtime, "host_mail_failing")
+    assert notice.to_address == "host@example.org" and "452 4.2.2 Mailbox full" in notice.body_text
+    assert [mail.rcpt_tos for mail in smtp_server.received] == [["host@example.org"]]  # Ann's never arrived
+
+
+def test_an_unreachable_relay_delays_one_message_and_ends_the_run_without_touching_the_rest(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
+    new_game()
+
+    report = nowhere(runtime).run()
+
+    first, *rest = mailbox(runtime)
+    assert report.relay_unavailable and (report.sent, report.retrying) == (0, 1)
+    assert first.status == "queued" and first.attempts == 1 and "ConnectionRefusedError" in (first.last_error or "")
+    assert [(row.status, row.attempts) for row in rest] == [("queued", 0), ("queued", 0)]
+
+
+# -- permanent failures --------------------------------------------------------------------------
+
+
+def test_a_permanent_failure_stops_at_once_and_is_reported_to_the_host_in_logs_and_in_the_seat_status(
+    runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game_id = new_game()
+    smtp_server.handler.refuse_recipient("ben@example.org", "550 5.1.1 No such user here")
+
+    with caplog.at_level(logging.WARNING, logger="pbem.mail.deliver"):
+        report = smtp_deliverer.run()
+
+    assert (report.sent, report.failed) == (3, 1)  # Ann, Cat and then the host's notice; Ben's failed
+    ben = mailbox(runtime, to="ben@example.org")[0]
+    assert (ben.status, ben.attempts, ben.last_error) == ("failed", 1, "550 5.1.1 No such user here")
+    assert {mail.rcpt_tos[0] for mail in smtp_server.received} == {"ann@example.org", "cat@example.org", "host@example.org"}
+    [record] = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert "ben@example.org" in record.getMessage() and "550 5.1.1" in record.getMessage()
+
+    [notice] = mailbox(runtime, "host_mail_failing")
+    assert notice.to_address == "host@example.org" and notice.status == "sent"
+    assert "Ben" in notice.body_text and "ben@example.org" in notice.body_text and "550 5.1.1" in notice.body_text
+
+    statuses = {status.name: status for status in seat_mail_status(runtime.db, game_id)}
+    assert statuses["Ben"].in_trouble and (statuses["Ben"].failed, statuses["Ben"].sent) == (1, 0)
+    assert statuses["Ben"].last_error == "550 5.1.1 No such user here"
+    assert not statuses["Ann"].in_trouble and statuses["Ann"].sent == 1
+    [failure] = mail_failures(runtime.db, game_id)
+    assert (failure.seat, failure.to_address, failure.kind) == (1, "ben@example.org", "game_started")
+
+
+def test_the_host_hears_once_per_run_of_failures_to_a_seat(
+    runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer
+) -> None:
+    game_id = new_game(ANN_ALONE)
+    rng = random.Random(3)
+
+    def next_email_to_ann(refused: bool) -> None:
+        """Ann's mailbox refuses or accepts; the table plays round until Ann's next turn email; it is sent."""
+        if refused:
+            smtp_server.handler.refuse_recipient("ann@example.org", "550 5.1.1 Mailbox disabled")
+        else:
+            smtp_server.handler.accept_recipient("ann@example.org")
+        smtp_deliverer.run(limit=None)
+        play_moves(runtime, game_id, 1, rng)
+        while runtime.games.current_state(game_id).to_act != 0:
+            play_moves(runtime, game_id, 1, rng)
+
+    for refused in (True, True, False, True):
+        next_email_to_ann(refused)
+
+    statuses = [row.status for row in mailbox(runtime, to="ann@example.org")]
+    assert statuses == ["failed", "failed", "sent", "failed", "queued"]
+    notices = mailbox(runtime, "host_mail_failing")
+    assert len(notices) == 2 and {notice.status for notice in notices} == {"sent"}
+    assert "2 emails have failed so far" not in notices[0].body_text  # the first notice came at the first failure
+
+
+# -- crashes and concurrency -----------------------------------------------------------------------
+
+
+def test_a_deliverer_that_dies_between_claim_and_send_loses_nothing(
+    runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer, clock: SettableClock
+) -> None:
+    new_game(ANN_ALONE)
+    claim = smtp_deliverer.claim_next(DeliveryReport())  # ... and the process dies here
+    assert claim is not None and mailbox(runtime)[0].status == "sending"
+
+    assert smtp_deliverer.run().handled == 0  # another deliverer leaves a row under lease alone
+    clock.advance(timedelta(seconds=runtime.config.mail.lease_seconds))
+    assert smtp_deliverer.run().sent == 1
+
+    [row] = mailbox(runtime)
+    assert (row.status, row.attempts) == ("sent", 2)
+    assert [mail.message["Message-ID"] for mail in smtp_server.received] == [claim.mail.message_id]
+
+
+def test_a_message_whose_deliverers_keep_dying_is_given_up_after_max_attempts(
+    runtime: Runtime, new_game: NewGame, smtp_server: SmtpServer, clock: SettableClock
+) -> None:
+    new_game(ANN_ALONE)
+    deliverer = deliverer_to(runtime, smtp_server, max_attempts=2)
+    lease = timedelta(seconds=runtime.config.mail.lease_seconds)
+    for _ in range(2):
+        assert deliverer.claim_next(DeliveryReport()) is not None  # ... and dies
+        clock.advance(lease)
+
+    report = deliverer.run()
+
+    game_started = mailbox(runtime, "game_started")[0]
+    assert (game_started.status, game_started.last_error) == ("failed", "given up after 2 attempts that never finished")
+    assert report.failed == 1 and [mail.rcpt_tos for mail in smtp_server.received] == [["host@example.org"]]
+
+
+def test_a_row_that_cannot_become_an_email_fails_for_good_instead_of_blocking_the_queue(
+    runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer
+) -> None:
+    new_game()
+    first = mailbox(runtime)[0]
+    with runtime.db.write() as session:
+        session.get_one(OutboxMessage, first.id).headers = {"X-Broken": "line\nInjected: header"}
+
+    report = smtp_deliverer.run()
+
+    assert (report.failed, report.sent) == (1, 3)  # the two other players and the host's notice
+    assert mailbox(runtime)[0].last_error.startswith("the message cannot be built")
+    assert all("Injected" not in str(mail.message) for mail in smtp_server.received)
+
+
+def deliver_in_process(config: Config, when: object, results: object) -> None:
+    runtime = build_runtime(config, clock=SettableClock(when))  # type: ignore[arg-type]
+    try:
+        results.put(deliverer_for(runtime).run(limit=None).message_ids)  # type: ignore[attr-defined]
+    finally:
+        runtime.close()
+
+
+@pytest.mark.parametrize("workers_are", ["threads", "processes"])
+def test_deliverers_running_at_once_never_send_a_message_twice(
+    runtime: Runtime, new_game: NewGame, smtp_runtime: Runtime, smtp_server: SmtpServer, clock: SettableClock,
+    workers_are: str,
+) -> None:
+    for _ in range(8):
+        new_game()
+    queued = {row.message_id for row in mailbox(runtime)}
+    workers = 4
+
+    if workers_are == "threads":
+        import threading
+
+        barrier = threading.Barrier(workers)
+        sent: list[list[str]] = []
+
+        def work() -> None:
+            deliverer = deliverer_for(smtp_runtime)
+            barrier.wait(30)
+            sent.append(deliverer.run(limit=None).message_ids)
+
+        threads = [threading.Thread(target=work) for _ in range(workers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    else:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        results = context.Queue()
+        processes = [
+            context.Process(target=deliver_in_process, args=(smtp_runtime.config, clock.now(), results))
+            for _ in range(workers)
+        ]
+        for process in processes:
+            process.start()
+        sent = [results.get(timeout=120) for _ in processes]
+        for process in processes:
+            process.join()
+            assert process.exitcode == 0
+
+    assert sorted(mid for ids in sent for mid in ids) == sorted(queued)
+    assert set(by_message_id(smtp_server.received)) == queued
+    assert {row.status for row in mailbox(runtime)} == {"sent"}
+
+
+# -- after an outage ---------------------------------------------------------------------------------
+
+
+def test_after_an_outage_stale_turn_mail_is_dropped_and_digests_and_game_over_mail_still_go(
+    runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer, clock: SettableClock
+) -> None:
+    finished = new_game()
+    rng = random.Random(5)
+    while runtime.games.current_state(finished).status == "active":
+        play_moves(runtime, finished, 1, rng)
+    running = new_game()
+    play_moves(runtime, running, 12, rng)
+    assert nowhere(runtime).run().relay_unavailable  # the relay is down...
+
+    clock.advance(timedelta(hours=9))  # ... for hours, while nobody notices
+    report = smtp_deliverer.run(limit=None)
+
+    rows = mailbox(runtime)
+    now = runtime.games.current_state(running)
+    pending_key = f"your_turn:{running}:{now.to_act}:{now.seq}"
+    [pending] = [row for row in rows if row.dedupe_key == pending_key]
+    stale = [row for row in rows if row.kind == "your_turn" and row is not pending]
+    always = [row for row in rows if row.kind in ("game_started", "round_digest", "game_over")]
+    assert pending.status == "sent"
+    assert {(row.status, row.attempts) for row in stale} == {("dropped", 0)} and report.dropped == len(stale) > 100
+    assert {row.kind for row in always} == {"game_started", "round_digest", "game_over"}
+    assert {row.status for row in always} == {"sent"}
+    assert {mail.message["Message-ID"] for mail in smtp_server.received} == {row.message_id for row in [*always, pending]}
+
+
+# -- TLS and login -----------------------------------------------------------------------------------
+
+
+class Accounts:
+    """An aiosmtpd authenticator that knows one login and remembers who signed in."""
+
+    def __init__(self, user: str, password: str) -> None:
+        self._user, self._password = user.encode(), password.encode()
+        self.logins: list[str] = []
+
+    def __call__(self, server: object, session: object, envelope: object, mechanism: str, data: object) -> AuthResult:
+        ok = isinstance(data, LoginPassword) and (data.login, data.password) == (self._user, self._password)
+        if ok:
+            self.logins.append(self._user.decode())
+        return AuthResult(success=ok, handled=False)  # handled=False: aiosmtpd answers 535 itself
+
+
+def tls_deliverer(runtime: Runtime, server: SmtpServer, certificate: SelfSignedCertificate, **mail: object) -> Deliverer:
+    settings = smtp_config(runtime.config, server, **mail).mail
+    backend = SmtpBackend(settings, ssl_context=certificate.client_context())
+    return Deliverer(runtime.db, runtime.clock, backend, DeliverySettings.from_config(settings), runtime.outbox)
+
+
+def test_starttls_with_login_delivers(
+    runtime: Runtime, new_game: NewGame, tls_certificate: SelfSignedCertificate
+) -> None:
+    new_game(ANN_ALONE)
+    accounts = Accounts("pbem", "s3cret-pass")
+    options = {"tls_context": tls_certificate.server_context(), "require_starttls": True,
+               "authenticator": accounts, "auth_required": True}
+    with smtp_server_running(**options) as server:
+        report = tls_deliverer(runtime, server, tls_certificate, tls="starttls", user="pbem", password="s3cret-pass").run()
+
+        assert report.sent == 1 and len(server.received) == 1
+    assert accounts.logins == ["pbem"]
+
+
+def test_implicit_tls_delivers(runtime: Runtime, new_game: NewGame, tls_certificate: SelfSignedCertificate) -> None:
+    new_game(ANN_ALONE)
+    with smtp_server_running(ssl_context=tls_certificate.server_context()) as server:
+        report = tls_deliverer(runtime, server, tls_certificate, tls="tls").run()
+
+        assert report.sent == 1 and [m.rcpt_tos for m in server.received] == [["ann@example.org"]]
+
+
+def test_a_refused_login_is_a_relay_problem_retried_later_not_a_lost_message(
+    runtime: Runtime, new_game: NewGame, tls_certificate: SelfSignedCertificate
+) -> None:
+    new_game(ANN_ALONE)
+    options = {"tls_context": tls_certificate.server_context(), "require_starttls": True,
+               "authenticator": Accounts("pbem", "right"), "auth_required": True}
+    with smtp_server_running(**options) as server:
+        report = tls_deliverer(runtime, server, tls_certificate, tls="starttls", user="pbem", password="wrong").run()
+
+        assert report.relay_unavailable and server.received == []
+    [row] = mailbox(runtime)
+    assert row.status == "queued" and "535" in (row.last_error or "")
+
+
+def test_starttls_that_the_relay_does_not_offer_never_falls_back_to_plain_text(
+    runtime: Runtime, new_game: NewGame, smtp_server: SmtpServer, tls_certificate: SelfSignedCertificate
+) -> None:
+    new_game(ANN_ALONE)
+
+    report = tls_deliverer(runtime, smtp_server, tls_certificate, tls="starttls").run()
+
+    assert report.relay_unavailable and smtp_server.received == []
+    assert mailbox(runtime)[0].status == "queued"
