@@ -2,6 +2,7 @@
 
 from pbem.models.base import Base
 from pbem.models.games import Game, HostAction, Seat, Snapshot, SnapshotIsAppendOnly
+from pbem.models.limits import RateLimitHit
 from pbem.models.mail import OutboxMessage
 
-__all__ = ["Base", "Game", "HostAction", "OutboxMessage", "Seat", "Snapshot", "SnapshotIsAppendOnly"]
+__all__ = ["Base", "Game", "HostAction", "OutboxMessage", "RateLimitHit", "Seat", "Snapshot", "SnapshotIsAppendOnly"]
