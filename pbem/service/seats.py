@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
+
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import ValidationError
@@ -32,6 +34,11 @@ class SeatService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+
+    def game_exists(self, game_id: str) -> bool:
+        """Whether a game has this public id (ids are long and random: knowing one reveals nothing)."""
+        with self._db.read() as session:
+            return session.scalar(select(Game.id).where(Game.public_id == game_id)) is not None
 
     def profile(self, game_id: str, seat: int) -> SeatProfile:
         with self._db.read() as session:

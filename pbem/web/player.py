@@ -28,7 +28,7 @@ from flask import (
 
 from markupsafe import Markup
 
-from pbem.errors import BadLink, ExpiredLink, PbemError, RevokedLink, StaleTurn, ValidationError
+from pbem.errors import BadLink, ExpiredLink, GameNotFound, PbemError, RevokedLink, StaleTurn, ValidationError
 from pbem.service.events import describe
 from pbem.web import csrf
 from pbem.web.app_context import runtime
@@ -64,17 +64,14 @@ def seat_route(suffix: str, methods: list[str]) -> Callable[[Callable[..., Any]]
     return register
 
 
-@blueprint.get("/play/<token>")
-def open_link(token: str) -> Response:
-    """The link from an email: remember the seat in the session cookie, then show the table without the token."""
-    access = current_seat()
-    remember(access)
-    return redirect(SeatAccess(token, access.link, via_token=False).url("player.table"), 303)
-
-
-@blueprint.get("/table/<game_id>")
-def table(game_id: str) -> str:
-    return render_table(current_seat())
+@seat_route("", ["GET"])
+def table(access: SeatAccess) -> Any:
+    """The turn page. Through the link from an email, first remember the seat in the session cookie and
+    redirect to the same page without the token in the address."""
+    if access.via_token:
+        remember(access)
+        return redirect(SeatAccess(access.token, access.link, via_token=False).url("player.table"), 303)
+    return render_table(access)
 
 
 @seat_route("/state.json", ["GET"])
@@ -143,7 +140,7 @@ def fresh_link(**_: str) -> tuple[str, int]:
     """Always the same answer, whether or not a link was sent: it must not tell anyone anything."""
     try:
         token = requested_token()
-    except NoSeatHere:
+    except (NoSeatHere, GameNotFound):
         token = ""
     runtime().fresh_links.request(token, request.remote_addr or "unknown")
     return render_template("play/fresh_link_sent.html"), 200

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import request, session, url_for
 
-from pbem.errors import BadLink
+from pbem.errors import BadLink, GameNotFound
 from pbem.tokens import SeatLink
 from pbem.web.app_context import runtime
 
@@ -43,12 +43,18 @@ class SeatAccess:
 
 
 def requested_token() -> str:
-    """The raw token this request names (URL or cookie), without judging it; NoSeatHere if there is none."""
+    """The raw token this request names (URL or cookie), without judging it.
+
+    NoSeatHere when this browser holds no link to the game, GameNotFound when there is no such game.
+    """
     args = request.view_args or {}
     if "token" in args:
         return str(args["token"])
-    token = _remembered().get(str(args.get("game_id")))
+    game_id = str(args.get("game_id"))
+    token = _remembered().get(game_id)
     if token is None:
+        if not runtime().seats.game_exists(game_id):
+            raise GameNotFound()
         raise NoSeatHere()
     return token
 
