@@ -9,6 +9,7 @@ are drawn from the segment fields when present.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -30,6 +31,29 @@ EFFECT_CLASS = {"break": "card-break", "repair": "card-repair", "rockfall": "car
 
 def card_group(info: Mapping[str, Any]) -> Markup:
     """The drawing of a path, start, goal or action card, as a `<g>` in the card frame."""
+    return _drawn(_looks(info))
+
+
+def _looks(info: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What a card's drawing depends on, as a hashable key (the same card is drawn many times a page)."""
+    segments = tuple(
+        (str(s.get("edges", "")), bool(s.get("dead")), s.get("door"), bool(s.get("ladder"))) for s in info.get("segments", ())
+    )
+    return (info.get("kind"), segments, int(info.get("crystals", 0) or 0), bool(info.get("gold")),
+            info.get("effect"), tuple(info.get("tools", ())))
+
+
+@lru_cache(maxsize=512)
+def _drawn(looks: tuple[Any, ...]) -> Markup:
+    kind, segments, crystals, gold, effect, tools = looks
+    info = {
+        "kind": kind, "crystals": crystals, "gold": gold, "effect": effect, "tools": tools,
+        "segments": [{"edges": edges, "dead": dead, "door": door, "ladder": ladder} for edges, dead, door, ladder in segments],
+    }
+    return _draw(info)
+
+
+def _draw(info: Mapping[str, Any]) -> Markup:
     kind = info.get("kind")
     if kind == "goal":
         return goal_face(bool(info.get("gold")), info.get("segments", ()))
