@@ -34,7 +34,7 @@ from pbem.service.games import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Page
 
 POSTGRES_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
 START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
@@ -310,3 +310,26 @@ def screenshots(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
         return path
 
     return take
+
+
+VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
+
+
+@pytest.fixture(params=sorted(VIEWPORTS))
+def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    """A fresh browser context (no cookies) at a phone's and at a desktop's size; fails on any script error
+    and on any failed request other than a page's own (a page may rightly answer 409 or 422)."""
+    context = browser.new_context(viewport=VIEWPORTS[request.param], device_scale_factor=1)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    # A page answered with 409 or 422 is expected; a failing script, style or JSON request is not.
+    opened.on("response", lambda response: errors.append(f"{response.status} {response.url}")
+              if response.status >= 400 and response.request.resource_type != "document" else None)
+    opened.on("console", lambda message: errors.append(message.text)
+              if message.type == "error" and not message.text.startswith("Failed to load resource") else None)
+    try:
+        yield opened
+    finally:
+        context.close()
+    assert errors == [], f"the page reported errors: {errors}"

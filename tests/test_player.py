@@ -498,3 +498,26 @@ def test_get_and_head_on_every_player_route_change_nothing(app: Flask, runtime_o
                      and "GET" in (rule.methods or ())}
     assert player_routes == {"/play/<token>", "/table/<game_id>", "/play/<token>/state.json",
                              "/table/<game_id>/state.json"}
+
+
+def test_a_finished_game_shows_the_final_gold_the_winners_and_every_goal(client, runtime_of) -> None:
+    state = play_until(engine.new_game(NAMES, seed=0), lambda g: g.phase == "over", random.Random(0), dig_for_gold)
+    finished = store_game(runtime_of, state)
+    final = engine.view(state, 0)["final"]
+    best = max(final["scores"])
+
+    page = open_table(client, runtime_of, finished, 0)
+
+    winners = [NAMES[seat] for seat in final["winners"]]
+    assert f"The game is over: {' and '.join(winners)} won with {best} nugget" in page
+    assert "Final gold" in page and "Rounds played" in page
+    assert page.count('class="cell goal shown"') == sum(not goal["revealed"] for goal in engine.view(state, 0)["goals"])
+    assert page_moves(page) == []
+
+
+def test_a_game_that_has_not_started_says_so(client, runtime_of, new_game) -> None:
+    waiting = new_game(start=False)
+
+    page = open_table(client, runtime_of, waiting, 0)
+
+    assert "This game has not started yet." in page

@@ -36,7 +36,7 @@ from pbem.web.card_art import CARD_H, CARD_W, tool_icon
 from pbem.web.errors import wants_json
 from pbem.web.moves import choices, describe_move, encode_move, parse_move
 from pbem.web.seat_access import NoSeatHere, SeatAccess, current_seat, remember, requested_token
-from pbem.web.turn_page import build_turn_page, new_submission_id
+from pbem.web.turn_page import build_turn_page, join_words, new_submission_id
 
 blueprint = Blueprint("player", __name__)
 csrf.protect(blueprint)
@@ -218,8 +218,7 @@ def _stale_message() -> str:
     if access.link.seat in actors:
         return "You already played from another window or device; here is the table now. Nothing more was played."
     if others:
-        who = others[0] if len(others) == 1 else ", ".join(others[:-1]) + " and " + others[-1]
-        return f"{who} played while you were looking; here is the table now. Nothing of yours was played."
+        return f"{join_words(others)} played while you were looking; here is the table now. Nothing of yours was played."
     return "The game changed while you were looking; here is the table now. Nothing of yours was played."
 
 

@@ -187,11 +187,11 @@ def _tunnel_words(card: Mapping[str, Any]) -> str:
     segments = card.get("segments", [])
     if segments and all(segment.get("dead") for segment in segments):
         sides = [SIDES[segment["edges"]] for segment in segments]
-        return f"a dead end (blocked), stubs to the {_and(sides)}"
+        return f"a dead end (blocked), stubs to the {join_words(sides)}"
     parts = []
     for segment in segments:
         sides = [SIDES[edge] for edge in segment["edges"]]
-        part = f"a dead stub to the {sides[0]}" if segment.get("dead") else f"tunnel joining {_and(sides)}"
+        part = f"a dead stub to the {sides[0]}" if segment.get("dead") else f"tunnel joining {join_words(sides)}"
         if segment.get("door"):
             part += f", with a {segment['door']} door"
         if segment.get("ladder"):
@@ -200,12 +200,18 @@ def _tunnel_words(card: Mapping[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def _and(words: Sequence[str]) -> str:
+def join_words(words: Sequence[str]) -> str:
+    """'Ann', 'Ann and Ben', 'Ann, Ben and Cat'."""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _headline(state: GameState, seat: int, picking: bool) -> str:
-    if state.status == "finished":
+    final = (state.view or {}).get("final")
+    if state.status == "finished" and final:
+        winners = [state.players[s] for s in final["winners"]]
+        best = final["scores"][final["winners"][0]]
+        return f"The game is over: {join_words(winners)} won with {best} nugget{'s' if best != 1 else ''}."
+    if state.status != "active":
         return "The game is over."
     if state.paused:
         return "The host has paused this game."
