@@ -89,7 +89,7 @@ def state_json(access: SeatAccess) -> Response:
         legal_moves=state.legal_moves,
         choices=[choice.as_json() for choice in choices(state.legal_moves, view)],
         submission_id=new_submission_id(),
-        card={"width": CARD_W, "height": CARD_H},
+        card_size={"width": CARD_W, "height": CARD_H},
     )
 
 

@@ -76,6 +76,7 @@ class TurnPage:
     role_hint: str
     your_turn: bool
     picking_gold: bool
+    gold_story: str
     headline: str
     waiting_since: str | None
     deadline: str | None
@@ -119,7 +120,8 @@ def build_turn_page(
         role_hint=hint,
         your_turn=your_turn,
         picking_gold=picking,
-        headline=_headline(state, seat, picking),
+        gold_story=_gold_story(view, names) if picking else "",
+        headline=_headline(state, seat, picking, profile.computer_seats),
         waiting_since=f"{local_time(since, profile.timezone)} ({ago(since, now)})" if since and state.to_act is not None else None,
         deadline=f"{local_time(deadline, profile.timezone)} ({until(deadline, now)})" if deadline else None,
         board=board_svg(view),
@@ -205,7 +207,7 @@ def join_words(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _headline(state: GameState, seat: int, picking: bool) -> str:
+def _headline(state: GameState, seat: int, picking: bool, computers: frozenset[int]) -> str:
     final = (state.view or {}).get("final")
     if state.status == "finished" and final:
         winners = [state.players[s] for s in final["winners"]]
@@ -219,7 +221,17 @@ def _headline(state: GameState, seat: int, picking: bool) -> str:
         return "Waiting for the game to go on."
     if state.to_act == seat:
         return "Your turn: choose a gold card." if picking else "Your turn: play a card, or pass."
-    return f"{state.players[state.to_act]}'s turn."
+    computer = " (computer player)" if state.to_act in computers else ""
+    return f"{state.players[state.to_act]}'s turn{computer}."
+
+
+def _gold_story(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """Why there is gold to pick: the round just won by the gold-diggers."""
+    results = view.get("results") or []
+    reached = results[-1].get("reached_by") if results else None
+    if reached is None:
+        return "The gold-diggers found the gold."
+    return f"{names[reached]} reached the gold: the gold-diggers share it."
 
 
 def _peeks(view: Mapping[str, Any]) -> list[str]:
