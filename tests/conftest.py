@@ -218,10 +218,19 @@ def store_game(runtime: Runtime, state: engine.Game, *, title: str = "Test mine"
     now = runtime.clock.now()
     with runtime.db.write() as session:
         game = Game(
-            title=title, variant=state.variant, options=dict(state.options), policies=dataclasses.asdict(runtime.config.policies),
-            status="finished" if engine.is_over(state) else "active", paused=False, is_demo=False,
-            host_email="host@example.org", created_at=now, updated_at=now, current_seq=0,
-            to_act_seat=engine.to_act(state), turn_started_at=now,
+            title=title,
+            variant=state.variant,
+            options=dict(state.options),
+            policies=dataclasses.asdict(runtime.config.policies),
+            status="finished" if engine.is_over(state) else "active",
+            paused=False,
+            is_demo=False,
+            host_email="host@example.org",
+            created_at=now,
+            updated_at=now,
+            current_seq=0,
+            to_act_seat=engine.to_act(state),
+            turn_started_at=now,
         )
         game.seats = [
             Seat(seat_index=index, display_name=name, is_bot=index in computers,

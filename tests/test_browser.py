@@ -50,7 +50,9 @@ def others_play(live_server: LiveServer, game_id: str, rng: random.Random) -> No
         live_server.runtime.games.submit_move(game_id, seat, engine.bots.choose(state, seat, rng), seq, f"bot-{seq}")
 
 
-def test_opening_a_link_shows_the_table_without_the_token(page: Page, live_server: LiveServer, game: str, screenshots: Shoot) -> None:
+def test_opening_a_link_shows_the_table_without_the_token(
+    page: Page, live_server: LiveServer, game: str, screenshots: Shoot
+) -> None:
     open_link(page, live_server, game)
 
     assert page.url == f"{live_server.url}/table/{game}"
@@ -61,25 +63,33 @@ def test_opening_a_link_shows_the_table_without_the_token(page: Page, live_serve
     screenshots(page, "table")
 
 
-def test_playing_a_path_card_by_clicking_the_card_and_a_lit_cell(page: Page, live_server: LiveServer, game: str, screenshots: Shoot) -> None:
+def test_playing_a_path_card_by_clicking_the_card_and_a_lit_cell(
+    page: Page, live_server: LiveServer, game: str, screenshots: Shoot
+) -> None:
     move = next(m for m in engine.legal_moves(state_of(live_server, game), 0) if "rotated" in m and not m["rotated"])
     open_link(page, live_server, game)
 
     page.locator(f'.hand-card[data-card="{move["card"]}"]').click()
     cell = page.locator(f'svg.board .target[data-x="{move["x"]}"][data-y="{move["y"]}"]')
     cell.click()
-    expect(page.locator("#confirm-text")).to_have_text(f"Build the {label(live_server, game, move['card'])} at ({move['x']}, {move['y']})?")
+    expect(page.locator("#confirm-text")).to_have_text(
+        f"Build the {label(live_server, game, move['card'])} at ({move['x']}, {move['y']})?"
+    )
     screenshots(page, "confirm")
     page.get_by_role("button", name="Play it").click()
 
-    expect(page.locator(".message.played")).to_contain_text(f"Ann built a")
-    expect(page.locator(f'svg.board .card[data-x="{move["x"]}"][data-y="{move["y"]}"]')).to_have_attribute("data-card", str(move["card"]))
+    expect(page.locator(".message.played")).to_contain_text("Ann built a")
+    expect(page.locator(f'svg.board .card[data-x="{move["x"]}"][data-y="{move["y"]}"]')).to_have_attribute(
+        "data-card", str(move["card"])
+    )
     expect(page.locator("h1")).to_have_text("Ben's turn.")
     assert state_of(live_server, game).board[(move["x"], move["y"])][0] == move["card"]
     screenshots(page, "built")
 
 
-def test_breaking_another_players_tool_by_clicking_the_card_and_the_player(page: Page, live_server: LiveServer, game: str, screenshots: Shoot) -> None:
+def test_breaking_another_players_tool_by_clicking_the_card_and_the_player(
+    page: Page, live_server: LiveServer, game: str, screenshots: Shoot
+) -> None:
     hand = engine.view(state_of(live_server, game), 0)["you"]["hand"]
     broken = next(card for card in hand if card.get("effect") == "break")
     open_link(page, live_server, game)
@@ -112,7 +122,9 @@ def test_passing_by_discarding_a_card(page: Page, live_server: LiveServer, game:
     screenshots(page, "passed")
 
 
-def test_a_stale_page_says_so_and_plays_nothing(page: Page, live_server: LiveServer, game: str, screenshots: Shoot) -> None:
+def test_a_stale_page_says_so_and_plays_nothing(
+    page: Page, live_server: LiveServer, game: str, screenshots: Shoot
+) -> None:
     open_link(page, live_server, game)
     state, seq = live_server.runtime.games.engine_state(game)
     elsewhere = next(m for m in engine.legal_moves(state, 0) if m["type"] == "pass")

@@ -1,4 +1,4 @@
-""""Email me a fresh link": only an authentic, merely expired, unrevoked link gets one, by email, rate limited."""
+""" "Email me a fresh link": only an authentic, merely expired, unrevoked link gets one, by email, rate limited."""
 
 from __future__ import annotations
 

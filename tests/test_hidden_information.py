@@ -45,11 +45,30 @@ class Twins:
         with self.runtime.db.write() as session:
             real = session.scalar(select(Game).where(Game.public_id == self.game_id))
             assert real is not None
-            twin = Game(**{column: getattr(real, column) for column in (
-                "title", "variant", "options", "policies", "status", "paused", "is_demo", "host_email",
-                "created_at", "updated_at", "current_seq", "to_act_seat", "turn_started_at")})
-            twin.seats = [Seat(seat_index=s.seat_index, display_name=s.display_name, email=s.email, is_bot=s.is_bot)
-                          for s in real.seats]
+            twin = Game(
+                **{
+                    column: getattr(real, column)
+                    for column in (
+                        "title",
+                        "variant",
+                        "options",
+                        "policies",
+                        "status",
+                        "paused",
+                        "is_demo",
+                        "host_email",
+                        "created_at",
+                        "updated_at",
+                        "current_seq",
+                        "to_act_seat",
+                        "turn_started_at",
+                    )
+                }
+            )
+            twin.seats = [
+                Seat(seat_index=s.seat_index, display_name=s.display_name, email=s.email, is_bot=s.is_bot)
+                for s in real.seats
+            ]
             session.add(twin)
             session.flush()
             return twin.public_id
@@ -59,17 +78,32 @@ class Twins:
         with self.runtime.db.write() as session:
             real = session.scalar(select(Game).where(Game.public_id == self.game_id))
             assert real is not None
-            new = list(session.scalars(select(Snapshot).where(Snapshot.game_id == real.id, Snapshot.seq > self.copied)
-                                       .order_by(Snapshot.seq)))
+            new = list(
+                session.scalars(
+                    select(Snapshot)
+                    .where(Snapshot.game_id == real.id, Snapshot.seq > self.copied)
+                    .order_by(Snapshot.seq)
+                )
+            )
             for seat, twin_id in self.twin_ids.items():
                 twin = session.scalar(select(Game).where(Game.public_id == twin_id))
                 assert twin is not None
                 for snapshot in new:
                     state = scramble_hidden(engine.Game.from_dict(snapshot.state), seat, self.rnd)
-                    session.add(Snapshot(
-                        game_id=twin.id, seq=snapshot.seq, state=state.to_dict(), move=None,
-                        events=[e if audience_holds(e, seat) else scramble_event(e, self.rnd) for e in snapshot.events],
-                        actor_seat=snapshot.actor_seat, submission_id=None, created_at=snapshot.created_at))
+                    session.add(
+                        Snapshot(
+                            game_id=twin.id,
+                            seq=snapshot.seq,
+                            state=state.to_dict(),
+                            move=None,
+                            events=[
+                                e if audience_holds(e, seat) else scramble_event(e, self.rnd) for e in snapshot.events
+                            ],
+                            actor_seat=snapshot.actor_seat,
+                            submission_id=None,
+                            created_at=snapshot.created_at,
+                        )
+                    )
                 for column in ("status", "current_seq", "to_act_seat", "turn_started_at", "updated_at"):
                     setattr(twin, column, getattr(real, column))
             if new:
@@ -188,7 +222,9 @@ def test_pages_and_json_do_not_change_when_only_hidden_information_changes(
                 real_page, real_data, game_id, game_id
             ), f"seat {seat} at move {seq} sees something hidden from it"
             assert not cards_named(real_page, real_data) & hidden_cards(state, seat)
-            assert {path for path in role_paths(real_data) if path[:2] != ("view", "results")} <= {("view", "you", "role")}
+            assert {path for path in role_paths(real_data) if path[:2] != ("view", "results")} <= {
+                ("view", "you", "role")
+            }
         mover = engine.to_act(state)
         assert mover is not None
         runtime.games.submit_move(game_id, mover, choose(state, mover, rng), seq, f"move-{seq}")
@@ -209,6 +245,8 @@ def test_the_twin_really_differs_in_hidden_information_so_the_comparison_has_tee
     real_page, real_data = seen_by(client, game_id)
     other_page, other_data = seen_by(client, twins.twin_ids[1])  # scrambled for Ben: Ann's hand changed
 
-    assert comparable(other_page, other_data, twins.twin_ids[1], game_id) != comparable(real_page, real_data, game_id, game_id)
+    assert comparable(other_page, other_data, twins.twin_ids[1], game_id) != comparable(
+        real_page, real_data, game_id, game_id
+    )
     real_state = runtime.games.engine_state(game_id)[0]
     assert engine.view(real_state, 0)["you"]["hand"] != other_data["view"]["you"]["hand"]

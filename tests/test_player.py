@@ -84,7 +84,9 @@ def current(runtime: Runtime, game_id: str) -> engine.Game:
 # -- the link and the cookie --------------------------------------------------------------------------------
 
 
-def test_a_link_remembers_the_seat_in_the_session_and_shows_the_table_without_the_token(client, runtime_of, game) -> None:
+def test_a_link_remembers_the_seat_in_the_session_and_shows_the_table_without_the_token(
+    client, runtime_of, game
+) -> None:
     token = seat_token(runtime_of, game, 0)
 
     response = client.get(f"/play/{token}")
@@ -104,7 +106,9 @@ def test_the_token_address_keeps_working_for_every_route(client, runtime_of, gam
     move = page_moves(page)[0]
 
     state = client.get(f"/play/{token}/state.json").get_json()
-    response = client.post(f"/play/{token}/move", data={**form_fields(page), "move": json.dumps(move), "confirmed": "yes"})
+    response = client.post(
+        f"/play/{token}/move", data={**form_fields(page), "move": json.dumps(move), "confirmed": "yes"}
+    )
 
     assert state["seat"] == 0 and state["seq"] == 0
     assert response.status_code == 303 and response.headers["Location"] == f"/play/{token}"
@@ -173,11 +177,15 @@ def fresh_link_emails(runtime: Runtime) -> list[OutboxMessage]:
         return list(session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "fresh_link")))
 
 
-def test_the_fresh_link_button_answers_the_same_and_emails_only_an_expired_links_seat(client, runtime_of, game, clock) -> None:
+def test_the_fresh_link_button_answers_the_same_and_emails_only_an_expired_links_seat(
+    client, runtime_of, game, clock
+) -> None:
     answers = []
     for token, _ in bad_links(runtime_of, game, clock).values():
         client.get(f"/play/{token}")
-        response = client.post(f"/play/{token}/fresh-link", data=form_fields(client.get(f"/play/{token}").get_data(as_text=True)))
+        response = client.post(
+            f"/play/{token}/fresh-link", data=form_fields(client.get(f"/play/{token}").get_data(as_text=True))
+        )
         answers.append((response.status_code, response.get_data(as_text=True)))
 
     assert len(set(answers)) == 1 and answers[0][0] == 200
@@ -229,7 +237,9 @@ def test_the_table_shows_the_seats_own_hand_role_and_moves_and_the_public_table(
     assert "Deadline for this turn: Thu 8 Jan, 09:00 UTC (in 3 days)." in page
 
 
-def test_a_seat_that_is_not_to_play_sees_whose_turn_and_since_when_and_no_moves(client, runtime_of, game, clock) -> None:
+def test_a_seat_that_is_not_to_play_sees_whose_turn_and_since_when_and_no_moves(
+    client, runtime_of, game, clock
+) -> None:
     clock.advance(timedelta(hours=5))
 
     page = open_table(client, runtime_of, game, 1)
@@ -283,7 +293,9 @@ def test_choosing_a_move_asks_to_confirm_it_and_changes_nothing(client, runtime_
     assert dump(runtime_of.db) == before
 
 
-def test_a_confirmed_move_is_played_and_the_page_redirects_to_the_table_with_what_happened(client, runtime_of, game) -> None:
+def test_a_confirmed_move_is_played_and_the_page_redirects_to_the_table_with_what_happened(
+    client, runtime_of, game
+) -> None:
     page = open_table(client, runtime_of, game, 0)
     move = next(m for m in page_moves(page) if m["type"] == "play" and "rotated" in m)
 
@@ -291,7 +303,7 @@ def test_a_confirmed_move_is_played_and_the_page_redirects_to_the_table_with_wha
 
     assert response.status_code == 303 and response.headers["Location"] == table_path(game)
     after = client.get(table_path(game)).get_data(as_text=True)
-    assert f"Ann built a" in after and "You drew" in after
+    assert "Ann built a" in after and "You drew" in after
     assert current(runtime_of, game).board[(move["x"], move["y"])][0] == move["card"]
     assert "Ben&#39;s turn." in after
 
@@ -334,7 +346,9 @@ def test_a_stale_page_names_the_others_who_moved(app: Flask, runtime_of, game) -
     cat_page = open_table(cat_tab, runtime_of, game, 2)
     fields = {**form_fields(cat_page), "seq": "0", "submission_id": "cat-1"}
 
-    response = cat_tab.post(f"{table_path(game)}/move", data={**fields, "move": json.dumps(page_moves(cat_page)[0]), "confirmed": "yes"})
+    response = cat_tab.post(
+        f"{table_path(game)}/move", data={**fields, "move": json.dumps(page_moves(cat_page)[0]), "confirmed": "yes"}
+    )
 
     assert response.status_code == 409
     assert "Ann and Ben played while you were looking; here is the table now." in response.get_data(as_text=True)
@@ -344,8 +358,10 @@ def test_a_move_out_of_turn_is_refused_with_409(client, runtime_of, game) -> Non
     page = open_table(client, runtime_of, game, 1)
     move = {"type": "pass", "cards": [engine.view(current(runtime_of, game), 1)["you"]["hand"][0]["id"]]}
 
-    response = client.post(f"{table_path(game)}/move", data={**form_fields(page), "seq": "0", "submission_id": "b1",
-                                                              "move": json.dumps(move), "confirmed": "yes"})
+    response = client.post(
+        f"{table_path(game)}/move",
+        data={**form_fields(page), "seq": "0", "submission_id": "b1", "move": json.dumps(move), "confirmed": "yes"},
+    )
 
     assert response.status_code == 409
     assert "It is not your turn." in response.get_data(as_text=True)
@@ -377,12 +393,15 @@ def test_an_illegal_move_gets_the_engines_explanation_and_422(client, runtime_of
         ('{"type": "teleport", "card": 4}', "0", 422),
     ],
 )
-def test_malformed_moves_are_refused_with_a_message_and_change_nothing(client, runtime_of, game, move, seq, status) -> None:
+def test_malformed_moves_are_refused_with_a_message_and_change_nothing(
+    client, runtime_of, game, move, seq, status
+) -> None:
     page = open_table(client, runtime_of, game, 0)
     before = dump(runtime_of.db)
 
-    response = client.post(f"{table_path(game)}/move",
-                           data={**form_fields(page), "move": move, "seq": seq, "confirmed": "yes"})
+    response = client.post(
+        f"{table_path(game)}/move", data={**form_fields(page), "move": move, "seq": seq, "confirmed": "yes"}
+    )
 
     assert response.status_code == status
     assert "Your turn" in response.get_data(as_text=True), "the table is shown again with the reason"
@@ -400,7 +419,9 @@ def test_a_post_without_the_sessions_csrf_token_is_refused_with_400(client, runt
     before = dump(runtime_of.db)
 
     responses = [
-        client.post(f"{table_path(game)}/move", data={**fields, "move": json.dumps(page_moves(page)[0]), "confirmed": "yes"}),
+        client.post(
+            f"{table_path(game)}/move", data={**fields, "move": json.dumps(page_moves(page)[0]), "confirmed": "yes"}
+        ),
         client.post(f"{table_path(game)}/settings", data={**fields, "notify_mode": "digest"}),
         client.post(f"{table_path(game)}/seen", data=fields),
     ]
@@ -417,10 +438,14 @@ def test_a_script_gets_json_results_and_errors(client, runtime_of, game) -> None
     move = page_moves(page)[0]
 
     played = client.post(f"{table_path(game)}/move", data={**fields, "move": json.dumps(move)}, headers=headers)
-    stale = client.post(f"{table_path(game)}/move", data={**fields, "submission_id": "other", "move": json.dumps(move)},
-                        headers=headers)
-    illegal = client.post(f"{table_path(game)}/move",
-                          data={**fields, "seq": "1", "submission_id": "x", "move": '{"type": "pass"}'}, headers=headers)
+    stale = client.post(
+        f"{table_path(game)}/move", data={**fields, "submission_id": "other", "move": json.dumps(move)}, headers=headers
+    )
+    illegal = client.post(
+        f"{table_path(game)}/move",
+        data={**fields, "seq": "1", "submission_id": "x", "move": '{"type": "pass"}'},
+        headers=headers,
+    )
     unreadable = client.post(f"{table_path(game)}/move", data={**fields, "move": "{"}, headers=headers)
     no_csrf = client.post(f"{table_path(game)}/move", data={"move": "{}"}, headers=headers)
 
@@ -486,18 +511,31 @@ def test_get_and_head_on_every_player_route_change_nothing(app: Flask, runtime_o
     links = bad_links(runtime_of, game, clock)
     fresh = seat_token(runtime_of, game, 0)
     before = dump(runtime_of.db)
-    paths = [f"/play/{fresh}", table_path(game), f"{table_path(game)}/state.json", f"/play/{fresh}/state.json",
-             f"/play/{token}", table_path("no-such-game")] + [f"/play/{t}" for t, _ in links.values()]
+    paths = [
+        f"/play/{fresh}",
+        table_path(game),
+        f"{table_path(game)}/state.json",
+        f"/play/{fresh}/state.json",
+        f"/play/{token}",
+        table_path("no-such-game"),
+    ] + [f"/play/{t}" for t, _ in links.values()]
 
     for path in paths:
         client.get(path)
         client.head(path)
 
     assert dump(runtime_of.db) == before
-    player_routes = {rule.rule for rule in app.url_map.iter_rules() if rule.endpoint.startswith("player.")
-                     and "GET" in (rule.methods or ())}
-    assert player_routes == {"/play/<token>", "/table/<game_id>", "/play/<token>/state.json",
-                             "/table/<game_id>/state.json"}
+    player_routes = {
+        rule.rule
+        for rule in app.url_map.iter_rules()
+        if rule.endpoint.startswith("player.") and "GET" in (rule.methods or ())
+    }
+    assert player_routes == {
+        "/play/<token>",
+        "/table/<game_id>",
+        "/play/<token>/state.json",
+        "/table/<game_id>/state.json",
+    }
 
 
 def test_a_finished_game_shows_the_final_gold_the_winners_and_every_goal(client, runtime_of) -> None:

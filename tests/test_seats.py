@@ -8,7 +8,6 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from pbem.errors import GameNotFound, SeatNotFound, ValidationError
-from pbem.runtime import Runtime
 from pbem.service.deadlines import turn_deadline
 from pbem.service.games import PlayerSpec
 from tests.conftest import PEOPLE, dump
@@ -46,11 +45,12 @@ def test_marking_a_visit_records_the_time(runtime, new_game: NewGame, clock) -> 
     assert runtime.seats.profile(game_id, 2).last_seen_at == clock.now()
 
 
-def test_the_profile_names_the_computer_seats_and_the_games_policies(runtime, new_game: NewGame) -> None:
+def test_the_profile_names_the_players_the_computer_seats_and_the_games_policies(runtime, new_game: NewGame) -> None:
     game_id = new_game([*PEOPLE, PlayerSpec("Bot", is_bot=True)], policies={"deadline_hours": 48})
 
     profile = runtime.seats.profile(game_id, 0)
 
+    assert profile.names == ("Ann", "Ben", "Cat", "Bot")
     assert profile.computer_seats == frozenset({3})
     assert profile.policies["deadline_hours"] == 48
 

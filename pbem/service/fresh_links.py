@@ -1,4 +1,4 @@
-""""Email me a fresh link": the one way back into a game for a player whose link has expired.
+""" "Email me a fresh link": the one way back into a game for a player whose link has expired.
 
 The request carries the old token. A fresh link is queued (in the outbox, in the same transaction as the
 rate-limit count) only when that token is authentic, merely too old, and its seat's token version is still
@@ -32,7 +32,13 @@ TOO_MANY = "Too many fresh links were asked for from here. Please wait an hour a
 
 class FreshLinks:
     def __init__(
-        self, db: Database, clock: Clock, links: LinkSigner, outbox: Outbox, limiter: RateLimiter, link_max_age_days: int
+        self,
+        db: Database,
+        clock: Clock,
+        links: LinkSigner,
+        outbox: Outbox,
+        limiter: RateLimiter,
+        link_max_age_days: int,
     ) -> None:
         self._db = db
         self._clock = clock

@@ -1,4 +1,4 @@
-"""A seat's own settings and what a page needs beside the game view: names of computer seats, policies.
+"""A seat's own settings and what a page needs beside the game view: the names, the computer seats, policies.
 
 Nothing here is hidden information: whether a seat is a computer player and the game's policies are
 known to the whole table; a seat's preferences are shown only to that seat.
@@ -23,6 +23,7 @@ from pbem.service.games import _find_game, _require_seat
 @dataclass(frozen=True)
 class SeatProfile:
     seat: int
+    names: tuple[str, ...]
     notify_mode: str
     timezone: str
     last_seen_at: datetime | None
@@ -46,6 +47,7 @@ class SeatService:
             own = _seat(game, seat)
             return SeatProfile(
                 seat=own.seat_index,
+                names=tuple(game.names),
                 notify_mode=own.notify_mode,
                 timezone=own.timezone,
                 last_seen_at=own.last_seen_at,

@@ -101,8 +101,9 @@ def _placed(frame: Frame, cell: tuple[int, int], classes: str, art: Markup, *, c
 
 def _grid(frame: Frame) -> Markup:
     # Only numbers go into these strings, so they need no escaping (and the grid is the board's bulk).
+    size = f'width="{CARD_W - 6}" height="{CARD_H - 6}" rx="5"'
     cells = "".join(
-        f'<rect class="slot" x="{frame.left(x) + 3}" y="{frame.top(y) + 3}" width="{CARD_W - 6}" height="{CARD_H - 6}" rx="5"/>'
+        f'<rect class="slot" x="{frame.left(x) + 3}" y="{frame.top(y) + 3}" {size}/>'
         for x in range(frame.min_x, frame.max_x + 1)
         for y in range(frame.min_y, frame.max_y + 1)
     )

@@ -19,7 +19,12 @@ CARD_H = 88
 TUNNEL = 16
 INSET = 2
 CENTRE = (CARD_W / 2, CARD_H / 2)
-EDGE_POINT = {"N": (CARD_W / 2, 0.0), "E": (float(CARD_W), CARD_H / 2), "S": (CARD_W / 2, float(CARD_H)), "W": (0.0, CARD_H / 2)}
+EDGE_POINT = {
+    "N": (CARD_W / 2, 0.0),
+    "E": (float(CARD_W), CARD_H / 2),
+    "S": (CARD_W / 2, float(CARD_H)),
+    "W": (0.0, CARD_H / 2),
+}
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 # How far a dead-end stub reaches from its edge toward the centre.
 STUB = 0.42
@@ -37,18 +42,31 @@ def card_group(info: Mapping[str, Any]) -> Markup:
 def _looks(info: Mapping[str, Any]) -> tuple[Any, ...]:
     """What a card's drawing depends on, as a hashable key (the same card is drawn many times a page)."""
     segments = tuple(
-        (str(s.get("edges", "")), bool(s.get("dead")), s.get("door"), bool(s.get("ladder"))) for s in info.get("segments", ())
+        (str(s.get("edges", "")), bool(s.get("dead")), s.get("door"), bool(s.get("ladder")))
+        for s in info.get("segments", ())
     )
-    return (info.get("kind"), segments, int(info.get("crystals", 0) or 0), bool(info.get("gold")),
-            info.get("effect"), tuple(info.get("tools", ())))
+    return (
+        info.get("kind"),
+        segments,
+        int(info.get("crystals", 0) or 0),
+        bool(info.get("gold")),
+        info.get("effect"),
+        tuple(info.get("tools", ())),
+    )
 
 
 @lru_cache(maxsize=512)
 def _drawn(looks: tuple[Any, ...]) -> Markup:
     kind, segments, crystals, gold, effect, tools = looks
     info = {
-        "kind": kind, "crystals": crystals, "gold": gold, "effect": effect, "tools": tools,
-        "segments": [{"edges": edges, "dead": dead, "door": door, "ladder": ladder} for edges, dead, door, ladder in segments],
+        "kind": kind,
+        "crystals": crystals,
+        "gold": gold,
+        "effect": effect,
+        "tools": tools,
+        "segments": [
+            {"edges": edges, "dead": dead, "door": door, "ladder": ladder} for edges, dead, door, ladder in segments
+        ],
     }
     return _draw(info)
 
@@ -69,9 +87,9 @@ def _draw(info: Mapping[str, Any]) -> Markup:
 
 def card_svg(info: Mapping[str, Any], *, css_class: str = "card-art") -> Markup:
     """A card on its own, as a small `<svg>` (a hand card, a card in front of a player)."""
-    return Markup(
-        '<svg class="{}" viewBox="0 0 {} {}" aria-hidden="true" focusable="false">{}</svg>'
-    ).format(css_class, CARD_W, CARD_H, card_group(info))
+    return Markup('<svg class="{}" viewBox="0 0 {} {}" aria-hidden="true" focusable="false">{}</svg>').format(
+        css_class, CARD_W, CARD_H, card_group(info)
+    )
 
 
 def goal_back(peeked_gold: bool | None) -> Markup:
@@ -103,9 +121,9 @@ def goal_face(gold: bool, segments: Iterable[Mapping[str, Any]]) -> Markup:
 def tool_icon(tool: str, *, broken: bool) -> Markup:
     """A small tool picture for the list of players (a broken one is struck through)."""
     slash = Markup('<path class="strike" d="M14 26 L46 66"/>') if broken else Markup("")
-    return Markup(
-        '<svg class="tool-icon{}" viewBox="10 22 40 48" role="img" aria-label="{}">{}{}</svg>'
-    ).format(" broken" if broken else "", f"broken {tool}" if broken else tool, _tool(tool), slash)
+    return Markup('<svg class="tool-icon{}" viewBox="10 22 40 48" role="img" aria-label="{}">{}{}</svg>').format(
+        " broken" if broken else "", f"broken {tool}" if broken else tool, _tool(tool), slash
+    )
 
 
 # -- pieces -------------------------------------------------------------------------------------------
@@ -131,7 +149,9 @@ def _tunnels(segments: Iterable[Mapping[str, Any]]) -> list[Markup]:
         floors.append(Markup('<path class="tunnel" d="{}"/>').format(path))
         if not segment.get("dead") and len(edges) != 2:
             # Where three or four tunnels meet, or one ends inside the card: a round chamber.
-            walls.append(Markup('<circle class="wall-hub" cx="{:g}" cy="{:g}" r="{}"/>').format(*CENTRE, TUNNEL // 2 + 3))
+            walls.append(
+                Markup('<circle class="wall-hub" cx="{:g}" cy="{:g}" r="{}"/>').format(*CENTRE, TUNNEL // 2 + 3)
+            )
             floors.append(Markup('<circle class="hub" cx="{:g}" cy="{:g}" r="{}"/>').format(*CENTRE, TUNNEL // 2))
         if segment.get("dead"):
             extras.append(_rock(edges[0]))
@@ -194,14 +214,15 @@ def _door(colour: str, edges: str) -> Markup:
 
 def _ladder(x: float, y: float) -> Markup:
     rungs = "".join(f"M{x - 6:g} {y + dy:g} L{x + 6:g} {y + dy:g} " for dy in (-8, -3, 2, 7))
-    return Markup(
-        '<path class="ladder" d="M{:g} {:g} L{:g} {:g} M{:g} {:g} L{:g} {:g} {}"/>'
-    ).format(x - 6, y - 12, x - 6, y + 12, x + 6, y - 12, x + 6, y + 12, rungs)
+    return Markup('<path class="ladder" d="M{:g} {:g} L{:g} {:g} M{:g} {:g} L{:g} {:g} {}"/>').format(
+        x - 6, y - 12, x - 6, y + 12, x + 6, y - 12, x + 6, y + 12, rungs
+    )
 
 
 def _crystals(count: int) -> list[Markup]:
     return [
-        Markup('<path class="crystal" d="M{0:g} 8 l4 5 l-4 5 l-4 -5 z"/>').format(10 + 9 * index) for index in range(count)
+        Markup('<path class="crystal" d="M{0:g} 8 l4 5 l-4 5 l-4 -5 z"/>').format(10 + 9 * index)
+        for index in range(count)
     ]
 
 

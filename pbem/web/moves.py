@@ -82,10 +82,11 @@ def describe_move(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         return f"{verb} {whose} {tool}"
     cell = (move.get("x"), move.get("y"))
     if card.get("effect") == "map":
-        return f"Look at the {goal_names(view).get(cell, 'goal')} goal with your map"  # type: ignore[arg-type]
+        goal = goal_names(view).get(cell, "goal")  # type: ignore[arg-type]
+        return f"Look at the {goal} goal with your map"
     if card.get("effect") == "rockfall":
-        target = next((c for c in view["board"] if (c["x"], c["y"]) == cell), {})
-        return f"Rockfall: remove the {target.get('label', 'card')} at ({cell[0]}, {cell[1]})"
+        lying: Mapping[str, Any] = next((c for c in view["board"] if (c["x"], c["y"]) == cell), {})
+        return f"Rockfall: remove the {lying.get('label', 'card')} at ({cell[0]}, {cell[1]})"
     turned = ", turned around" if move.get("rotated") else ""
     return f"Build the {label} at ({cell[0]}, {cell[1]}){turned}"
 

@@ -25,7 +25,6 @@ from flask import (
     request,
     url_for,
 )
-
 from markupsafe import Markup
 
 from pbem.errors import BadLink, ExpiredLink, GameNotFound, PbemError, RevokedLink, StaleTurn, ValidationError
@@ -94,7 +93,7 @@ def state_json(access: SeatAccess) -> Response:
 
 
 @seat_route("/move", ["POST"])
-def move(access: SeatAccess) -> Response | str:
+def move(access: SeatAccess) -> Any:
     chosen = parse_move(request.form.get("move"))
     expected_seq = _expected_seq(request.form.get("seq"))
     submission_id = request.form.get("submission_id", "")
@@ -113,7 +112,7 @@ def move(access: SeatAccess) -> Response | str:
             submission_id=submission_id,
         )
     result = games.submit_move(access.link.game_id, access.link.seat, chosen, expected_seq, submission_id)
-    lines = describe(result.events, games.current_state(access.link.game_id).players)
+    lines = describe(result.events, list(runtime().seats.profile(access.link.game_id, access.link.seat).names))
     if wants_json():
         return jsonify(seq=result.seq, lines=lines, replayed=result.replayed, game_over=result.game_over)
     for line in lines:
@@ -122,7 +121,7 @@ def move(access: SeatAccess) -> Response | str:
 
 
 @seat_route("/settings", ["POST"])
-def settings(access: SeatAccess) -> Response:
+def settings(access: SeatAccess) -> Any:
     mode = request.form.get("notify_mode", "")
     runtime().seats.set_notify_mode(access.link.game_id, access.link.seat, mode)
     flash("Saved: an email for each of your turns." if mode == "turn" else "Saved: one email a day.", "notice")
@@ -207,7 +206,7 @@ def _stale_message() -> str:
     try:
         access = current_seat()
         history = runtime().games.history(access.link.game_id, access.link.seat)
-        names = runtime().games.current_state(access.link.game_id).players
+        names = runtime().seats.profile(access.link.game_id, access.link.seat).names
     except PbemError:
         return StaleTurn.default_message
     actors = []
@@ -218,7 +217,9 @@ def _stale_message() -> str:
     if access.link.seat in actors:
         return "You already played from another window or device; here is the table now. Nothing more was played."
     if others:
-        return f"{join_words(others)} played while you were looking; here is the table now. Nothing of yours was played."
+        return (
+            f"{join_words(others)} played while you were looking; here is the table now. Nothing of yours was played."
+        )
     return "The game changed while you were looking; here is the table now. Nothing of yours was played."
 
 
@@ -226,4 +227,6 @@ def _expected_seq(raw: str | None) -> int:
     try:
         return int(raw or "")
     except ValueError:
-        raise ValidationError("The form is missing the turn it was drawn for; please look at the table again.") from None
+        raise ValidationError(
+            "The form is missing the turn it was drawn for; please look at the table again."
+        ) from None

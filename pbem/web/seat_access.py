@@ -26,7 +26,9 @@ MAX_REMEMBERED = 8
 class NoSeatHere(BadLink):
     """A `/table/<game_id>` address opened in a browser that has not opened that game's link."""
 
-    default_message = "This browser has not opened your link to this game yet. Please open the link from your latest email."
+    default_message = (
+        "This browser has not opened your link to this game yet. Please open the link from your latest email."
+    )
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,10 @@ from pbem.web.moves import MoveGroup, goal_names, group_moves
 from pbem.web.when import ago, local_time, until
 
 ROLES = {
-    "digger": ("Gold-digger", "Build a tunnel from the start to the gold. Someone at the table may be working against you."),
+    "digger": (
+        "Gold-digger",
+        "Build a tunnel from the start to the gold. Someone at the table may be working against you.",
+    ),
     "saboteur": ("Saboteur", "Keep the tunnel from reaching the gold, without being found out."),
 }
 SIDES = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
@@ -94,9 +97,7 @@ class TurnPage:
     submission_id: str
 
 
-def build_turn_page(
-    state: GameState, history: Sequence[HistoryEntry], profile: SeatProfile, now: datetime
-) -> TurnPage:
+def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: SeatProfile, now: datetime) -> TurnPage:
     """The page for a started game (`state.view` present)."""
     view = state.view or {}
     you = view.get("you") or {}
@@ -122,7 +123,9 @@ def build_turn_page(
         picking_gold=picking,
         gold_story=_gold_story(view, names) if picking else "",
         headline=_headline(state, seat, picking, profile.computer_seats),
-        waiting_since=f"{local_time(since, profile.timezone)} ({ago(since, now)})" if since and state.to_act is not None else None,
+        waiting_since=f"{local_time(since, profile.timezone)} ({ago(since, now)})"
+        if since and state.to_act is not None
+        else None,
         deadline=f"{local_time(deadline, profile.timezone)} ({until(deadline, now)})" if deadline else None,
         board=board_svg(view),
         board_listing=board_listing(view),
@@ -166,7 +169,9 @@ def board_listing(view: Mapping[str, Any]) -> list[str]:
         cell = (card["x"], card["y"])
         where = f"({cell[0]}, {cell[1]})"
         if card["kind"] == "goal":
-            text = f"{where}: the {goals.get(cell, 'goal')} goal, turned over: {'gold' if card.get('gold') else 'stone'}"
+            text = (
+                f"{where}: the {goals.get(cell, 'goal')} goal, turned over: {'gold' if card.get('gold') else 'stone'}"
+            )
         elif card["kind"] == "start":
             text = f"{where}: the start"
         else:
