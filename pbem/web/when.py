@@ -32,10 +32,23 @@ def until(moment: datetime, now: datetime) -> str:
     return f"in {_span(moment - now)}"
 
 
+UNITS = (("day", 24 * 60), ("hour", 60), ("minute", 1))
+
+
 def _span(delta: timedelta) -> str:
+    """The largest unit and the next one, rounded down: '2 days 23 hours', '3 hours', '5 minutes'."""
     minutes = int(delta.total_seconds() // 60)
-    for unit, size in (("day", 24 * 60), ("hour", 60), ("minute", 1)):
+    for index, (unit, size) in enumerate(UNITS):
         if minutes >= size:
-            count = minutes // size
-            return f"{count} {unit}{'s' if count != 1 else ''}"
+            words = [_count(minutes // size, unit)]
+            if index + 1 < len(UNITS):
+                smaller, smaller_size = UNITS[index + 1]
+                rest = (minutes % size) // smaller_size
+                if rest:
+                    words.append(_count(rest, smaller))
+            return " ".join(words)
     return "less than a minute"
+
+
+def _count(number: int, unit: str) -> str:
+    return f"{number} {unit}{'s' if number != 1 else ''}"
