@@ -167,8 +167,8 @@
       var where = placements.length ? "Tap a lit place on the board" + (turnable ? " (or turn the card around first)" : "")
         : Object.keys(bySeat).length ? "Tap a lit player"
         : own.some(function (c) { return isCellTarget(c.move); }) ? "Tap a lit card on the board"
-        : "This card can only be discarded";
-      hint.textContent = where + ", or discard it to pass.";
+        : null;
+      hint.textContent = where ? where + ", or discard it to pass." : "This card can only be discarded, face down: that is your pass.";
     }
   }
 
