@@ -30,6 +30,22 @@ class ValidationError(PbemError):
     default_message = "The request is not valid."
 
 
+class CsrfFailed(PbemError):
+    """A POST without the form's session-bound token: a stale tab after the cookie went, or another site."""
+
+    status = 400
+    code = "csrf_failed"
+    default_message = "This form has expired, so nothing was done. Please look at the page again and retry."
+
+
+class RateLimited(PbemError):
+    """Too many requests of one kind from one place; says nothing about the seat or link involved."""
+
+    status = 429
+    code = "rate_limited"
+    default_message = "Too many requests from here. Please wait a while and try again."
+
+
 class GameNotFound(PbemError):
     status = 404
     code = "game_not_found"

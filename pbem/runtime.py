@@ -15,7 +15,10 @@ from pbem.config import Config
 from pbem.db import Database
 from pbem.mail.outbox import Outbox
 from pbem.mail.unsubscribe import UnsubscribeLinks
+from pbem.service.fresh_links import FreshLinks
 from pbem.service.games import GameService
+from pbem.service.rate_limits import RateLimiter
+from pbem.service.seats import SeatService
 from pbem.tokens import LinkSigner
 
 
@@ -27,6 +30,9 @@ class Runtime:
     links: LinkSigner
     outbox: Outbox
     games: GameService
+    limiter: RateLimiter
+    seats: SeatService
+    fresh_links: FreshLinks
 
     def close(self) -> None:
         self.db.dispose()
@@ -44,4 +50,10 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
         unsubscribe=UnsubscribeLinks(config.secret_keys, config.base_url),
     )
     games = GameService(db, clock, links, outbox, config.policies, config.link_max_age_days)
-    return Runtime(config=config, clock=clock, db=db, links=links, outbox=outbox, games=games)
+    seats = SeatService(db, clock)
+    limiter = RateLimiter(clock, config.secret_keys[0])
+    fresh_links = FreshLinks(db, clock, links, outbox, limiter, config.link_max_age_days)
+    return Runtime(
+        config=config, clock=clock, db=db, links=links, outbox=outbox, games=games,
+        limiter=limiter, seats=seats, fresh_links=fresh_links,
+    )

@@ -1,5 +1,6 @@
 """Shared fixtures: a fresh database per test (SQLite always, PostgreSQL when PBEM_TEST_DATABASE_URL is set),
-a clock that only moves when told, the application wired to both, and a real SMTP server on loopback."""
+a clock that only moves when told, the application wired to both (test client, or a real server thread for
+headless Chromium), stored games in chosen positions, and a real SMTP server on loopback."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import random
 import socket
 import ssl
 import subprocess
+import threading
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -19,7 +21,7 @@ from datetime import datetime, timezone
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -27,6 +29,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import Engine, create_engine, select, text
 from sqlalchemy.engine import make_url
+from werkzeug.serving import BaseWSGIServer, make_server
 
 import engine
 from pbem import create_app
@@ -34,10 +37,14 @@ from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.db import Database, with_driver
 from pbem.mail.deliver import Deliverer, deliverer_for
-from pbem.models import Base, Game, OutboxMessage, Snapshot
+from pbem.models import Base, Game, OutboxMessage, Seat, Snapshot
+from pbem.paths import REPO_ROOT
 from pbem.runtime import Runtime, build_runtime
 from pbem.service.games import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 POSTGRES_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
 START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
@@ -108,20 +115,6 @@ def runtime(config: Config, clock: SettableClock) -> Iterator[Runtime]:
     built = build_runtime(config, clock=clock)
     yield built
     built.close()
-
-
-@pytest.fixture
-def app(config: Config, clock: SettableClock) -> Iterator[Flask]:
-    """The web application on the test database and clock."""
-    built = create_app(config, clock=clock)
-    built.testing = True
-    yield built
-    built.extensions[EXTENSION_KEY].close()
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 PEOPLE = (
@@ -334,3 +327,193 @@ def arranged_game(runtime: Runtime, new_game: Callable[..., str]) -> Callable[..
         return game_id
 
     return make
+
+
+# -- the web application ----------------------------------------------------------------------------------
+
+
+def built_app(config: Config, clock: SettableClock) -> Iterator[Flask]:
+    app = create_app(config, clock=clock)
+    app.testing = True
+    yield app
+    app.extensions[EXTENSION_KEY].close()
+
+
+@pytest.fixture
+def app(config: Config, clock: SettableClock) -> Iterator[Flask]:
+    yield from built_app(config, clock)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def app_runtime(app: Flask) -> Runtime:
+    return app.extensions[EXTENSION_KEY]
+
+
+# -- games in chosen positions ------------------------------------------------------------------------------
+
+
+Chooser = Callable[[engine.Game, int, random.Random], dict[str, Any]]
+
+
+def dig_for_gold(state: engine.Game, seat: int, rng: random.Random) -> dict[str, Any]:
+    """A player who only tunnels east: the legal path card (no dead end) that reaches furthest, else a repair
+    of their own tools, else a pass. Random play almost never finds the gold; this does within a few rounds."""
+    moves = engine.legal_moves(state, seat)
+    hand = {card["id"]: card for card in engine.view(state, seat)["you"]["hand"]}
+    builds = [m for m in moves if m["type"] == "play" and "rotated" in m
+              and not all(s.get("dead") for s in hand[m["card"]]["segments"])]
+    if builds:
+        return max(builds, key=lambda m: (m["x"], -abs(m["y"])))
+    repairs = [m for m in moves if m.get("target") == seat and hand[m["card"]].get("effect") == "repair"]
+    return (repairs or [m for m in moves if m["type"] == "pass"] or moves)[0]
+
+
+def play_until(
+    state: engine.Game, done: Callable[[engine.Game], bool], rng: random.Random, choose: Chooser = engine.bots.choose
+) -> engine.Game:
+    """Legal moves (the engine's random bot unless told) until `done` holds; fails if the game ends first."""
+    while not done(state):
+        seat = engine.to_act(state)
+        assert seat is not None, "the game ended before reaching the position the test needs"
+        state, _ = engine.apply_move(state, seat, choose(state, seat, rng))
+    return state
+
+
+def store_game(runtime: Runtime, state: engine.Game, *, title: str = "Test mine", computers: Sequence[int] = ()) -> str:
+    """A running game whose latest snapshot is `state`, for tests that need a given hand or phase.
+
+    Games normally start from a secret seed (`GameService.start_game`); a test that needs, say, a broken tool
+    in seat 0's hand or a gold pick reaches that position with the engine and stores it as snapshot 0.
+    Everything after goes through the service as usual.
+    """
+    now = runtime.clock.now()
+    with runtime.db.write() as session:
+        game = Game(
+            title=title,
+            variant=state.variant,
+            options=dict(state.options),
+            policies=dataclasses.asdict(runtime.config.policies),
+            status="finished" if engine.is_over(state) else "active",
+            paused=False,
+            is_demo=False,
+            host_email="host@example.org",
+            created_at=now,
+            updated_at=now,
+            current_seq=0,
+            to_act_seat=engine.to_act(state),
+            turn_started_at=now,
+        )
+        game.seats = [
+            Seat(seat_index=index, display_name=name, is_bot=index in computers,
+                 email=None if index in computers else f"{name.lower()}@example.org")
+            for index, name in enumerate(state.players)
+        ]
+        session.add(game)
+        session.flush()
+        session.add(Snapshot(game_id=game.id, seq=0, state=state.to_dict(), move=None, events=[], actor_seat=None,
+                             submission_id=None, created_at=now))
+        return game.public_id
+
+
+def seat_token(runtime: Runtime, game_id: str, seat: int) -> str:
+    """The token of a fresh magic link to that seat."""
+    return runtime.games.invites(game_id)[seat].link.rsplit("/", 1)[1]
+
+
+# -- a real server and a real browser ----------------------------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]
+ARTIFACTS = REPO_ROOT / "artifacts"
+
+
+@dataclass
+class LiveServer:
+    url: str
+    app: Flask
+    runtime: Runtime
+
+    def link(self, game_id: str, seat: int) -> str:
+        return self.runtime.games.invites(game_id)[seat].link
+
+
+class _Dispatch:
+    """Lets the server bind its port before the app exists, so the app's base_url names that port."""
+
+    app: Flask | None = None
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        assert self.app is not None
+        return self.app(environ, start_response)
+
+
+@pytest.fixture
+def live_server(config: Config, clock: SettableClock) -> Iterator[LiveServer]:
+    """The application behind a real HTTP server on 127.0.0.1, in a thread, for headless Chromium."""
+    dispatch = _Dispatch()
+    server: BaseWSGIServer = make_server("127.0.0.1", 0, dispatch, threaded=True)
+    url = f"http://127.0.0.1:{server.server_port}"
+    for app in built_app(dataclasses.replace(config, base_url=url), clock):
+        dispatch.app = app
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield LiveServer(url=url, app=app, runtime=app_runtime(app))
+        finally:
+            server.shutdown()
+            thread.join()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def screenshots(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
+    """Save a page as `artifacts/screenshots/<test>/<name>.png` (git-ignored) and return the path."""
+    folder = ARTIFACTS / "screenshots" / request.node.name.replace("[", "-").replace("]", "").replace("/", "-")
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Any, name: str) -> Path:
+        path = folder / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
+
+
+@pytest.fixture(params=sorted(VIEWPORTS))
+def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    """A fresh browser context (no cookies) at a phone's and at a desktop's size; fails on any script error
+    and on any failed request other than a page's own (a page may rightly answer 409 or 422)."""
+    context = browser.new_context(viewport=VIEWPORTS[request.param], device_scale_factor=1)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    # A page answered with 409 or 422 is expected; a failing script, style or JSON request is not.
+    opened.on("response", lambda response: errors.append(f"{response.status} {response.url}")
+              if response.status >= 400 and response.request.resource_type != "document" else None)
+    opened.on("console", lambda message: errors.append(message.text)
+              if message.type == "error" and not message.text.startswith("Failed to load resource") else None)
+    try:
+        yield opened
+    finally:
+        context.close()
+    assert errors == [], f"the page reported errors: {errors}"

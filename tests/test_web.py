@@ -3,37 +3,23 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import create_app
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.errors import InvalidMove, PbemError, StaleTurn
-from pbem.runtime import Runtime
 from pbem.service.games import PlayerSpec
-from pbem.web.app_context import EXTENSION_KEY
-from tests.conftest import PEOPLE, dump
+from tests.conftest import PEOPLE, app_runtime, dump
+from tests.conftest import built_app as build
 
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
 }
-
-
-def build(config: Config, clock: SettableClock) -> Iterator[Flask]:
-    app = create_app(config, clock=clock)
-    app.testing = True
-    yield app
-    app.extensions[EXTENSION_KEY].close()
-
-
-def app_runtime(app: Flask) -> Runtime:
-    return app.extensions[EXTENSION_KEY]
 
 
 def raise_on_request(app: Flask, error: Exception) -> str:

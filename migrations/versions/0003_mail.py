@@ -4,7 +4,6 @@ Revision ID: 0003_mail
 Revises: 0001_foundation
 Create Date: 2026-11-29 19:59:43.091255
 
-Chained after 0002_turn_page when the page branch is merged (change down_revision then).
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0003_mail'
-down_revision: str | None = '0001_foundation'
+down_revision: str | None = '0002_turn_page'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,24 @@
+"""Counters for rate limits, kept in the database so every web worker sees the same counts.
+
+One row per (key, window): a fixed window of time and how many requests fell in it. Keys are hashed by
+the rate limiter, so the table holds no client address or seat id in the clear.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Index, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from pbem.models.base import Base
+
+
+class RateLimitHit(Base):
+    __tablename__ = "rate_limit_hits"
+    # Old windows are pruned by their start.
+    __table_args__ = (Index("ix_rate_limit_hits_window_start", "window_start"),)
+
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    window_start: Mapped[datetime] = mapped_column(primary_key=True)
+    hits: Mapped[int]

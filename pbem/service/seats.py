@@ -1,0 +1,73 @@
+"""A seat's own settings and what a page needs beside the game view: the names, the computer seats, policies.
+
+Nothing here is hidden information: whether a seat is a computer player and the game's policies are
+known to the whole table; a seat's preferences are shown only to that seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from pbem.clock import Clock
+from pbem.db import Database
+from pbem.errors import ValidationError
+from pbem.models import Game, Seat
+from pbem.models.games import NOTIFY_MODES
+from pbem.service.games import _find_game, _require_seat
+
+
+@dataclass(frozen=True)
+class SeatProfile:
+    seat: int
+    names: tuple[str, ...]
+    notify_mode: str
+    timezone: str
+    last_seen_at: datetime | None
+    computer_seats: frozenset[int]
+    policies: dict[str, Any]
+
+
+class SeatService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    def game_exists(self, game_id: str) -> bool:
+        """Whether a game has this public id (ids are long and random: knowing one reveals nothing)."""
+        with self._db.read() as session:
+            return session.scalar(select(Game.id).where(Game.public_id == game_id)) is not None
+
+    def profile(self, game_id: str, seat: int) -> SeatProfile:
+        with self._db.read() as session:
+            game = _find_game(session, game_id)
+            own = _seat(game, seat)
+            return SeatProfile(
+                seat=own.seat_index,
+                names=tuple(game.names),
+                notify_mode=own.notify_mode,
+                timezone=own.timezone,
+                last_seen_at=own.last_seen_at,
+                computer_seats=frozenset(other.seat_index for other in game.seats if other.is_bot),
+                policies=dict(game.policies),
+            )
+
+    def set_notify_mode(self, game_id: str, seat: int, mode: str) -> None:
+        """'turn': an email for every turn; 'digest': one email a day (sent by the mail work, issue 5)."""
+        if mode not in NOTIFY_MODES:
+            raise ValidationError(f"Choose how to be emailed: {' or '.join(NOTIFY_MODES)}.")
+        with self._db.write() as session:
+            _seat(_find_game(session, game_id), seat).notify_mode = mode
+
+    def mark_seen(self, game_id: str, seat: int) -> None:
+        """Record that the player looked at the table (a POST from the page's script, never a GET)."""
+        with self._db.write() as session:
+            _seat(_find_game(session, game_id), seat).last_seen_at = self._clock.now()
+
+
+def _seat(game: Game, seat: int) -> Seat:
+    _require_seat(game, seat)
+    return game.seats[seat]

@@ -1,0 +1,232 @@
+"""The player's pages: the magic link, the turn page, its JSON for the page's script, and the forms.
+
+Every route exists twice: under `/play/<token>` (the link from an email, which always keeps working) and
+under `/table/<game_id>` (the same seat, carried by the session cookie after the first visit). GET and
+HEAD only read; every POST carries the session's CSRF token. A move posts the snapshot sequence the page
+showed and a submission id made when the form was drawn, then goes to `GameService.submit_move`, which
+alone decides; success redirects back to the page (POST-redirect-GET), failure shows the table again with
+the reason and the error's status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    flash,
+    g,
+    get_flashed_messages,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from markupsafe import Markup
+
+from pbem.errors import BadLink, ExpiredLink, GameNotFound, PbemError, RevokedLink, StaleTurn, ValidationError
+from pbem.service.events import describe
+from pbem.web import csrf
+from pbem.web.app_context import runtime
+from pbem.web.card_art import CARD_H, CARD_W, tool_icon
+from pbem.web.errors import wants_json
+from pbem.web.moves import choices, describe_move, encode_move, parse_move
+from pbem.web.seat_access import NoSeatHere, SeatAccess, current_seat, remember, requested_token
+from pbem.web.turn_page import build_turn_page, join_words, new_submission_id
+
+blueprint = Blueprint("player", __name__)
+csrf.protect(blueprint)
+
+LINK_ERRORS = (BadLink, ExpiredLink, RevokedLink)
+
+
+@blueprint.app_template_global("broken_tool_icon")
+def broken_tool_icon(tool: str) -> Markup:
+    return tool_icon(tool, broken=True)
+
+
+def seat_route(suffix: str, methods: list[str]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a view under both forms of address, as one endpoint (`url_for` picks by the argument)."""
+
+    def register(view: Callable[..., Any]) -> Callable[..., Any]:
+        def handler(**_: str) -> Any:
+            return view(current_seat())
+
+        handler.__name__ = view.__name__
+        blueprint.add_url_rule(f"/play/<token>{suffix}", view.__name__, handler, methods=methods)
+        blueprint.add_url_rule(f"/table/<game_id>{suffix}", view.__name__, handler, methods=methods)
+        return view
+
+    return register
+
+
+@seat_route("", ["GET"])
+def table(access: SeatAccess) -> Any:
+    """The turn page. Through the link from an email, first remember the seat in the session cookie and
+    redirect to the same page without the token in the address."""
+    if access.via_token:
+        remember(access)
+        return redirect(SeatAccess(access.token, access.link, via_token=False).url("player.table"), 303)
+    return render_table(access)
+
+
+@seat_route("/state.json", ["GET"])
+def state_json(access: SeatAccess) -> Response:
+    """What the page's script needs: the seat's view, its legal moves (with their labels) and the sequence."""
+    state = runtime().games.current_state(access.link.game_id, access.link.seat)
+    view = state.view or {}
+    return jsonify(
+        game={"id": state.game_id, "title": state.title, "status": state.status, "paused": state.paused},
+        seat=access.link.seat,
+        seq=state.seq,
+        to_act=state.to_act,
+        turn_started_at=state.turn_started_at.isoformat() if state.turn_started_at else None,
+        view=state.view,
+        legal_moves=state.legal_moves,
+        choices=[choice.as_json() for choice in choices(state.legal_moves, view)],
+        submission_id=new_submission_id(),
+        card_size={"width": CARD_W, "height": CARD_H},
+    )
+
+
+@seat_route("/move", ["POST"])
+def move(access: SeatAccess) -> Any:
+    chosen = parse_move(request.form.get("move"))
+    expected_seq = _expected_seq(request.form.get("seq"))
+    submission_id = request.form.get("submission_id", "")
+    g.expected_seq = expected_seq
+    games = runtime().games
+    if request.form.get("confirmed") != "yes" and not wants_json():
+        state = games.current_state(access.link.game_id, access.link.seat)
+        if state.seq != expected_seq:
+            raise StaleTurn()
+        return render_template(
+            "play/confirm.html",
+            access=access,
+            label=describe_move(chosen, state.view or {}),
+            move_value=encode_move(chosen),
+            seq=expected_seq,
+            submission_id=submission_id,
+        )
+    result = games.submit_move(access.link.game_id, access.link.seat, chosen, expected_seq, submission_id)
+    lines = describe(result.events, list(runtime().seats.profile(access.link.game_id, access.link.seat).names))
+    if wants_json():
+        return jsonify(seq=result.seq, lines=lines, replayed=result.replayed, game_over=result.game_over)
+    for line in lines:
+        flash(line, "played")
+    return redirect(access.url("player.table"), 303)
+
+
+@seat_route("/settings", ["POST"])
+def settings(access: SeatAccess) -> Any:
+    mode = request.form.get("notify_mode", "")
+    runtime().seats.set_notify_mode(access.link.game_id, access.link.seat, mode)
+    flash("Saved: an email for each of your turns." if mode == "turn" else "Saved: one email a day.", "notice")
+    return redirect(access.url("player.table"), 303)
+
+
+@seat_route("/seen", ["POST"])
+def seen(access: SeatAccess) -> tuple[str, int]:
+    """The page's script reports a visit; a GET never records one (mail scanners open links too)."""
+    runtime().seats.mark_seen(access.link.game_id, access.link.seat)
+    return "", 204
+
+
+def fresh_link(**_: str) -> tuple[str, int]:
+    """Always the same answer, whether or not a link was sent: it must not tell anyone anything."""
+    try:
+        token = requested_token()
+    except (NoSeatHere, GameNotFound):
+        token = ""
+    runtime().fresh_links.request(token, request.remote_addr or "unknown")
+    return render_template("play/fresh_link_sent.html"), 200
+
+
+blueprint.add_url_rule("/play/<token>/fresh-link", "fresh_link", fresh_link, methods=["POST"])
+blueprint.add_url_rule("/table/<game_id>/fresh-link", "fresh_link", fresh_link, methods=["POST"])
+
+
+# -- rendering ------------------------------------------------------------------------------------------
+
+
+def render_table(access: SeatAccess, *, status: int = 200, problem: str | None = None) -> Any:
+    current = runtime()
+    game_id, seat = access.link.game_id, access.link.seat
+    state = current.games.current_state(game_id, seat)
+    if state.view is None:
+        return render_template("play/not_started.html", state=state), status
+    page = build_turn_page(
+        state, current.games.history(game_id, seat), current.seats.profile(game_id, seat), current.clock.now()
+    )
+    played = get_flashed_messages(category_filter=["played"])
+    notices = get_flashed_messages(category_filter=["notice"])
+    return render_template(
+        "play/table.html", page=page, access=access, problem=problem, played=played, notices=notices
+    ), status
+
+
+@blueprint.after_request
+def never_cache(response: Response) -> Response:
+    """Pages and JSON hold a seat's private view: no shared cache may keep them."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@blueprint.errorhandler(PbemError)
+def on_error(error: PbemError) -> Any:
+    """Link problems get the "no longer valid" page; anything else shows the table again with the reason."""
+    message = _stale_message() if isinstance(error, StaleTurn) else error.message
+    if wants_json():
+        return jsonify(error=error.code, message=message), error.status
+    if isinstance(error, LINK_ERRORS):
+        return _invalid_link(error)
+    try:
+        return render_table(current_seat(), status=error.status, problem=message)
+    except PbemError:
+        return render_template("error.html", status=error.status, message=message), error.status
+
+
+def _invalid_link(error: PbemError) -> tuple[str, int]:
+    """One message for every case; the fresh-link button posts back whatever this request named."""
+    args = request.view_args or {}
+    action = None
+    if "token" in args:
+        action = url_for("player.fresh_link", token=args["token"])
+    elif not isinstance(error, NoSeatHere):
+        action = url_for("player.fresh_link", game_id=args.get("game_id", ""))
+    return render_template("play/link_invalid.html", message=error.message, action=action), error.status
+
+
+def _stale_message() -> str:
+    """Who moved since the page was drawn, so the player knows why nothing was played."""
+    expected = g.get("expected_seq")
+    try:
+        access = current_seat()
+        history = runtime().games.history(access.link.game_id, access.link.seat)
+        names = runtime().seats.profile(access.link.game_id, access.link.seat).names
+    except PbemError:
+        return StaleTurn.default_message
+    actors = []
+    for entry in history:
+        if expected is not None and entry.seq > expected and entry.actor is not None and entry.actor not in actors:
+            actors.append(entry.actor)
+    others = [names[actor] for actor in actors if actor != access.link.seat]
+    if access.link.seat in actors:
+        return "You already played from another window or device; here is the table now. Nothing more was played."
+    if others:
+        return (
+            f"{join_words(others)} played while you were looking; here is the table now. Nothing of yours was played."
+        )
+    return "The game changed while you were looking; here is the table now. Nothing of yours was played."
+
+
+def _expected_seq(raw: str | None) -> int:
+    try:
+        return int(raw or "")
+    except ValueError:
+        raise ValidationError(
+            "The form is missing the turn it was drawn for; please look at the table again."
+        ) from None

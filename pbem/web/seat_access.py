@@ -1,0 +1,92 @@
+"""Which seat a request speaks for: from the magic-link token in the URL, or from the session cookie.
+
+The first visit comes through `/play/<token>`; the token is then kept in the signed session cookie under
+its game, and the page lives at `/table/<game_id>`, so the address bar, history and screenshots no longer
+show the credential. Every request still checks the token through `GameService.resolve_link`, so an
+expired or revoked link stops working in the cookie too. Both forms of address reach the same views:
+each route is registered once with `<token>` and once with `<game_id>`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import request, session, url_for
+
+from pbem.errors import BadLink, GameNotFound
+from pbem.tokens import SeatLink
+from pbem.web.app_context import runtime
+
+SESSION_KEY = "seats"
+# A cookie holds about 4 kB: remember the most recent games only.
+MAX_REMEMBERED = 8
+
+
+class NoSeatHere(BadLink):
+    """A `/table/<game_id>` address opened in a browser that has not opened that game's link."""
+
+    default_message = (
+        "This browser has not opened your link to this game yet. Please open the link from your latest email."
+    )
+
+
+@dataclass(frozen=True)
+class SeatAccess:
+    token: str
+    link: SeatLink
+    via_token: bool  # the URL carries the token (else the cookie does)
+
+    def url(self, endpoint: str, **values: Any) -> str:
+        """The address of another route for this same seat, in the form this request used."""
+        if self.via_token:
+            return url_for(endpoint, token=self.token, **values)
+        return url_for(endpoint, game_id=self.link.game_id, **values)
+
+
+def requested_token() -> str:
+    """The raw token this request names (URL or cookie), without judging it.
+
+    NoSeatHere when this browser holds no link to the game, GameNotFound when there is no such game.
+    """
+    args = request.view_args or {}
+    if "token" in args:
+        return str(args["token"])
+    game_id = str(args.get("game_id"))
+    token = _remembered().get(game_id)
+    if token is None:
+        if not runtime().seats.game_exists(game_id):
+            raise GameNotFound()
+        raise NoSeatHere()
+    return token
+
+
+def current_seat() -> SeatAccess:
+    """The seat this request may act for; BadLink, ExpiredLink, RevokedLink or NoSeatHere otherwise."""
+    token = requested_token()
+    link = runtime().games.resolve_link(token)
+    args = request.view_args or {}
+    if "game_id" in args and args["game_id"] != link.game_id:
+        raise NoSeatHere()
+    return SeatAccess(token=token, link=link, via_token="token" in args)
+
+
+def remember(access: SeatAccess) -> None:
+    """Keep this seat's token in the session cookie (HttpOnly, SameSite=Lax, Secure behind HTTPS)."""
+    seats = _remembered()
+    seats.pop(access.link.game_id, None)
+    seats[access.link.game_id] = access.token
+    # A list of pairs, oldest first: the session serializer sorts the keys of a dict.
+    session[SESSION_KEY] = [[game_id, token] for game_id, token in seats.items()][-MAX_REMEMBERED:]
+    session.permanent = True
+
+
+def _remembered() -> dict[str, str]:
+    stored = session.get(SESSION_KEY)
+    if not isinstance(stored, list):
+        return {}
+    return {
+        pair[0]: pair[1]
+        for pair in stored
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(part, str) for part in pair)
+    }

@@ -1,0 +1,289 @@
+/*
+ * The turn page, made quicker with a little plain JavaScript (no framework, no build step, no inline code).
+ *
+ * Without this file the page still works: the form lists every legal move and asks to confirm each.
+ * With it: tap a card in your hand and the places it can go light up (cells for a path card, with a
+ * "turn it around" button; players for broken tools and repairs; goals for a map; cards for a rockfall);
+ * tap one, confirm, and the same form is posted. The moves come from state.json, which lists only the
+ * engine's legal moves with their labels; the server judges every move again.
+ */
+(function () {
+  "use strict";
+
+  var table = document.getElementById("table");
+  if (!table) { return; }
+  var SVG = "http://www.w3.org/2000/svg";
+  var csrf = table.getAttribute("data-csrf");
+  var pageSeq = table.getAttribute("data-seq");
+
+  function post(url) {
+    return fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: { "X-CSRF-Token": csrf, "Accept": "application/json" }
+    });
+  }
+
+  function getState() {
+    return fetch(table.getAttribute("data-state-url"), {
+      credentials: "same-origin", headers: { "Accept": "application/json" }
+    }).then(function (response) {
+      if (!response.ok) { throw new Error("state " + response.status); }
+      return response.json();
+    });
+  }
+
+  // A visit is recorded by a POST from here, never by opening the link (mail scanners open links too).
+  post(table.getAttribute("data-seen-url")).catch(function () {});
+
+  var form = document.getElementById("move-form");
+  if (!form) {
+    waitForChanges();
+    return;
+  }
+
+  // While someone else is to play, look for news now and then and redraw the table when it changes.
+  function waitForChanges() {
+    if (table.getAttribute("data-active") !== "yes") { return; }
+    window.setInterval(function () {
+      if (document.visibilityState !== "visible") { return; }
+      getState().then(function (state) {
+        if (String(state.seq) !== pageSeq) { window.location.reload(); }
+      }).catch(function () {});
+    }, 20000);
+  }
+
+  var board = document.querySelector("svg.board");
+  var targetsLayer = board ? board.querySelector(".targets") : null;
+  var hint = document.getElementById("hint");
+  var controls = document.getElementById("card-controls");
+  var confirmBar = document.getElementById("confirm-bar");
+  var confirmText = document.getElementById("confirm-text");
+  var confirmActions = document.getElementById("confirm-actions");
+  var moveList = document.getElementById("move-list");
+  var handCards = Array.prototype.slice.call(document.querySelectorAll(".hand-card[data-card]"));
+  var seats = Array.prototype.slice.call(document.querySelectorAll(".seat[data-seat]"));
+
+  var choices = [];
+  var selected = null;   // card id
+  var rotated = false;
+
+  getState().then(function (state) {
+    if (String(state.seq) !== pageSeq) { return; }  // the page is already out of date: the form will say so
+    choices = state.choices;
+    setUp();
+  }).catch(function () { /* the plain form keeps working */ });
+
+  function setUp() {
+    if (moveList) { moveList.removeAttribute("open"); }
+    if (hint) { hint.textContent = "Tap a card in your hand: where it can go lights up."; }
+    handCards.forEach(function (card) {
+      var id = Number(card.getAttribute("data-card"));
+      if (!choices.some(function (c) { return cardOf(c.move) === id; })) { return; }
+      card.classList.add("choosable");
+      card.setAttribute("role", "button");
+      card.setAttribute("tabindex", "0");
+      card.setAttribute("aria-pressed", "false");
+      onActivate(card, function () { select(id); });
+    });
+    if (controls) {
+      controls.addEventListener("click", function (event) {
+        var action = event.target.getAttribute("data-action");
+        if (action === "rotate") { rotated = !rotated; showTargets(); }
+        if (action === "pass") { offer(choices.filter(function (c) { return isPass(c.move) && cardOf(c.move) === selected; })); }
+        if (action === "cancel") { reset(); }
+      });
+    }
+    confirmBar.querySelector("[data-action=cancel]").addEventListener("click", function () {
+      hideConfirm();
+      if (selected === null) { return; }
+      showTargets();
+    });
+    // The buttons of the plain list ask here instead of on a separate page.
+    Array.prototype.forEach.call(form.querySelectorAll("button[name=move]"), function (button) {
+      button.addEventListener("click", function (event) {
+        var choice = choices.filter(function (c) { return c.value === button.value; });
+        if (!choice.length) { return; }
+        event.preventDefault();
+        offer(choice);
+      });
+    });
+  }
+
+  function onActivate(element, action) {
+    element.addEventListener("click", action);
+    element.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); action(); }
+    });
+  }
+
+  function cardOf(move) { return move.type === "pass" ? move.cards[0] : move.card; }
+  function isPass(move) { return move.type === "pass"; }
+  function isPlacement(move) { return move.type === "play" && "rotated" in move; }
+  function isCellTarget(move) { return move.type === "play" && "x" in move && !("rotated" in move); }
+  function isSeatTarget(move) { return move.type === "play" && "target" in move; }
+
+  function select(id) {
+    selected = id;
+    rotated = false;
+    handCards.forEach(function (card) {
+      var on = Number(card.getAttribute("data-card")) === id;
+      card.classList.toggle("selected", on);
+      card.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    hideConfirm();
+    showTargets();
+  }
+
+  function reset() {
+    selected = null;
+    handCards.forEach(function (card) { card.classList.remove("selected"); card.setAttribute("aria-pressed", "false"); });
+    clearTargets();
+    hideConfirm();
+    if (controls) { controls.hidden = true; }
+    if (hint) { hint.textContent = "Tap a card in your hand: where it can go lights up."; }
+  }
+
+  function mine() { return choices.filter(function (c) { return cardOf(c.move) === selected; }); }
+
+  function showTargets() {
+    clearTargets();
+    var own = mine();
+    var placements = own.filter(function (c) { return isPlacement(c.move); });
+    var turnable = placements.some(function (c) { return c.move.rotated; }) && placements.some(function (c) { return !c.move.rotated; });
+    if (placements.length && !placements.some(function (c) { return c.move.rotated === rotated; })) { rotated = !rotated; }
+    placements.filter(function (c) { return c.move.rotated === rotated; }).forEach(function (c) { addCellTarget(c.move.x, c.move.y, [c]); });
+    own.filter(function (c) { return isCellTarget(c.move); }).forEach(function (c) { addCellTarget(c.move.x, c.move.y, [c]); });
+    var bySeat = {};
+    own.filter(function (c) { return isSeatTarget(c.move); }).forEach(function (c) {
+      (bySeat[c.move.target] = bySeat[c.move.target] || []).push(c);
+    });
+    Object.keys(bySeat).forEach(function (seat) { addSeatTarget(seat, bySeat[seat]); });
+    if (controls) {
+      controls.hidden = false;
+      controls.querySelector("[data-action=rotate]").hidden = !turnable;
+      controls.querySelector("[data-action=pass]").hidden = !own.some(function (c) { return isPass(c.move); });
+    }
+    if (hint) {
+      var where = placements.length ? "Tap a lit place on the board" + (turnable ? " (or turn the card around first)" : "")
+        : Object.keys(bySeat).length ? "Tap a lit player"
+        : own.some(function (c) { return isCellTarget(c.move); }) ? "Tap a lit card on the board"
+        : null;
+      hint.textContent = where ? where + ", or discard it to pass." : "This card can only be discarded, face down: that is your pass.";
+    }
+  }
+
+  function clearTargets() {
+    if (targetsLayer) { while (targetsLayer.firstChild) { targetsLayer.removeChild(targetsLayer.firstChild); } }
+    seats.forEach(function (seat) {
+      seat.classList.remove("target", "chosen");
+      seat.removeAttribute("role");
+      seat.removeAttribute("tabindex");
+      if (seat._pbemHandler) { seat.removeEventListener("click", seat._pbemHandler); seat.removeEventListener("keydown", seat._pbemKeys); }
+    });
+  }
+
+  function cellBox(x, y) {
+    var minX = Number(board.getAttribute("data-min-x"));
+    var maxY = Number(board.getAttribute("data-max-y"));
+    var w = Number(board.getAttribute("data-cell-w"));
+    var h = Number(board.getAttribute("data-cell-h"));
+    var margin = Number(board.getAttribute("data-margin"));
+    return { left: margin + (x - minX) * w, top: margin + (maxY - y) * h, width: w, height: h };
+  }
+
+  function addCellTarget(x, y, options) {
+    if (!targetsLayer) { return; }
+    var box = cellBox(x, y);
+    var rect = document.createElementNS(SVG, "rect");
+    rect.setAttribute("class", "target");
+    rect.setAttribute("x", box.left + 2);
+    rect.setAttribute("y", box.top + 2);
+    rect.setAttribute("width", box.width - 4);
+    rect.setAttribute("height", box.height - 4);
+    rect.setAttribute("rx", 6);
+    rect.setAttribute("tabindex", "0");
+    rect.setAttribute("role", "button");
+    rect.setAttribute("aria-label", options[0].label);
+    rect.setAttribute("data-x", x);
+    rect.setAttribute("data-y", y);
+    onActivate(rect, function () {
+      Array.prototype.forEach.call(targetsLayer.querySelectorAll(".target"), function (t) { t.classList.remove("chosen"); });
+      rect.classList.add("chosen");
+      preview(options[0].move, box);
+      offer(options);
+    });
+    targetsLayer.appendChild(rect);
+  }
+
+  function addSeatTarget(seatIndex, options) {
+    var seat = document.querySelector('.seat[data-seat="' + seatIndex + '"]');
+    if (!seat) { return; }
+    seat.classList.add("target");
+    seat.setAttribute("role", "button");
+    seat.setAttribute("tabindex", "0");
+    seat._pbemHandler = function () {
+      seats.forEach(function (s) { s.classList.remove("chosen"); });
+      seat.classList.add("chosen");
+      offer(options);
+    };
+    seat._pbemKeys = function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); seat._pbemHandler(); }
+    };
+    seat.addEventListener("click", seat._pbemHandler);
+    seat.addEventListener("keydown", seat._pbemKeys);
+  }
+
+  // Lay the chosen path card on the board, as it would lie, before the player confirms.
+  function preview(move, box) {
+    if (!isPlacement(move)) { return; }
+    var card = document.querySelector('.hand-card[data-card="' + move.card + '"] svg .art');
+    if (!card) { return; }
+    var ghost = document.createElementNS(SVG, "g");
+    ghost.setAttribute("class", "ghost");
+    var turn = move.rotated ? " rotate(180 " + box.width / 2 + " " + box.height / 2 + ")" : "";
+    ghost.setAttribute("transform", "translate(" + box.left + " " + box.top + ")" + turn);
+    ghost.appendChild(card.cloneNode(true));
+    targetsLayer.insertBefore(ghost, targetsLayer.firstChild);
+  }
+
+  // The confirm step: one button per possible move (a double repair on one player offers two).
+  function offer(options) {
+    if (!options.length) { return; }
+    confirmText.textContent = options.length === 1 ? options[0].label + "?" : "Which one?";
+    while (confirmActions.firstChild) { confirmActions.removeChild(confirmActions.firstChild); }
+    options.forEach(function (choice) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "primary";
+      button.textContent = options.length === 1 ? "Play it" : choice.label;
+      button.addEventListener("click", function () { submit(choice); });
+      confirmActions.appendChild(button);
+    });
+    confirmBar.hidden = false;
+    confirmActions.firstChild.focus({ preventScroll: true });
+    confirmBar.scrollIntoView({ block: "nearest" });
+  }
+
+  function hideConfirm() {
+    confirmBar.hidden = true;
+    Array.prototype.forEach.call(document.querySelectorAll(".ghost"), function (g) { g.parentNode.removeChild(g); });
+  }
+
+  function submit(choice) {
+    Array.prototype.forEach.call(confirmActions.querySelectorAll("button"), function (b) { b.disabled = true; });
+    addHidden("move", choice.value);
+    addHidden("confirmed", "yes");
+    form.submit();
+  }
+
+  function addHidden(name, value) {
+    var input = form.querySelector('input[type=hidden][name="' + name + '"]');
+    if (!input) {
+      input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      form.appendChild(input);
+    }
+    input.value = value;
+  }
+})();

@@ -1,0 +1,268 @@
+"""Everything the turn page shows one seat, gathered from its view, its legal moves and its history.
+
+Built only from `GameService.current_state(game, seat)` (the engine's view for that seat and its legal
+moves), `GameService.history(game, seat)` (public events plus that seat's own) and the seat's profile, so
+the page cannot show what the engine hides from that seat.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from markupsafe import Markup
+
+from pbem.service.deadlines import turn_deadline
+from pbem.service.games import GameState, HistoryEntry
+from pbem.service.seats import SeatProfile
+from pbem.web.board_svg import board_svg
+from pbem.web.card_art import card_svg
+from pbem.web.moves import MoveGroup, goal_names, group_moves
+from pbem.web.when import ago, local_time, until
+
+ROLES = {
+    "digger": (
+        "Gold-digger",
+        "Build a tunnel from the start to the gold. Someone at the table may be working against you.",
+    ),
+    "saboteur": ("Saboteur", "Keep the tunnel from reaching the gold, without being found out."),
+}
+SIDES = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
+WINNERS = {"diggers": "the gold-diggers won", "saboteurs": "the saboteurs won", "nobody": "nobody won"}
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    name: str
+    is_you: bool
+    is_bot: bool
+    to_act: bool
+    broken: list[str]
+    hand_count: int
+    gold_cards: int
+
+
+@dataclass(frozen=True)
+class HandCard:
+    info: dict[str, Any]
+    art: Markup
+    movable: bool  # has a move other than discarding it
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    seq: int
+    when: str
+    actor: str | None
+    lines: list[str]
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    round: int
+    summary: str
+    roles: list[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class TurnPage:
+    state: GameState
+    seat: int
+    name: str
+    view: dict[str, Any]
+    you: dict[str, Any]
+    role: str
+    role_hint: str
+    your_turn: bool
+    picking_gold: bool
+    gold_story: str
+    headline: str
+    waiting_since: str | None
+    deadline: str | None
+    board: Markup
+    board_listing: list[str]
+    hand: list[HandCard]
+    peeks: list[str]
+    seats: list[SeatRow]
+    groups: list[MoveGroup]
+    recent: list[LogEntry]
+    earlier: list[LogEntry]
+    results: list[RoundResult]
+    final: list[tuple[str, int, bool]] | None
+    notify_mode: str
+    submission_id: str
+
+
+def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: SeatProfile, now: datetime) -> TurnPage:
+    """The page for a started game (`state.view` present)."""
+    view = state.view or {}
+    you = view.get("you") or {}
+    seat = profile.seat
+    names = state.players
+    role, hint = ROLES.get(you.get("role", ""), (str(you.get("role", "")).replace("_", " ").capitalize(), ""))
+    your_turn = state.to_act == seat and bool(state.legal_moves)
+    picking = your_turn and view.get("phase") == "gold"
+    since = state.turn_started_at
+    deadline = turn_deadline(since, profile.policies) if state.to_act is not None and not state.paused else None
+    legal_cards = {move.get("card") for move in state.legal_moves if move.get("type") == "play"}
+    last_own = max((entry.seq for entry in history if entry.actor == seat), default=0)
+    entries = [_log_entry(entry, names, profile.timezone) for entry in history]
+    return TurnPage(
+        state=state,
+        seat=seat,
+        name=names[seat],
+        view=view,
+        you=you,
+        role=role,
+        role_hint=hint,
+        your_turn=your_turn,
+        picking_gold=picking,
+        gold_story=_gold_story(view, names) if picking else "",
+        headline=_headline(state, seat, picking, profile.computer_seats),
+        waiting_since=f"{local_time(since, profile.timezone)} ({ago(since, now)})"
+        if since and state.to_act is not None
+        else None,
+        deadline=f"{local_time(deadline, profile.timezone)} ({until(deadline, now)})" if deadline else None,
+        board=board_svg(view),
+        board_listing=board_listing(view),
+        hand=[HandCard(card, card_svg(card), card["id"] in legal_cards) for card in you.get("hand", [])],
+        peeks=_peeks(view),
+        seats=[
+            SeatRow(
+                seat=row["seat"],
+                name=row["name"],
+                is_you=row["seat"] == seat,
+                is_bot=row["seat"] in profile.computer_seats,
+                to_act=row["to_act"],
+                broken=list(row["broken"]),
+                hand_count=row["hand_count"],
+                gold_cards=row["gold_cards"],
+            )
+            for row in view.get("seats", [])
+        ],
+        groups=group_moves(state.legal_moves, view) if your_turn else [],
+        recent=[entry for entry in entries if entry.seq > last_own],
+        earlier=[entry for entry in entries if entry.seq <= last_own],
+        results=[_round_result(result, names) for result in view.get("results", [])],
+        final=_final(view, names),
+        notify_mode=profile.notify_mode,
+        submission_id=new_submission_id(),
+    )
+
+
+def new_submission_id() -> str:
+    """Made when a form is drawn: a second click on the same form repeats this id and applies nothing more."""
+    return secrets.token_urlsafe(16)
+
+
+def board_listing(view: Mapping[str, Any]) -> list[str]:
+    """The board in words, for screen readers and anyone who prefers a list: one line per card."""
+    goals = goal_names(view)
+    last = tuple(view["last_placed"]) if view.get("last_placed") else None
+    over = view.get("phase") == "over"
+    lines = []
+    for card in view["board"]:
+        cell = (card["x"], card["y"])
+        where = f"({cell[0]}, {cell[1]})"
+        if card["kind"] == "goal":
+            text = (
+                f"{where}: the {goals.get(cell, 'goal')} goal, turned over: {'gold' if card.get('gold') else 'stone'}"
+            )
+        elif card["kind"] == "start":
+            text = f"{where}: the start"
+        else:
+            text = f"{where}: {card['label']}, {_tunnel_words(card)}"
+        lines.append(text + (" (the last card played)" if cell == last else ""))
+    for goal in view["goals"]:
+        if goal["revealed"]:
+            continue
+        where = f"({goal['x']}, {goal['y']}): the {goals.get((goal['x'], goal['y']), 'goal')} goal"
+        if over:
+            lines.append(f"{where}: {'gold' if goal['gold'] else 'stone'}")
+        elif goal.get("seen"):
+            lines.append(f"{where}, face down; you looked: {'gold' if goal['gold'] else 'stone'}")
+        else:
+            lines.append(f"{where}, face down")
+    return lines
+
+
+def _tunnel_words(card: Mapping[str, Any]) -> str:
+    segments = card.get("segments", [])
+    if segments and all(segment.get("dead") for segment in segments):
+        sides = [SIDES[segment["edges"]] for segment in segments]
+        return f"a dead end (blocked), stubs to the {join_words(sides)}"
+    parts = []
+    for segment in segments:
+        sides = [SIDES[edge] for edge in segment["edges"]]
+        part = f"a dead stub to the {sides[0]}" if segment.get("dead") else f"tunnel joining {join_words(sides)}"
+        if segment.get("door"):
+            part += f", with a {segment['door']} door"
+        if segment.get("ladder"):
+            part += ", with a ladder"
+        parts.append(part)
+    return "; ".join(parts)
+
+
+def join_words(words: Sequence[str]) -> str:
+    """'Ann', 'Ann and Ben', 'Ann, Ben and Cat'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _headline(state: GameState, seat: int, picking: bool, computers: frozenset[int]) -> str:
+    final = (state.view or {}).get("final")
+    if state.status == "finished" and final:
+        winners = [state.players[s] for s in final["winners"]]
+        best = final["scores"][final["winners"][0]]
+        return f"The game is over: {join_words(winners)} won with {best} nugget{'s' if best != 1 else ''}."
+    if state.status != "active":
+        return "The game is over."
+    if state.paused:
+        return "The host has paused this game."
+    if state.to_act is None:
+        return "Waiting for the game to go on."
+    if state.to_act == seat:
+        return "Your turn: choose a gold card." if picking else "Your turn: play a card, or pass."
+    computer = " (computer player)" if state.to_act in computers else ""
+    return f"{state.players[state.to_act]}'s turn{computer}."
+
+
+def _gold_story(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """Why there is gold to pick: the round just won by the gold-diggers."""
+    results = view.get("results") or []
+    reached = results[-1].get("reached_by") if results else None
+    if reached is None:
+        return "The gold-diggers found the gold."
+    return f"{names[reached]} reached the gold: the gold-diggers share it."
+
+
+def _peeks(view: Mapping[str, Any]) -> list[str]:
+    goals = goal_names(view)
+    return [
+        f"The {goals.get((peek['x'], peek['y']), 'goal')} goal: {'gold' if peek['gold'] else 'stone'}"
+        for peek in (view.get("you") or {}).get("peeks", [])
+    ]
+
+
+def _log_entry(entry: HistoryEntry, names: Sequence[str], zone_name: str) -> LogEntry:
+    actor = names[entry.actor] if entry.actor is not None and 0 <= entry.actor < len(names) else None
+    return LogEntry(seq=entry.seq, when=local_time(entry.created_at, zone_name), actor=actor, lines=list(entry.lines))
+
+
+def _round_result(result: Mapping[str, Any], names: Sequence[str]) -> RoundResult:
+    summary = WINNERS.get(result["winner"], str(result["winner"]))
+    if result.get("reached_by") is not None:
+        summary = f"{names[result['reached_by']]} reached the gold; {summary}"
+    roles = [(names[index], ROLES.get(role, (role, ""))[0]) for index, role in enumerate(result["roles"])]
+    return RoundResult(round=result["round"], summary=summary[0].upper() + summary[1:] + ".", roles=roles)
+
+
+def _final(view: Mapping[str, Any], names: Sequence[str]) -> list[tuple[str, int, bool]] | None:
+    final = view.get("final")
+    if not final:
+        return None
+    ranked = sorted(range(len(names)), key=lambda seat: -final["scores"][seat])
+    return [(names[seat], final["scores"][seat], seat in final["winners"]) for seat in ranked]

@@ -1,0 +1,100 @@
+""" "Email me a fresh link": only an authentic, merely expired, unrevoked link gets one, by email, rate limited."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select, update
+
+from pbem.clock import SettableClock
+from pbem.errors import RateLimited
+from pbem.models import OutboxMessage, Seat
+from pbem.runtime import Runtime
+from pbem.service.fresh_links import PER_CLIENT, PER_SEAT
+from pbem.service.games import PlayerSpec
+from pbem.tokens import SeatLink
+from tests.conftest import PEOPLE, dump
+
+NewGame = Callable[..., str]
+CLIENT = "203.0.113.7"
+LINK_PATTERN = re.compile(r"https://pbem\.test/play/(\S+)")
+
+
+def fresh_emails(runtime: Runtime) -> list[OutboxMessage]:
+    with runtime.db.read() as session:
+        return list(session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "fresh_link")))
+
+
+def token_of(runtime: Runtime, game_id: str, seat: int) -> str:
+    return runtime.games.invites(game_id)[seat].link.rsplit("/", 1)[1]
+
+
+def expire(runtime: Runtime, clock: SettableClock) -> None:
+    clock.advance(timedelta(days=runtime.config.link_max_age_days, seconds=1))
+
+
+def test_an_expired_link_brings_a_fresh_one_to_the_address_on_file(runtime, new_game: NewGame, clock) -> None:
+    game_id = new_game()
+    old = token_of(runtime, game_id, 1)
+    expire(runtime, clock)
+
+    runtime.fresh_links.request(old, CLIENT)
+
+    [email] = fresh_emails(runtime)
+    assert email.to_address == "ben@example.org"
+    [fresh] = LINK_PATTERN.findall(email.body_text)
+    assert runtime.games.resolve_link(fresh) == SeatLink(game_id=game_id, seat=1, version=1)
+    assert f'href="https://pbem.test/play/{fresh}"' in email.body_html
+
+
+@pytest.mark.parametrize("case", ["forged", "still valid", "revoked", "computer seat", "unknown game"])
+def test_no_other_link_gets_a_fresh_one(runtime, new_game: NewGame, clock, case: str) -> None:
+    game_id = new_game([*PEOPLE, PlayerSpec("Bot", is_bot=True)])
+    token = token_of(runtime, game_id, 3 if case == "computer seat" else 1)
+    if case == "forged":
+        token = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
+    if case == "unknown game":
+        token = runtime.links.token(SeatLink(game_id="no-such-game", seat=0, version=1))
+    if case == "revoked":
+        with runtime.db.write() as session:
+            session.execute(update(Seat).where(Seat.seat_index == 1).values(token_version=2))
+    if case != "still valid":
+        expire(runtime, clock)
+
+    runtime.fresh_links.request(token, CLIENT)
+
+    assert fresh_emails(runtime) == []
+
+
+def test_a_seat_gets_a_few_fresh_links_a_day_and_then_silently_none(runtime, new_game: NewGame, clock) -> None:
+    game_id = new_game()
+    old = token_of(runtime, game_id, 1)
+    expire(runtime, clock)
+
+    for attempt in range(PER_SEAT.count + 2):
+        runtime.fresh_links.request(old, f"198.51.100.{attempt}")
+    refused = len(fresh_emails(runtime))
+    clock.advance(PER_SEAT.window)
+    runtime.fresh_links.request(old, "198.51.100.99")
+
+    assert refused == PER_SEAT.count
+    assert len(fresh_emails(runtime)) == PER_SEAT.count + 1
+
+
+def test_a_client_that_asks_too_often_is_told_so_and_nothing_is_sent(runtime, new_game: NewGame, clock) -> None:
+    game_id = new_game()
+    old = token_of(runtime, game_id, 1)
+    expire(runtime, clock)
+    for _ in range(PER_CLIENT.count):
+        runtime.fresh_links.request("not-a-token", CLIENT)
+    before = dump(runtime.db)
+
+    with pytest.raises(RateLimited):
+        runtime.fresh_links.request(old, CLIENT)
+
+    assert dump(runtime.db) == before
+    runtime.fresh_links.request(old, "198.51.100.1")
+    assert len(fresh_emails(runtime)) == 1, "another client address is counted apart"
