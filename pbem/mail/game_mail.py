@@ -17,7 +17,7 @@ Content comes from `engine.view(state, seat)` and the events that seat may see (
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -28,6 +28,7 @@ from pbem.mail import contents
 from pbem.mail.formatting import format_when
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
+from pbem.service.deadlines import turn_deadline as policy_deadline
 from pbem.service.events import describe, visible_events
 from pbem.tokens import LinkSigner, SeatLink
 
@@ -39,11 +40,10 @@ DIGEST_LINES = 40
 
 
 def turn_deadline(game: Game) -> datetime | None:
-    """When the pending decision times out under the game's policy (None: the game has no deadline)."""
-    hours = (game.policies or {}).get("deadline_hours")
-    if hours is None or game.turn_started_at is None or game.to_act_seat is None:
+    """When the pending decision times out (None: no deadline, nothing pending, or the game is paused)."""
+    if game.to_act_seat is None or game.paused:
         return None
-    return game.turn_started_at + timedelta(hours=hours)
+    return policy_deadline(game.turn_started_at, game.policies or {})
 
 
 class GameMail:

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, selectinload
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, ExpiredLink, RateLimited
-from pbem.mail.outbox import Outbox
+from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import Game, Seat
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.tokens import LinkSigner, SeatLink
@@ -67,7 +67,7 @@ class FreshLinks:
                 seat=seat,
                 kind="fresh_link",
                 # Each request is its own email; the per-seat limit, not the key, keeps their number down.
-                dedupe_key=f"fresh_link:{seat.game.public_id}:{seat.seat_index}:{secrets.token_hex(8)}",
+                dedupe_key=dedupe_key("fresh_link", seat.game.public_id, seat.seat_index, secrets.token_hex(8)),
                 context={"link": self._links.url(fresh), "link_max_age_days": self._link_max_age_days},
             )
 
