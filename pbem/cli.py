@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from email.utils import parseaddr
+from typing import Any
 
 import click
 
@@ -20,9 +21,12 @@ from pbem.migrate import upgrade
 from pbem.runtime import Runtime, build_runtime
 from pbem.scheduler import build_scheduler
 from pbem.service.games import PlayerSpec
+from pbem.variants import load_deck, variant_choices
 from pbem.web.app_context import EXTENSION_KEY
 
 DEMO_TITLE = "Demo game"
+DEMO_TITLES = {"saboteur2": "Demo game (Saboteur 2)"}
+VARIANT_NAMES = [choice.name for choice in variant_choices()]
 
 
 @dataclass
@@ -141,20 +145,31 @@ def mail_deliver(state: CliState) -> None:
 @click.option("--player", "players", multiple=True, metavar='"NAME <EMAIL>"', help="A person, in seating order.")
 @click.option("--bots", default=0, show_default=True, type=click.IntRange(0, 10), help="Computer players to add.")
 @click.option("--host", "host_email", default=None, help="The host's email (default: the first player's).")
-@click.option("--variant", default="base", show_default=True)
+@click.option("--variant", type=click.Choice(VARIANT_NAMES), default="base", show_default=True,
+              help="base: Saboteur; saboteur2: the expansion (2-12 players).")
+@click.option("--deck", "deck_path", type=click.Path(dir_okay=False), default=None,
+              help="Saboteur 2 only: your own deck as a TOML file (format: docs/engine.md, Deck format).")
 @pass_state
 def create_game(
-    state: CliState, title: str, players: tuple[str, ...], bots: int, host_email: str | None, variant: str
+    state: CliState,
+    title: str,
+    players: tuple[str, ...],
+    bots: int,
+    host_email: str | None,
+    variant: str,
+    deck_path: str | None,
 ) -> None:
     """Create and start a game, then print each player's link (they are emailed too)."""
     people = [_parse_player(text) for text in players]
     if not people:
         raise click.UsageError("name at least one --player")
     seats = people + [PlayerSpec(name=f"Bot {n}", is_bot=True) for n in range(1, bots + 1)]
+    options = _deck_options(variant, deck_path)
     runtime = state.runtime()
     try:
         game_id = runtime.games.create_game(
-            title=title, players=seats, host_email=host_email or people[0].email or "", variant=variant
+            title=title, players=seats, host_email=host_email or people[0].email or "", variant=variant,
+            options=options,
         )
         runtime.games.start_game(game_id)
         invites = runtime.games.invites(game_id)
@@ -175,19 +190,24 @@ def create_game(
 @click.option("--email", default="you@localhost", show_default=True, help="Where your emails would go.")
 @click.option("--bots", default=3, show_default=True, type=click.IntRange(1, 9), help="Computer opponents.")
 @click.option("--new", "always_new", is_flag=True, help="Start another demo game even if one is unfinished.")
+@click.option("--variant", type=click.Choice(VARIANT_NAMES), default="base", show_default=True,
+              help="base: Saboteur; saboteur2: the expansion.")
 @pass_state
-def demo(state: CliState, name: str, email: str, bots: int, always_new: bool) -> None:
-    """A game of you against computer players; prints your link."""
+def demo(state: CliState, name: str, email: str, bots: int, always_new: bool, variant: str) -> None:
+    """A game of you against computer players; prints your link (an unfinished demo of that variant goes on)."""
     runtime = state.runtime()
     try:
-        existing = [] if always_new else runtime.games.demo_invites()
+        existing = [] if always_new else [d for d in runtime.games.demo_invites() if d.variant == variant]
         if existing:
             invites = existing[0].invites
             click.echo(f"continuing demo game {existing[0].game_id} (use --new for another)")
         else:
             seats = [PlayerSpec(name=name, email=email)]
             seats += [PlayerSpec(name=f"Bot {n}", is_bot=True) for n in range(1, bots + 1)]
-            game_id = runtime.games.create_game(title=DEMO_TITLE, players=seats, host_email=email, is_demo=True)
+            game_id = runtime.games.create_game(
+                title=DEMO_TITLES.get(variant, DEMO_TITLE), players=seats, host_email=email, variant=variant,
+                is_demo=True,
+            )
             runtime.games.start_game(game_id)
             invites = runtime.games.invites(game_id)
             click.echo(f"demo game {game_id} started")
@@ -198,6 +218,18 @@ def demo(state: CliState, name: str, email: str, bots: int, always_new: bool) ->
     for invite in invites:
         if not invite.is_bot:
             click.echo(f"your link ({invite.name}): {invite.link}")
+
+
+def _deck_options(variant: str, deck_path: str | None) -> dict[str, Any] | None:
+    """The game's options from --deck; the engine judges the deck itself when the game is created."""
+    if deck_path is None:
+        return None
+    if not next(choice for choice in variant_choices() if choice.name == variant).takes_deck:
+        raise click.UsageError(f"--deck is for Saboteur 2 games (--variant saboteur2), not {variant}")
+    try:
+        return {"deck": load_deck(deck_path)}
+    except PbemError as exc:
+        raise click.ClickException(exc.message) from None
 
 
 def _parse_player(text: str) -> PlayerSpec:

@@ -70,6 +70,8 @@ class GameMail:
                 "first_player": game.names[first] if first is not None else "",
                 "your_turn": first == seat.seat_index,
                 "deadline_hours": (game.policies or {}).get("deadline_hours"),
+                "variant": game.variant,
+                "own_deck": "deck" in (game.options or {}),
             })
 
     def after_move(self, session: Session, game: Game, state: engine.Game, events: list[dict[str, Any]]) -> None:

@@ -73,6 +73,7 @@ class DemoGame:
     game_id: str
     title: str
     invites: list[SeatInvite]
+    variant: str = "base"
 
 
 @dataclass(frozen=True)
@@ -398,7 +399,8 @@ class GameService:
                 .order_by(Game.created_at.desc())
             )
             return [
-                DemoGame(game_id=game.public_id, title=game.title, invites=self._invites(game)) for game in games
+                DemoGame(game_id=game.public_id, title=game.title, invites=self._invites(game), variant=game.variant)
+                for game in games
             ]
 
     def _invites(self, game: Game) -> list[SeatInvite]:
