@@ -8,57 +8,23 @@ gold values (before the game ends) never reach these functions, let alone a temp
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-ROLE_LABELS = {
-    "digger": "gold-digger",
-    "saboteur": "saboteur",
-    "blue_digger": "blue gold-digger",
-    "green_digger": "green gold-digger",
-    "boss": "Boss",
-    "profiteer": "Profiteer",
-    "geologist": "Geologist",
-}
-# Gold pieces per winner in Saboteur 2, as the rulebook's table has it (the engine pays by the same table).
-SHARE_TABLE = "5 for a single winner, 4 each for two, 3 each for three, 2 each for four, 1 each for five or more"
-THEFT_OUTCOMES = {
-    "declined": "chose not to steal",
-    "trapped": "could not steal, being trapped",
-    "no_gold_to_steal": "found nobody with gold to steal",
-}
-
-
-def role_label(role: str) -> str:
-    return ROLE_LABELS.get(role, role.replace("_", " "))
-
-
-def gold_unit(view: dict[str, Any]) -> tuple[str, str]:
-    """What a variant pays in, singular and plural: nugget cards (base) or gold pieces (Saboteur 2)."""
-    return ("gold piece", "gold pieces") if view.get("variant") == "saboteur2" else ("nugget", "nuggets")
-
-
-def pieces(amount: int) -> str:
-    return f"{amount} gold piece{'s' if amount != 1 else ''}"
-
+from pbem.results_text import (
+    dwarf_label,
+    gold_unit,
+    outcome,
+    payout_line,
+    role_label,
+    round_gold,
+    share_line,
+    theft_line,
+    treasure_outcome,
+)
 
 def _you(view: dict[str, Any]) -> int | None:
     seat = view.get("seat")
     return seat if isinstance(seat, int) else None
-
-
-def outcome(result: dict[str, Any], names: Sequence[str]) -> str:
-    """How a finished round was decided, in one sentence."""
-    winner = result["winner"]
-    if winner == "diggers":
-        reached_by = result["reached_by"]
-        who = names[reached_by] if isinstance(reached_by, int) else "someone"
-        return f"{who} reached the gold, so the gold-diggers win."
-    if winner == "saboteurs":
-        return "The cards ran out before anyone reached the gold, so the saboteurs win."
-    if winner == "nobody":
-        return "The cards ran out before anyone reached the gold, and with no saboteur in play nobody wins."
-    return f"The round went to: {winner.replace('_', ' ')}."
 
 
 def round_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
@@ -83,74 +49,11 @@ def round_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]
     }
 
 
-def treasure_outcome(result: dict[str, Any], names: Sequence[str]) -> str:
-    """How a Saboteur 2 round was decided: who reached the gold, which team won, which door barred whom."""
-    reached_by = result["reached_by"]
-    who = f"{names[reached_by]} ({role_label(result['roles'][reached_by])})" if isinstance(reached_by, int) else None
-    teams = list(result["teams"])
-    barred = [team for team in ("blue", "green") if not result["claims"].get(team)]
-    if teams:
-        won = " and ".join(teams) + (" team wins" if len(teams) == 1 else " teams win")
-        reason = ""
-        if len(barred) == 1:
-            other = "green" if barred[0] == "blue" else "blue"
-            reason = f" (a {other} door bars the {barred[0]} team's way to the gold)"
-        elif not barred and len(teams) == 1:
-            reason = " (a gold-digger of that team laid the last card)"
-        return f"{who or 'Someone'} reached the gold, so the {won}{reason}."
-    if who is not None:
-        return f"{who} reached the gold, but doors of both colours bar the way, so the saboteurs' side wins."
-    if result["winner"] == "saboteurs":
-        return "The cards ran out before anyone reached the gold, so the saboteurs' side wins."
-    return "The cards ran out before anyone reached the gold, and nobody on the saboteurs' side was in play."
-
-
-def payout_line(pay: dict[str, Any], result: dict[str, Any], names: Sequence[str]) -> str:
-    """One payout of a Saboteur 2 round, with the rule that made it."""
-    name = names[pay["seat"]]
-    amount, base, reason = pay["amount"], pay["base"], pay["reason"]
-    if reason in ("blue", "green"):
-        return f"{name}: {pieces(amount)}, each winner's share, for the {reason} team."
-    if reason == "saboteur":
-        return f"{name}: {pieces(amount)}, each winner's share, as a Saboteur on the winning side."
-    if reason == "boss":
-        return f"{name}: {pieces(amount)} as the Boss: the share of {base}, one less (the Boss wins with either team)."
-    if reason == "profiteer":
-        return (f"{name}: {pieces(amount)} as the Profiteer: the share of {base}, two less "
-                f"(the Profiteer wins with every side).")
-    if reason == "crystals":
-        geologists = sum(1 for other in result["payouts"] if other["reason"] == "crystals")
-        shared = f", shared by {geologists} Geologists and rounded down" if geologists > 1 else ""
-        crystals = f"{base} crystal{'s' if base != 1 else ''}"
-        return f"{name}: {pieces(amount)} as a Geologist, for the {crystals} on the table{shared}."
-    if reason == "trapped":
-        return f"{name}: nothing, being trapped when the round ended."
-    return f"{name}: {pieces(amount)}."
-
-
-def theft_line(theft: dict[str, Any], names: Sequence[str]) -> str:
-    name = names[theft["seat"]]
-    if theft["outcome"] == "stole":
-        return f"{name} played a Theft and stole 1 gold piece from {names[theft['target']]}."
-    return f"{name} had a Theft but {THEFT_OUTCOMES.get(theft['outcome'], 'did not steal')}."
-
-
-def round_gold(result: dict[str, Any], seat: int) -> int:
-    """What one seat gained in a Saboteur 2 round: its payout, plus what it stole, less what was stolen from it.
-    All of it is public (payouts and thefts happen in the open)."""
-    paid = sum(pay["amount"] for pay in result["payouts"] if pay["seat"] == seat)
-    stole = sum(1 for theft in result["thefts"] if theft["outcome"] == "stole" and theft["seat"] == seat)
-    lost = sum(1 for theft in result["thefts"] if theft["outcome"] == "stole" and theft.get("target") == seat)
-    return paid + stole - lost
-
-
 def treasure_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     """A finished Saboteur 2 round: every dwarf card, each payout with its reason, the thefts."""
     names = view["players"]
     you = _you(view)
     trapped = set(result["trapped"])
-    winners = sum(1 for pay in result["payouts"] if pay["reason"] in ("blue", "green", "saboteur"))
-    shares = [pay["base"] for pay in result["payouts"] if pay["reason"] in ("blue", "green", "saboteur", "boss", "profiteer")]
     return {
         "round": result["round"],
         "outcome": treasure_outcome(result, names),
@@ -158,7 +61,7 @@ def treasure_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, A
             {
                 "name": names[s],
                 "is_you": s == you,
-                "role": role_label(role).replace("saboteur", "Saboteur"),
+                "role": dwarf_label(role),
                 "trapped": s in trapped,
                 "gold_pieces": round_gold(result, s),
             }
@@ -167,12 +70,7 @@ def treasure_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, A
         "spare_roles": [],
         "saboteur_pay": [],
         "treasure": True,
-        "share_line": (
-            f"Each winner's share this round: {pieces(shares[0])} ({SHARE_TABLE}; the Boss gets one less, "
-            f"the Profiteer two less; trapped players get nothing and are not counted)."
-            if shares else ""
-        ),
-        "winners_counted": winners,
+        "share_line": share_line(result),
         "crystals": result["crystals"],
         "payouts": [payout_line(pay, result, names) for pay in result["payouts"]],
         "thefts": [theft_line(theft, names) for theft in result["thefts"]],

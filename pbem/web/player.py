@@ -33,7 +33,7 @@ from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.card_art import CARD_H, CARD_W, tool_icon
 from pbem.web.errors import wants_json
-from pbem.web.moves import choices, describe_move, encode_move, parse_move
+from pbem.web.moves import choices, compose_move, describe_move, encode_move, parse_move
 from pbem.web.seat_access import NoSeatHere, SeatAccess, current_seat, remember, requested_token
 from pbem.web.turn_page import build_turn_page, join_words, new_submission_id
 
@@ -94,7 +94,7 @@ def state_json(access: SeatAccess) -> Response:
 
 @seat_route("/move", ["POST"])
 def move(access: SeatAccess) -> Any:
-    chosen = parse_move(request.form.get("move"))
+    chosen = compose_move(request.form, request.form.getlist) or parse_move(request.form.get("move"))
     expected_seq = _expected_seq(request.form.get("seq"))
     submission_id = request.form.get("submission_id", "")
     g.expected_seq = expected_seq

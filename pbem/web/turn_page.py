@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from markupsafe import Markup
 
+from pbem.results_text import dwarf_label, gold_unit, payout_line, share_line, theft_line, treasure_outcome
 from pbem.service.deadlines import turn_deadline
 from pbem.service.games import GameState, HistoryEntry
 from pbem.service.seats import SeatProfile
 from pbem.web.board_svg import board_svg
 from pbem.web.card_art import card_svg
-from pbem.web.moves import MoveGroup, goal_names, group_moves
+from pbem.web.moves import MoveGroup, goal_names, group_moves, join_words
 from pbem.web.when import ago, local_time, until
 
 ROLES = {
@@ -29,9 +30,33 @@ ROLES = {
         "Build a tunnel from the start to the gold. Someone at the table may be working against you.",
     ),
     "saboteur": ("Saboteur", "Keep the tunnel from reaching the gold, without being found out."),
+    # Saboteur 2's dwarf cards: one line each on how that dwarf wins (the engine decides it; this only says it).
+    "blue_digger": (
+        "Blue gold-digger",
+        "Reach the gold on a way the blue team may use: a green door in the tunnel bars your team.",
+    ),
+    "green_digger": (
+        "Green gold-digger",
+        "Reach the gold on a way the green team may use: a blue door in the tunnel bars your team.",
+    ),
+    "boss": ("Boss", "Win with whichever team reaches the gold, for one gold piece less than the share."),
+    "profiteer": ("Profiteer", "Win with every side, gold-diggers or saboteurs, for two gold pieces less."),
+    "geologist": (
+        "Geologist",
+        "Never mind the gold: you and the other Geologist share the crystals lying on the table.",
+    ),
 }
+DWARF_SABOTEUR = ("Saboteur", "Keep the gold from being reached; the gold-diggers and the Boss lose then.")
 SIDES = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
 WINNERS = {"diggers": "the gold-diggers won", "saboteurs": "the saboteurs won", "nobody": "nobody won"}
+
+
+@dataclass(frozen=True)
+class FrontCard:
+    """A card lying in front of a seat: a broken tool, or Saboteur 2's Theft and Trapped!."""
+
+    info: dict[str, Any]
+    art: Markup
 
 
 @dataclass(frozen=True)
@@ -44,6 +69,10 @@ class SeatRow:
     broken: list[str]
     hand_count: int
     gold_cards: int
+    front: list[FrontCard]
+    has_gold: bool | None  # Saboteur 2: whether the seat holds any gold piece (how many is its secret)
+    trapped: bool
+    theft: bool
 
 
 @dataclass(frozen=True)
@@ -66,6 +95,9 @@ class RoundResult:
     round: int
     summary: str
     roles: list[tuple[str, str]]
+    share: str = ""
+    payouts: list[str] = field(default_factory=list)
+    thefts: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -95,6 +127,15 @@ class TurnPage:
     final: list[tuple[str, int, bool]] | None
     notify_mode: str
     submission_id: str
+    variant: str
+    units: tuple[str, str]  # what gold is counted in: ("nugget", "nuggets") or ("gold piece", "gold pieces")
+    inspections: list[str]  # Saboteur 2: the dwarf cards this seat saw this round
+    stealing: bool  # Saboteur 2: this seat's Theft is the pending decision
+
+    @property
+    def playing(self) -> bool:
+        """A turn to play or pass (not a gold pick or a steal): the hand and the move list are in play."""
+        return self.your_turn and not self.picking_gold and not self.stealing
 
 
 def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: SeatProfile, now: datetime) -> TurnPage:
@@ -103,9 +144,10 @@ def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: 
     you = view.get("you") or {}
     seat = profile.seat
     names = state.players
-    role, hint = ROLES.get(you.get("role", ""), (str(you.get("role", "")).replace("_", " ").capitalize(), ""))
+    role, hint = role_words(you.get("role", ""), view.get("variant", "base"))
     your_turn = state.to_act == seat and bool(state.legal_moves)
     picking = your_turn and view.get("phase") == "gold"
+    stealing = your_turn and view.get("phase") == "steal"
     since = state.turn_started_at
     deadline = turn_deadline(since, profile.policies) if state.to_act is not None and not state.paused else None
     legal_cards = {move.get("card") for move in state.legal_moves if move.get("type") == "play"}
@@ -122,7 +164,7 @@ def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: 
         your_turn=your_turn,
         picking_gold=picking,
         gold_story=_gold_story(view, names) if picking else "",
-        headline=_headline(state, seat, picking, profile.computer_seats),
+        headline=_headline(state, seat, picking, stealing, profile.computer_seats),
         waiting_since=f"{local_time(since, profile.timezone)} ({ago(since, now)})"
         if since and state.to_act is not None
         else None,
@@ -141,6 +183,10 @@ def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: 
                 broken=list(row["broken"]),
                 hand_count=row["hand_count"],
                 gold_cards=row["gold_cards"],
+                front=[FrontCard(card, card_svg(card, css_class="front-art")) for card in row.get("front", [])],
+                has_gold=row.get("has_gold"),
+                trapped=bool(row.get("trapped")),
+                theft=bool(row.get("theft")),
             )
             for row in view.get("seats", [])
         ],
@@ -151,7 +197,20 @@ def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: 
         final=_final(view, names),
         notify_mode=profile.notify_mode,
         submission_id=new_submission_id(),
+        variant=view.get("variant", "base"),
+        units=gold_unit(view),
+        inspections=[
+            f"{names[seen['seat']]}: {role_words(seen['role'], 'saboteur2')[0]}" for seen in you.get("inspections", [])
+        ],
+        stealing=stealing,
     )
+
+
+def role_words(role: str, variant: str) -> tuple[str, str]:
+    """A role's name and one line on how it wins."""
+    if variant == "saboteur2" and role == "saboteur":
+        return DWARF_SABOTEUR
+    return ROLES.get(role, (role.replace("_", " ").capitalize(), ""))
 
 
 def new_submission_id() -> str:
@@ -204,20 +263,21 @@ def _tunnel_words(card: Mapping[str, Any]) -> str:
         if segment.get("ladder"):
             part += ", with a ladder"
         parts.append(part)
-    return "; ".join(parts)
+    tunnels = sum(1 for segment in segments if not segment.get("dead"))
+    text = ("two separate tunnels: " if tunnels == 2 else "") + "; ".join(parts)
+    crystals = int(card.get("crystals", 0) or 0)
+    if crystals:
+        text += f"; {crystals} crystal{'s' if crystals != 1 else ''}"
+    return text
 
 
-def join_words(words: Sequence[str]) -> str:
-    """'Ann', 'Ann and Ben', 'Ann, Ben and Cat'."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _headline(state: GameState, seat: int, picking: bool, computers: frozenset[int]) -> str:
+def _headline(state: GameState, seat: int, picking: bool, stealing: bool, computers: frozenset[int]) -> str:
     final = (state.view or {}).get("final")
     if state.status == "finished" and final:
         winners = [state.players[s] for s in final["winners"]]
         best = final["scores"][final["winners"][0]]
-        return f"The game is over: {join_words(winners)} won with {best} nugget{'s' if best != 1 else ''}."
+        one, many = gold_unit(state.view or {})
+        return f"The game is over: {join_words(winners)} won with {best} {one if best == 1 else many}."
     if state.status != "active":
         return "The game is over."
     if state.paused:
@@ -225,6 +285,8 @@ def _headline(state: GameState, seat: int, picking: bool, computers: frozenset[i
     if state.to_act is None:
         return "Waiting for the game to go on."
     if state.to_act == seat:
+        if stealing:
+            return "Your Theft: steal 1 gold piece, or let it go."
         return "Your turn: choose a gold card." if picking else "Your turn: play a card, or pass."
     computer = " (computer player)" if state.to_act in computers else ""
     return f"{state.players[state.to_act]}'s turn{computer}."
@@ -253,6 +315,16 @@ def _log_entry(entry: HistoryEntry, names: Sequence[str], zone_name: str) -> Log
 
 
 def _round_result(result: Mapping[str, Any], names: Sequence[str]) -> RoundResult:
+    if "payouts" in result:  # Saboteur 2: teams, doors, payouts and thefts
+        record = dict(result)
+        return RoundResult(
+            round=result["round"],
+            summary=treasure_outcome(record, names),
+            roles=[(names[index], dwarf_label(role)) for index, role in enumerate(result["roles"])],
+            share=share_line(record),
+            payouts=[payout_line(pay, record, names) for pay in result["payouts"]] or ["Nobody was paid."],
+            thefts=[theft_line(theft, names) for theft in result["thefts"]],
+        )
     summary = WINNERS.get(result["winner"], str(result["winner"]))
     if result.get("reached_by") is not None:
         summary = f"{names[result['reached_by']]} reached the gold; {summary}"

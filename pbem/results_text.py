@@ -1,0 +1,133 @@
+"""Finished rounds in words, for the turn page and the emails alike.
+
+Every function reads a round's public record (`view["results"]`: roles, winner, Saboteur 2 payouts and
+thefts, all public once a round has ended) and seat names; none sees anything hidden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+ROLE_LABELS = {
+    "digger": "gold-digger",
+    "saboteur": "saboteur",
+    "blue_digger": "blue gold-digger",
+    "green_digger": "green gold-digger",
+    "boss": "Boss",
+    "profiteer": "Profiteer",
+    "geologist": "Geologist",
+}
+# Gold pieces per winner in Saboteur 2, as the rulebook's table has it (the engine pays by the same table).
+SHARE_TABLE = "5 for a single winner, 4 each for two, 3 each for three, 2 each for four, 1 each for five or more"
+# Payout reasons whose `base` is the winners' share (a Geologist's `base` counts crystals instead).
+SHARED_REASONS = ("blue", "green", "saboteur", "boss", "profiteer")
+THEFT_OUTCOMES = {
+    "declined": "chose not to steal",
+    "trapped": "could not steal, being trapped",
+    "no_gold_to_steal": "found nobody with gold to steal",
+}
+
+
+def role_label(role: str) -> str:
+    return ROLE_LABELS.get(role, role.replace("_", " "))
+
+
+def dwarf_label(role: str) -> str:
+    """A Saboteur 2 dwarf card: capitalised like the cards (Boss, Profiteer, Geologist, Saboteur)."""
+    return "Saboteur" if role == "saboteur" else role_label(role)
+
+
+def gold_unit(view: dict[str, Any]) -> tuple[str, str]:
+    """What a variant pays in, singular and plural: nugget cards (base) or gold pieces (Saboteur 2)."""
+    return ("gold piece", "gold pieces") if view.get("variant") == "saboteur2" else ("nugget", "nuggets")
+
+
+def pieces(amount: int) -> str:
+    return f"{amount} gold piece{'s' if amount != 1 else ''}"
+
+
+def outcome(result: dict[str, Any], names: Sequence[str]) -> str:
+    """How a finished round was decided, in one sentence."""
+    winner = result["winner"]
+    if winner == "diggers":
+        reached_by = result["reached_by"]
+        who = names[reached_by] if isinstance(reached_by, int) else "someone"
+        return f"{who} reached the gold, so the gold-diggers win."
+    if winner == "saboteurs":
+        return "The cards ran out before anyone reached the gold, so the saboteurs win."
+    if winner == "nobody":
+        return "The cards ran out before anyone reached the gold, and with no saboteur in play nobody wins."
+    return f"The round went to: {winner.replace('_', ' ')}."
+
+
+def treasure_outcome(result: dict[str, Any], names: Sequence[str]) -> str:
+    """How a Saboteur 2 round was decided: who reached the gold, which team won, which door barred whom."""
+    reached_by = result["reached_by"]
+    who = f"{names[reached_by]} ({role_label(result['roles'][reached_by])})" if isinstance(reached_by, int) else None
+    teams = list(result["teams"])
+    barred = [team for team in ("blue", "green") if not result["claims"].get(team)]
+    if teams:
+        won = " and ".join(teams) + (" team wins" if len(teams) == 1 else " teams win")
+        reason = ""
+        if len(barred) == 1:
+            other = "green" if barred[0] == "blue" else "blue"
+            reason = f" (a {other} door bars the {barred[0]} team's way to the gold)"
+        elif not barred and len(teams) == 1:
+            reason = " (a gold-digger of that team laid the last card)"
+        return f"{who or 'Someone'} reached the gold, so the {won}{reason}."
+    if who is not None:
+        return f"{who} reached the gold, but doors of both colours bar the way, so the saboteurs' side wins."
+    if result["winner"] == "saboteurs":
+        return "The cards ran out before anyone reached the gold, so the saboteurs' side wins."
+    return "The cards ran out before anyone reached the gold, and nobody on the saboteurs' side was in play."
+
+
+def payout_line(pay: dict[str, Any], result: dict[str, Any], names: Sequence[str]) -> str:
+    """One payout of a Saboteur 2 round, with the rule that made it."""
+    name = names[pay["seat"]]
+    amount, base, reason = pay["amount"], pay["base"], pay["reason"]
+    if reason in ("blue", "green"):
+        return f"{name}: {pieces(amount)}, each winner's share, for the {reason} team."
+    if reason == "saboteur":
+        return f"{name}: {pieces(amount)}, each winner's share, as a Saboteur on the winning side."
+    if reason == "boss":
+        return f"{name}: {pieces(amount)} as the Boss: the share of {base}, one less (the Boss wins with either team)."
+    if reason == "profiteer":
+        return (f"{name}: {pieces(amount)} as the Profiteer: the share of {base}, two less "
+                f"(the Profiteer wins with every side).")
+    if reason == "crystals":
+        geologists = sum(1 for other in result["payouts"] if other["reason"] == "crystals")
+        shared = f", shared by {geologists} Geologists and rounded down" if geologists > 1 else ""
+        crystals = f"{base} crystal{'s' if base != 1 else ''}"
+        return f"{name}: {pieces(amount)} as a Geologist, for the {crystals} on the table{shared}."
+    if reason == "trapped":
+        return f"{name}: nothing, being trapped when the round ended."
+    return f"{name}: {pieces(amount)}."
+
+
+def share_line(result: dict[str, Any]) -> str:
+    """The share each winner got in a Saboteur 2 round, and the table it comes from ('' when nobody won)."""
+    shares = [pay["base"] for pay in result["payouts"] if pay["reason"] in SHARED_REASONS]
+    if not shares:
+        return ""
+    return (
+        f"Each winner's share this round: {pieces(shares[0])} ({SHARE_TABLE}; the Boss gets one less, the "
+        f"Profiteer two less; trapped players get nothing and are not counted)."
+    )
+
+
+def theft_line(theft: dict[str, Any], names: Sequence[str]) -> str:
+    name = names[theft["seat"]]
+    if theft["outcome"] == "stole":
+        return f"{name} played a Theft and stole 1 gold piece from {names[theft['target']]}."
+    return f"{name} had a Theft but {THEFT_OUTCOMES.get(theft['outcome'], 'did not steal')}."
+
+
+def round_gold(result: dict[str, Any], seat: int) -> int:
+    """What one seat gained in a Saboteur 2 round: its payout, plus what it stole, less what was stolen from it.
+    All of it is public (payouts and thefts happen in the open)."""
+    paid = sum(pay["amount"] for pay in result["payouts"] if pay["seat"] == seat)
+    stole = sum(1 for theft in result["thefts"] if theft["outcome"] == "stole" and theft["seat"] == seat)
+    lost = sum(1 for theft in result["thefts"] if theft["outcome"] == "stole" and theft.get("target") == seat)
+    return paid + stole - lost
