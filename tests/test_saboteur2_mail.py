@@ -1,0 +1,125 @@
+"""Saboteur 2 emails: the round digest and the game-over email name the dwarf cards and explain every payout
+line (team, door, Boss, Profiteer, Geologists' crystals, trapped players, thefts), checked on the rulebook's
+worked example of sharing the treasure; the turn email of a steal decision; the welcome email's rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from engine.variants import variant_of
+from pbem.runtime import Runtime
+from tests.conftest import mailbox, store_game
+from tests.engine.tables import arrange
+from tests.test_game_mail import bodies
+from tests.test_saboteur2_pages import rulebook_example
+
+PAYOUTS = [
+    "Ann: 3 gold pieces, each winner's share, for the blue team.",
+    "Di: 2 gold pieces as the Boss: the share of 3, one less (the Boss wins with either team).",
+    "Ed: 1 gold piece as the Profiteer: the share of 3, two less (the Profiteer wins with every side).",
+]
+THEFTS = [
+    "Gus had a Theft but could not steal, being trapped.",
+    "Flo played a Theft and stole 1 gold piece from Ann.",
+]
+
+
+def submit(runtime: Runtime, game_id: str, seat: int, move: dict[str, Any]) -> None:
+    seq = runtime.games.current_state(game_id).seq
+    assert seq is not None
+    runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")
+
+
+def play_the_example(runtime: Runtime, round_number: int) -> str:
+    """Bo (green) reaches the gold past a blue door; Flo steals from Ann; Gus, trapped, cannot."""
+    state = rulebook_example(round_number)
+    game_id = store_game(runtime, state)
+    v = variant_of(state)
+    straight = next(c for c in state.hands[1] if v.cards[c].name == "straight_ew")
+    submit(runtime, game_id, 1, {"type": "play", "card": straight, "x": 7, "y": 0, "rotated": False})
+    assert runtime.games.current_state(game_id).to_act == 5
+    submit(runtime, game_id, 5, {"type": "steal", "target": 0})
+    return game_id
+
+
+def test_the_round_digest_explains_each_payout_line_of_the_rulebooks_example(runtime: Runtime) -> None:
+    game_id = play_the_example(runtime, 1)
+
+    [(_, text, page)] = bodies(runtime, game_id, "ann@example.org", "round_digest")
+
+    flat = " ".join(text.split())
+    assert "Bo (green gold-digger) reached the gold, so the blue team wins (a blue door bars the green team's way" in flat
+    for line in PAYOUTS + THEFTS:
+        assert line in flat, line
+    assert "Each winner's share this round: 3 gold pieces" in flat
+    assert "Ann (you): blue gold-digger, +2 gold pieces" in flat  # 3 paid, 1 stolen
+    assert "Gus: Saboteur, trapped, no gold pieces" in flat
+    assert "Your gold: this round you gained 2 gold pieces. You now hold 2 gold pieces." in flat
+    assert "Flo: has gold" in flat and "Bo: no gold" in flat
+    for line in PAYOUTS + THEFTS:
+        assert line.replace("'", "&#39;") in page
+    # another seat's total is never said, only its payout lines (public, as at the table)
+    [(_, bos, _)] = bodies(runtime, game_id, "bo@example.org", "round_digest")
+    assert "You now hold 0 gold pieces" in " ".join(bos.split()) and "hold 2 gold pieces" not in bos
+
+
+def test_the_game_over_email_names_the_dwarf_cards_payouts_thefts_and_final_gold_pieces(runtime: Runtime) -> None:
+    game_id = play_the_example(runtime, 3)
+
+    [(_, text, page)] = bodies(runtime, game_id, "ann@example.org", "game_over")
+
+    flat = " ".join(text.split())
+    for line in PAYOUTS + THEFTS:
+        assert line in flat, line
+    assert "You won, together with Di!" in flat
+    assert "Ann (you) (winner): 2 gold pieces" in flat and "Ed: 1 gold piece" in flat and "Gus: 0 gold pieces" in flat
+    assert "Profiteer" in page and "Gold pieces</th>" in page
+    assert mailbox(runtime, "round_digest") == []  # the last round's story is in the game-over email
+
+
+def test_geologists_share_the_crystals_and_the_digest_says_how(runtime: Runtime) -> None:
+    roles = ["geologist", "geologist", "saboteur"]
+    board = {(1, 0): "crystal_tee_nse", (2, 1): "crystal_cross", (1, 2): "crystal_dead_e"}
+    state = arrange(3, variant="saboteur2", draw=0, roles=roles, board=board)
+    for seat in range(3):
+        state.discard += state.hands[seat][1:]
+        state.hands[seat] = state.hands[seat][:1]
+    game_id = store_game(runtime, state)
+
+    for _ in range(3):
+        current = runtime.games.engine_state(game_id)[0]
+        seat = engine.to_act(current)
+        submit(runtime, game_id, seat, {"type": "pass", "cards": [current.hands[seat][0]]})
+
+    [(_, text, _)] = bodies(runtime, game_id, "ann@example.org", "round_digest")
+    flat = " ".join(text.split())
+    assert "The cards ran out before anyone reached the gold, so the saboteurs' side wins." in flat
+    assert "Ann: 1 gold piece as a Geologist, for the 3 crystals on the table, shared by 2 Geologists and " \
+           "rounded down." in flat
+    assert "Cy: 5 gold pieces, each winner's share, as a Saboteur on the winning side." in flat
+
+
+def test_a_thief_is_emailed_to_decide_whom_to_rob(runtime: Runtime) -> None:
+    state = rulebook_example()
+    game_id = store_game(runtime, state)
+    v = variant_of(state)
+    straight = next(c for c in state.hands[1] if v.cards[c].name == "straight_ew")
+
+    submit(runtime, game_id, 1, {"type": "play", "card": straight, "x": 7, "y": 0, "rotated": False})
+
+    [(_, text, page)] = bodies(runtime, game_id, "flo@example.org", "your_turn")
+    assert "your Theft lets you steal 1 gold piece from another player: choose Ann or Di or Ed, or let it go" in (
+        " ".join(text.split())
+    )
+    assert "Decide your theft" in page
+
+
+def test_the_welcome_email_explains_the_expansion(runtime: Runtime, new_game) -> None:
+    game_id = new_game(variant="saboteur2")
+
+    [(_, text, _)] = bodies(runtime, game_id, "ann@example.org", "game_started")
+
+    assert "How it works (Saboteur 2)" in text and "the Boss, the Profiteer, a Geologist or a Saboteur" in text
+    [(_, base_text, _)] = bodies(runtime, new_game(), "ann@example.org", "game_started")
+    assert "How it works: everyone is a dwarf, secretly either a gold-digger or a saboteur" in base_text
