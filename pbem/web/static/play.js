@@ -6,6 +6,9 @@
  * "turn it around" button; players for broken tools and repairs; goals for a map; cards for a rockfall);
  * tap one, confirm, and the same form is posted. The moves come from state.json, which lists only the
  * engine's legal moves with their labels; the server judges every move again.
+ * Saboteur 2 adds: actions on players (the players light up), a Theft laid before yourself (confirm at
+ * once), a pass of one to three cards (tick cards in your hand), two discards to remove a card in front of
+ * you (tick two, then the cards you may remove light up) and, after a round, a steal (players light up).
  */
 (function () {
   "use strict";
@@ -66,6 +69,8 @@
   var choices = [];
   var selected = null;   // card id
   var rotated = false;
+  var mode = null;       // null, "pass" or "clear": cards are being ticked in the hand
+  var ticked = [];       // card ids ticked in that mode
 
   getState().then(function (state) {
     if (String(state.seq) !== pageSeq) { return; }  // the page is already out of date: the form will say so
@@ -74,6 +79,8 @@
   }).catch(function () { /* the plain form keeps working */ });
 
   function setUp() {
+    var steals = choices.filter(function (c) { return c.move.type === "steal"; });
+    if (steals.length) { lightSteals(steals); }
     if (moveList) { moveList.removeAttribute("open"); }
     if (hint) { hint.textContent = "Tap a card in your hand: where it can go lights up."; }
     handCards.forEach(function (card) {
@@ -83,19 +90,21 @@
       card.setAttribute("role", "button");
       card.setAttribute("tabindex", "0");
       card.setAttribute("aria-pressed", "false");
-      onActivate(card, function () { select(id); });
+      onActivate(card, function () { if (mode) { tick(id); } else { select(id); } });
     });
     if (controls) {
       controls.addEventListener("click", function (event) {
         var action = event.target.getAttribute("data-action");
         if (action === "rotate") { rotated = !rotated; showTargets(); }
-        if (action === "pass") { offer(choices.filter(function (c) { return isPass(c.move) && cardOf(c.move) === selected; })); }
+        if (action === "pass") { startTicking("pass"); }
+        if (action === "clear") { startTicking("clear"); }
         if (action === "cancel") { reset(); }
       });
     }
     confirmBar.querySelector("[data-action=cancel]").addEventListener("click", function () {
       hideConfirm();
       if (selected === null) { return; }
+      if (mode) { reset(); return; }
       showTargets();
     });
     // The buttons of the plain list ask here instead of on a separate page.
@@ -116,7 +125,10 @@
     });
   }
 
-  function cardOf(move) { return move.type === "pass" ? move.cards[0] : move.card; }
+  function cardOf(move) { return move.cards ? move.cards[0] : move.card; }
+  function usesCard(move, id) { return move.cards ? move.cards.indexOf(id) >= 0 : move.card === id; }
+  function sameCards(a, b) { return a.length === b.length && a.every(function (x, i) { return x === b[i]; }); }
+  function isSelfPlay(move) { return move.type === "play" && !("x" in move) && !("target" in move); }
   function isPass(move) { return move.type === "pass"; }
   function isPlacement(move) { return move.type === "play" && "rotated" in move; }
   function isCellTarget(move) { return move.type === "play" && "x" in move && !("rotated" in move); }
@@ -125,6 +137,8 @@
   function select(id) {
     selected = id;
     rotated = false;
+    mode = null;
+    ticked = [];
     handCards.forEach(function (card) {
       var on = Number(card.getAttribute("data-card")) === id;
       card.classList.toggle("selected", on);
@@ -136,7 +150,9 @@
 
   function reset() {
     selected = null;
-    handCards.forEach(function (card) { card.classList.remove("selected"); card.setAttribute("aria-pressed", "false"); });
+    mode = null;
+    ticked = [];
+    handCards.forEach(function (card) { card.classList.remove("selected", "ticked"); card.setAttribute("aria-pressed", "false"); });
     clearTargets();
     hideConfirm();
     if (controls) { controls.hidden = true; }
@@ -144,6 +160,7 @@
   }
 
   function mine() { return choices.filter(function (c) { return cardOf(c.move) === selected; }); }
+  function using(id) { return choices.filter(function (c) { return usesCard(c.move, id); }); }
 
   function showTargets() {
     clearTargets();
@@ -158,27 +175,109 @@
       (bySeat[c.move.target] = bySeat[c.move.target] || []).push(c);
     });
     Object.keys(bySeat).forEach(function (seat) { addSeatTarget(seat, bySeat[seat]); });
+    var clearing = using(selected).some(function (c) { return c.move.type === "clear"; });
     if (controls) {
       controls.hidden = false;
       controls.querySelector("[data-action=rotate]").hidden = !turnable;
       controls.querySelector("[data-action=pass]").hidden = !own.some(function (c) { return isPass(c.move); });
+      var clearButton = controls.querySelector("[data-action=clear]");
+      if (clearButton) { clearButton.hidden = !clearing; }
     }
+    var selfPlays = own.filter(function (c) { return isSelfPlay(c.move); });
     if (hint) {
       var where = placements.length ? "Tap a lit place on the board" + (turnable ? " (or turn the card around first)" : "")
         : Object.keys(bySeat).length ? "Tap a lit player"
         : own.some(function (c) { return isCellTarget(c.move); }) ? "Tap a lit card on the board"
         : null;
-      hint.textContent = where ? where + ", or discard it to pass." : "This card can only be discarded, face down: that is your pass.";
+      hint.textContent = selfPlays.length ? "Lay it in front of you, or discard it to pass."
+        : where ? where + ", or discard it to pass." : "This card can only be discarded, face down: that is your pass.";
     }
+    if (selfPlays.length) { offer(selfPlays); }
+  }
+
+  // Saboteur 2: tick cards in the hand, for a pass of several cards or for two discards that remove a card.
+  function startTicking(kind) {
+    mode = kind;
+    ticked = [selected];
+    clearTargets();
+    hideConfirm();
+    if (controls) { controls.hidden = true; }
+    showTicks();
+  }
+
+  function tick(id) {
+    var at = ticked.indexOf(id);
+    var most = mode === "clear" ? 2 : maxPass();
+    if (at >= 0) { ticked.splice(at, 1); } else if (ticked.length < most) { ticked.push(id); }
+    clearTargets();
+    hideConfirm();
+    showTicks();
+  }
+
+  function maxPass() {
+    return choices.reduce(function (most, c) { return isPass(c.move) ? Math.max(most, c.move.cards.length) : most; }, 0);
+  }
+
+  function showTicks() {
+    handCards.forEach(function (card) {
+      var on = ticked.indexOf(Number(card.getAttribute("data-card"))) >= 0;
+      card.classList.toggle("ticked", on);
+      card.classList.remove("selected");
+      card.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    var cards = ticked.slice().sort(function (a, b) { return a - b; });
+    if (mode === "pass") {
+      if (hint) { hint.textContent = "Tap up to " + maxPass() + " cards to discard face down, then confirm."; }
+      offer(choices.filter(function (c) { return isPass(c.move) && sameCards(c.move.cards, cards); }), "Pass");
+      return;
+    }
+    var clears = choices.filter(function (c) { return c.move.type === "clear" && sameCards(c.move.cards, cards); });
+    if (hint) {
+      hint.textContent = cards.length < 2 ? "Tap a second card to discard with it."
+        : "Tap the lit card in front of you that the two discards remove.";
+    }
+    var byCard = {};
+    clears.forEach(function (c) { (byCard[c.move.remove] = byCard[c.move.remove] || []).push(c); });
+    Object.keys(byCard).forEach(function (id) { addFrontTarget(id, byCard[id]); });
+  }
+
+  // A card lying in front of you, lit up as the one that two discards remove.
+  function addFrontTarget(cardId, options) {
+    var own = document.querySelector('.seat.you [data-front-card="' + cardId + '"]');
+    if (!own) { return; }
+    own.classList.add("target");
+    own.setAttribute("role", "button");
+    own.setAttribute("tabindex", "0");
+    own.setAttribute("aria-label", options[0].label);
+    own._pbemHandler = function () {
+      own.classList.add("chosen");
+      offer(options);
+    };
+    own._pbemKeys = function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); own._pbemHandler(); }
+    };
+    own.addEventListener("click", own._pbemHandler);
+    own.addEventListener("keydown", own._pbemKeys);
+  }
+
+  // After a round: the players a Theft may rob light up; "let it go" stays a button of its own.
+  function lightSteals(steals) {
+    var bySeat = {};
+    steals.filter(function (c) { return c.move.target !== null; }).forEach(function (c) {
+      (bySeat[c.move.target] = bySeat[c.move.target] || []).push(c);
+    });
+    Object.keys(bySeat).forEach(function (seat) { addSeatTarget(seat, bySeat[seat]); });
   }
 
   function clearTargets() {
     if (targetsLayer) { while (targetsLayer.firstChild) { targetsLayer.removeChild(targetsLayer.firstChild); } }
-    seats.forEach(function (seat) {
+    var lit = seats.concat(Array.prototype.slice.call(document.querySelectorAll("[data-front-card]")));
+    lit.forEach(function (seat) {
       seat.classList.remove("target", "chosen");
       seat.removeAttribute("role");
       seat.removeAttribute("tabindex");
       if (seat._pbemHandler) { seat.removeEventListener("click", seat._pbemHandler); seat.removeEventListener("keydown", seat._pbemKeys); }
+      seat._pbemHandler = null;
     });
   }
 
@@ -221,7 +320,8 @@
     seat.classList.add("target");
     seat.setAttribute("role", "button");
     seat.setAttribute("tabindex", "0");
-    seat._pbemHandler = function () {
+    seat._pbemHandler = function (event) {
+      if (event && event.target && event.target.closest && event.target.closest(".front-card.target")) { return; }
       seats.forEach(function (s) { s.classList.remove("chosen"); });
       seat.classList.add("chosen");
       offer(options);
@@ -247,7 +347,7 @@
   }
 
   // The confirm step: one button per possible move (a double repair on one player offers two).
-  function offer(options) {
+  function offer(options, verb) {
     if (!options.length) { return; }
     confirmText.textContent = options.length === 1 ? options[0].label + "?" : "Which one?";
     while (confirmActions.firstChild) { confirmActions.removeChild(confirmActions.firstChild); }
@@ -255,7 +355,7 @@
       var button = document.createElement("button");
       button.type = "button";
       button.className = "primary";
-      button.textContent = options.length === 1 ? "Play it" : choice.label;
+      button.textContent = options.length === 1 ? (verb || (choice.move.type === "steal" ? "Steal it" : "Play it")) : choice.label;
       button.addEventListener("click", function () { submit(choice); });
       confirmActions.appendChild(button);
     });
