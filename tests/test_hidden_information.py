@@ -2,7 +2,9 @@
 
 For each seat at every step of played games, a twin game is stored that differs from the real one only in
 what that seat cannot know: the engine state scrambled as in the engine's own property test
-(`scramble_hidden`: other hands, roles, unseen goals, the draw pile, other seats' gold) and every event
+(`scramble_hidden`: other hands, roles, unseen goals, the draw pile, other seats' gold; in Saboteur 2 also
+dwarf cards after swaps, leftover and discarded dwarf cards, others' inspections, the cards set aside and
+other seats' gold-piece totals) and every event
 that seat may not see filled with other values. The seat's turn page and state.json must be the same for
 both games, byte for byte once the game id and the per-render submission id are set aside; and they must
 not name a card that lies hidden in another hand, the draw pile or the discard pile.
@@ -150,7 +152,7 @@ def comparable(page: str, data: dict[str, Any], game_id: str, real_id: str) -> t
 
 def hidden_cards(state: engine.Game, seat: int) -> set[int]:
     others = [hand for index, hand in enumerate(state.hands) if index != seat]
-    return set().union(*others, state.draw_pile, state.discard)
+    return set().union(*others, state.draw_pile, state.discard, state.removed)
 
 
 def cards_named(page: str, data: dict[str, Any]) -> set[int]:
@@ -186,22 +188,42 @@ def role_paths(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ..
             yield from role_paths(item, (*path, "[]"))
 
 
+EXPANSION_ACTIONS = ("swap_hand", "inspection", "swap_hats", "theft", "trapped", "free", "hands_off")
+
+
+def stir_things_up(state: engine.Game, seat: int, rng: random.Random) -> dict[str, Any]:
+    """Saboteur 2 played for its secrets: mostly swapped hands, inspections, swapped dwarf cards, thefts and
+    traps when the hand has them, else building, else any legal move."""
+    moves = engine.legal_moves(state, seat)
+    hand = {card["id"]: card for card in engine.view(state, seat)["you"]["hand"]}
+    actions = [m for m in moves if hand.get(m.get("card"), {}).get("effect") in EXPANSION_ACTIONS]
+    builds = [m for m in moves if "rotated" in m]
+    if actions and rng.random() < 0.8:
+        return rng.choice(actions)
+    if builds and rng.random() < 0.6:
+        return rng.choice(builds)
+    return rng.choice(moves)
+
+
 GAMES = [
-    # (players, deal seed, how they play, moves to check)
-    pytest.param(4, 3, engine.bots.choose, 36, id="four-random"),
-    pytest.param(3, 0, dig_for_gold, 30, id="three-digging-through-a-gold-pick"),
+    # (players, deal seed, how they play, moves to check, variant)
+    pytest.param(4, 3, engine.bots.choose, 36, "base", id="four-random"),
+    pytest.param(3, 0, dig_for_gold, 30, "base", id="three-digging-through-a-gold-pick"),
+    pytest.param(5, 1, stir_things_up, 40, "saboteur2", id="five-saboteur2-swaps-inspections-thefts"),
 ]
+# What a Saboteur 2 game must have shown for its check to mean something.
+SECRET_EVENTS = {"hands_swapped", "inspected", "hats_swapped", "theft_played", "trapped", "cleared"}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # a property of the pages, not the database
-@pytest.mark.parametrize(("players", "seed", "choose", "steps"), GAMES)
+@pytest.mark.parametrize(("players", "seed", "choose", "steps", "variant"), GAMES)
 def test_pages_and_json_do_not_change_when_only_hidden_information_changes(
-    app: Flask, players: int, seed: int, choose: Chooser, steps: int
+    app: Flask, players: int, seed: int, choose: Chooser, steps: int, variant: str
 ) -> None:
     runtime = app_runtime(app)
     names = ["Ann", "Ben", "Cat", "Dan", "Eve"][:players]
-    game_id = store_game(runtime, engine.new_game(names, seed=seed))
+    game_id = store_game(runtime, engine.new_game(names, seed=seed, variant=variant))
     twins = Twins(runtime, game_id, players, random.Random(seed))
     clients = {seat: app.test_client() for seat in range(players)}
     for seat, client in clients.items():
@@ -209,6 +231,7 @@ def test_pages_and_json_do_not_change_when_only_hidden_information_changes(
         client.get(f"/play/{seat_token(runtime, twins.twin_ids[seat], seat)}")
     rng = random.Random(seed)
     phases = set()
+    happened: set[str] = set()
 
     for _ in range(steps):
         twins.follow()
@@ -223,13 +246,15 @@ def test_pages_and_json_do_not_change_when_only_hidden_information_changes(
             ), f"seat {seat} at move {seq} sees something hidden from it"
             assert not cards_named(real_page, real_data) & hidden_cards(state, seat)
             assert {path for path in role_paths(real_data) if path[:2] != ("view", "results")} <= {
-                ("view", "you", "role")
+                ("view", "you", "role"), ("view", "you", "inspections", "[]", "role")
             }
         mover = engine.to_act(state)
         assert mover is not None
-        runtime.games.submit_move(game_id, mover, choose(state, mover, rng), seq, f"move-{seq}")
+        result = runtime.games.submit_move(game_id, mover, choose(state, mover, rng), seq, f"move-{seq}")
+        happened |= {event["type"] for event in result.events}
 
     assert "play" in phases and (choose is not dig_for_gold or "gold" in phases)
+    assert variant != "saboteur2" or SECRET_EVENTS <= happened, happened
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

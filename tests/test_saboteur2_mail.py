@@ -4,14 +4,20 @@ worked example of sharing the treasure; the turn email of a steal decision; the 
 
 from __future__ import annotations
 
+import random
 from typing import Any
+
+from sqlalchemy import select
 
 import engine
 from engine.variants import variant_of
+from pbem.models import Snapshot
 from pbem.runtime import Runtime
+from pbem.service.events import is_visible
 from tests.conftest import mailbox, store_game
 from tests.engine.tables import arrange
 from tests.test_game_mail import bodies
+from tests.test_hidden_information import stir_things_up
 from tests.test_saboteur2_pages import rulebook_example
 
 PAYOUTS = [
@@ -123,3 +129,56 @@ def test_the_welcome_email_explains_the_expansion(runtime: Runtime, new_game) ->
     assert "How it works (Saboteur 2)" in text and "the Boss, the Profiteer, a Geologist or a Saboteur" in text
     [(_, base_text, _)] = bodies(runtime, new_game(), "ann@example.org", "game_started")
     assert "How it works: everyone is a dwarf, secretly either a gold-digger or a saboteur" in base_text
+
+
+# -- hidden information ----------------------------------------------------------------------------------
+
+
+def test_no_saboteur2_email_contains_a_line_of_an_event_hidden_from_its_recipient(runtime: Runtime) -> None:
+    names = ["Ann", "Bo", "Cy", "Di"]
+    game_id = store_game(runtime, engine.new_game(names, seed=7, variant="saboteur2"))
+    rng = random.Random(7)
+    while runtime.games.current_state(game_id).status == "active":
+        state, seq = runtime.games.engine_state(game_id)
+        seat = engine.to_act(state)
+        runtime.games.submit_move(game_id, seat, stir_things_up(state, seat, rng), seq, f"m-{seq}")
+
+    with runtime.db.read() as session:
+        batches = list(session.scalars(select(Snapshot.events).order_by(Snapshot.seq)))
+    kinds = {event["type"] for batch in batches for event in batch}
+    assert {"hands_swapped", "role_seen", "role_changed", "gold_paid"} <= kinds
+    for seat, name in enumerate(names):
+        seen = {engine.describe_event(e, names) for batch in batches for e in batch if is_visible(e, seat)}
+        hidden = {engine.describe_event(e, names) for batch in batches for e in batch if not is_visible(e, seat)}
+        secrets = hidden - seen
+        mails = mailbox(runtime, to=f"{name.lower()}@example.org")
+        assert secrets and {mail.kind for mail in mails} >= {"round_digest", "game_over"}
+        for mail in mails:
+            for secret in secrets:
+                assert secret not in mail.body_text, (mail.kind, secret)
+                assert secret.replace("'", "&#39;") not in mail.body_html, (mail.kind, secret)
+
+
+def test_a_digest_does_not_change_with_others_hands_leftover_dwarf_cards_or_gold_totals(runtime: Runtime) -> None:
+    def example_with(bos_gold: int, shuffle: int) -> str:
+        state = rulebook_example()
+        state.gold_pieces[1] = bos_gold  # Bo's total is his secret (only "has gold" is public)
+        pool = state.hands[2] + state.hands[3] + state.draw_pile
+        random.Random(shuffle).shuffle(pool)
+        state.hands[2], state.hands[3], state.draw_pile = pool[:6], pool[6:12], pool[12:]
+        random.Random(shuffle).shuffle(state.spare_roles)
+        game_id = store_game(runtime, state)
+        v = variant_of(state)
+        straight = next(c for c in state.hands[1] if v.cards[c].name == "straight_ew")
+        submit(runtime, game_id, 1, {"type": "play", "card": straight, "x": 7, "y": 0, "rotated": False})
+        submit(runtime, game_id, 5, {"type": "steal", "target": 0})
+        return game_id
+
+    first, twin = example_with(3, 1), example_with(9, 2)
+
+    for person in ("ann@example.org", "cy@example.org", "di@example.org", "gus@example.org"):
+        assert bodies(runtime, first, person, "round_digest") == bodies(runtime, twin, person, "round_digest")
+    [(_, bo_first, _)] = bodies(runtime, first, "bo@example.org", "round_digest")
+    [(_, bo_twin, _)] = bodies(runtime, twin, "bo@example.org", "round_digest")
+    assert "You now hold 3 gold pieces" in " ".join(bo_first.split())
+    assert "You now hold 9 gold pieces" in " ".join(bo_twin.split())
