@@ -14,6 +14,7 @@ from pbem.config import load_config
 from pbem.db import Database
 from pbem.models import Base, Game, OutboxMessage
 from pbem.runtime import build_runtime
+from pbem.paths import REPO_ROOT
 from tests.conftest import BASE_URL, TEST_SECRET, SmtpServer, free_port
 
 
@@ -171,3 +172,60 @@ def test_help_lists_every_command() -> None:
     assert result.exit_code == 0
     for command in ("db", "run", "scheduler", "mail", "create-game", "demo"):
         assert command in result.output
+
+
+def test_create_game_starts_a_saboteur2_game_for_two(migrated: Path) -> None:
+    result = pbem(migrated, "create-game", "--title", "Two of us", "--variant", "saboteur2",
+                  "--player", "Ann <ann@example.org>", "--player", "Ben <ben@example.org>")
+
+    assert result.exit_code == 0, result.output
+    [game], mail = games_and_mail(migrated)
+    assert (game.variant, game.options, len(game.seats)) == ("saboteur2", {}, 2)
+    assert all("How it works (Saboteur 2)" in message.body_text for message in mail)
+
+
+def test_create_game_plays_with_a_hosts_deck_file(migrated: Path, tmp_path: Path) -> None:
+    deck = tmp_path / "deck.toml"
+    deck.write_text((REPO_ROOT / "docs" / "decks" / "saboteur2.toml").read_text())
+
+    result = pbem(migrated, "create-game", "--title", "Own cards", "--variant", "saboteur2", "--deck", str(deck),
+                  "--player", "Ann <ann@example.org>", "--bots", "2")
+
+    assert result.exit_code == 0, result.output
+    [game], _ = games_and_mail(migrated)
+    assert game.options["deck"]["paths"][0]["name"] == "cross"
+
+
+def test_create_game_shows_the_engines_reason_for_a_bad_deck_and_stores_nothing(migrated: Path, tmp_path: Path) -> None:
+    deck = tmp_path / "deck.toml"
+    deck.write_text((REPO_ROOT / "docs" / "decks" / "saboteur2.toml").read_text().replace("count = 5", "count = 50", 1))
+
+    result = pbem(migrated, "create-game", "--title", "Own cards", "--variant", "saboteur2", "--deck", str(deck),
+                  "--player", "Ann <ann@example.org>", "--bots", "2")
+
+    assert result.exit_code == 1
+    assert "Deck paths entry 1 (cross): 'count' must be a whole number from 1 to 20" in result.output
+    assert games_and_mail(migrated) == ([], [])
+
+
+def test_a_deck_file_is_only_for_saboteur2(migrated: Path, tmp_path: Path) -> None:
+    deck = tmp_path / "deck.toml"
+    deck.write_text("")
+
+    result = CliRunner().invoke(main, ["--config", str(migrated), "create-game", "--title", "T", "--deck", str(deck),
+                                       "--player", "Ann <ann@example.org>", "--bots", "2"])
+
+    assert result.exit_code == 2 and "--deck is for Saboteur 2 games" in result.output
+
+
+def test_demo_of_saboteur2_is_its_own_game(migrated: Path) -> None:
+    first = pbem(migrated, "demo", "--variant", "saboteur2")
+    base = pbem(migrated, "demo")
+    again = pbem(migrated, "demo", "--variant", "saboteur2")
+
+    assert first.exit_code == base.exit_code == again.exit_code == 0
+    assert "continuing demo game" not in base.output and "continuing demo game" in again.output
+    games, _ = games_and_mail(migrated)
+    assert [(game.variant, game.title) for game in games] == [
+        ("saboteur2", "Demo game (Saboteur 2)"), ("base", "Demo game")
+    ]
