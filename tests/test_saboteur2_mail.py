@@ -16,7 +16,8 @@ from pbem.runtime import Runtime
 from pbem.service.events import is_visible
 from tests.conftest import mailbox, store_game
 from tests.engine.tables import arrange
-from tests.test_game_mail import bodies
+from pbem.mail.daily import queue_due_daily_digests
+from tests.test_game_mail import bodies, digest_seats
 from tests.test_hidden_information import stir_things_up
 from tests.test_saboteur2_pages import rulebook_example
 
@@ -182,3 +183,18 @@ def test_a_digest_does_not_change_with_others_hands_leftover_dwarf_cards_or_gold
     [(_, bo_twin, _)] = bodies(runtime, twin, "bo@example.org", "round_digest")
     assert "You now hold 3 gold pieces" in " ".join(bo_first.split())
     assert "You now hold 9 gold pieces" in " ".join(bo_twin.split())
+
+
+def test_a_daily_digest_says_who_has_gold_but_never_how_much(runtime: Runtime, clock) -> None:
+    state = rulebook_example()
+    state.gold_pieces[2] = 4
+    game_id = store_game(runtime, state)
+    digest_seats(runtime, Ann="UTC")
+
+    assert queue_due_daily_digests(runtime.db, clock, runtime.games.mail) == 1
+
+    [mail] = mailbox(runtime, "daily_digest")
+    assert "Cy: 6 cards in hand, broken tools: none, has gold" in mail.body_text
+    assert "Bo (to play): 1 card in hand, broken tools: none, no gold" in mail.body_text
+    assert "4" not in mail.body_text.split("Cy:")[1].split("\n")[0]
+    assert ">Has gold</th>" in mail.body_html

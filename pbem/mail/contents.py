@@ -97,6 +97,7 @@ def table(view: dict[str, Any]) -> list[dict[str, Any]]:
             "hand_count": s["hand_count"],
             "broken": list(s["broken"]),
             "gold_cards": s["gold_cards"],
+            "has_gold": s.get("has_gold"),  # Saboteur 2: whether the seat holds gold pieces (how many is secret)
             "to_act": s["to_act"],
         }
         for s in view["seats"]

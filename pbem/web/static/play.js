@@ -245,19 +245,24 @@
   function addFrontTarget(cardId, options) {
     var own = document.querySelector('.seat.you [data-front-card="' + cardId + '"]');
     if (!own) { return; }
-    own.classList.add("target");
-    own.setAttribute("role", "button");
-    own.setAttribute("tabindex", "0");
     own.setAttribute("aria-label", options[0].label);
-    own._pbemHandler = function () {
+    lightUp(own, function () {
       own.classList.add("chosen");
       offer(options);
+    });
+  }
+
+  // Make an element of the page a lit target: tapped, or Enter/Space, runs `handler` (clearTargets undoes it).
+  function lightUp(element, handler) {
+    element.classList.add("target");
+    element.setAttribute("role", "button");
+    element.setAttribute("tabindex", "0");
+    element._pbemHandler = handler;
+    element._pbemKeys = function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); handler(); }
     };
-    own._pbemKeys = function (event) {
-      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); own._pbemHandler(); }
-    };
-    own.addEventListener("click", own._pbemHandler);
-    own.addEventListener("keydown", own._pbemKeys);
+    element.addEventListener("click", element._pbemHandler);
+    element.addEventListener("keydown", element._pbemKeys);
   }
 
   // After a round: the players a Theft may rob light up; "let it go" stays a button of its own.
@@ -317,20 +322,12 @@
   function addSeatTarget(seatIndex, options) {
     var seat = document.querySelector('.seat[data-seat="' + seatIndex + '"]');
     if (!seat) { return; }
-    seat.classList.add("target");
-    seat.setAttribute("role", "button");
-    seat.setAttribute("tabindex", "0");
-    seat._pbemHandler = function (event) {
+    lightUp(seat, function (event) {
       if (event && event.target && event.target.closest && event.target.closest(".front-card.target")) { return; }
       seats.forEach(function (s) { s.classList.remove("chosen"); });
       seat.classList.add("chosen");
       offer(options);
-    };
-    seat._pbemKeys = function (event) {
-      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); seat._pbemHandler(); }
-    };
-    seat.addEventListener("click", seat._pbemHandler);
-    seat.addEventListener("keydown", seat._pbemKeys);
+    });
   }
 
   // Lay the chosen path card on the board, as it would lie, before the player confirms.
