@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from werkzeug.datastructures import MultiDict
+
 from pbem.errors import ValidationError
 
 MAX_MOVE_LENGTH = 1000
@@ -188,16 +190,16 @@ def group_moves(legal_moves: Sequence[Mapping[str, Any]], view: Mapping[str, Any
     return [group for group in [gold, steal, *groups.values(), passing, clearing] if group.choices]
 
 
-def compose_move(form: Mapping[str, Any], getlist: Any) -> dict[str, Any] | None:
+def compose_move(form: MultiDict[str, str]) -> dict[str, Any] | None:
     """A pass or a two-card discard ticked in the page's small forms (without JavaScript), as a move.
 
-    `form` is the posted form and `getlist` its list reader. None when the form names no such move. Only the
-    shape is built here; whether it is legal is the engine's to say, like any posted move.
+    None when the form names no such move. Only the shape is built here; whether it is legal is the engine's
+    to say, like any posted move.
     """
     kind = form.get("compose")
     if kind not in ("pass", "clear"):
         return None
-    cards = sorted(_whole_numbers(getlist(f"{kind}_cards")))
+    cards = sorted(_whole_numbers(form.getlist(f"{kind}_cards")))
     if kind == "pass":
         if not cards:
             raise ValidationError("Tick the cards you want to discard, then press Pass.")

@@ -94,7 +94,7 @@ def state_json(access: SeatAccess) -> Response:
 
 @seat_route("/move", ["POST"])
 def move(access: SeatAccess) -> Any:
-    chosen = compose_move(request.form, request.form.getlist) or parse_move(request.form.get("move"))
+    chosen = compose_move(request.form) or parse_move(request.form.get("move"))
     expected_seq = _expected_seq(request.form.get("seq"))
     submission_id = request.form.get("submission_id", "")
     g.expected_seq = expected_seq

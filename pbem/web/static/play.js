@@ -239,6 +239,8 @@
     var byCard = {};
     clears.forEach(function (c) { (byCard[c.move.remove] = byCard[c.move.remove] || []).push(c); });
     Object.keys(byCard).forEach(function (id) { addFrontTarget(id, byCard[id]); });
+    var lit = document.querySelector(".seat.you .front-card.target");
+    if (lit) { lit.scrollIntoView({ block: "center", behavior: "smooth" }); }  // on a phone it lies further down
   }
 
   // A card lying in front of you, lit up as the one that two discards remove.
