@@ -96,7 +96,8 @@
       controls.addEventListener("click", function (event) {
         var action = event.target.getAttribute("data-action");
         if (action === "rotate") { rotated = !rotated; showTargets(); }
-        if (action === "pass") { startTicking("pass"); }
+        if (action === "pass" && maxPass() > 1) { startTicking("pass"); }
+        if (action === "pass" && maxPass() <= 1) { offer(choices.filter(function (c) { return isPass(c.move) && cardOf(c.move) === selected; })); }
         if (action === "clear") { startTicking("clear"); }
         if (action === "cancel") { reset(); }
       });
