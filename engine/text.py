@@ -103,7 +103,9 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
     render = describe.get(event.get("type", ""))
     if render is None:
         return str(event.get("type", "event")).replace("_", " ").capitalize() + "."
-    return render()
+    line = render()
+    # a card name may end in its own exclamation mark ("Free at last!"): no full stop after it
+    return line[:-1] if line.endswith("!.") else line
 
 
 def _them(event: dict[str, Any], names: list[str]) -> str:

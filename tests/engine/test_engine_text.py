@@ -96,3 +96,9 @@ S2_LINES = [
 @pytest.mark.parametrize("event, line", S2_LINES, ids=[f"{e['type']}-{i}" for i, (e, _) in enumerate(S2_LINES)])
 def test_saboteur2_event_lines(event, line):
     assert engine.describe_event({"audience": "public", **event}, ["Ann", "Bo", "Cy"]) == line
+
+
+def test_a_card_name_ending_in_an_exclamation_mark_gets_no_full_stop_after_it():
+    event = {"type": "drew_cards", "audience": [0], "seat": 0, "cards": [90], "names": ["free"]}
+
+    assert engine.describe_event(event, ["Ann", "Bo"]) == "You drew free at last!"
