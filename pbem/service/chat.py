@@ -80,6 +80,7 @@ class SeatChat:
     page: ChatPage
     chat_emails: bool
     read_upto: int | None
+    timezone: str
 
 
 @dataclass(frozen=True)
@@ -227,14 +228,18 @@ class ChatService:
         with self._db.read() as session:
             return self._page(session, _game(session, game_id), before=before, after=after, limit=limit)
 
-    def seat_view(self, game_id: str, seat: int, *, limit: int = PAGE_SIZE) -> SeatChat:
+    def seat_view(
+        self, game_id: str, seat: int, *, before: int | None = None, after: int | None = None, limit: int = PAGE_SIZE
+    ) -> SeatChat:
+        """A page of the chat (as `messages`) for one seat's page, with the seat's settings and time zone."""
         with self._db.read() as session:
             game = _game(session, game_id)
             own = _seat(game, seat)
             return SeatChat(
-                page=self._page(session, game, before=None, after=None, limit=limit),
+                page=self._page(session, game, before=before, after=after, limit=limit),
                 chat_emails=own.chat_emails,
                 read_upto=own.chat_read_upto,
+                timezone=own.timezone,
             )
 
     def _page(self, session: Session, game: Game, *, before: int | None, after: int | None, limit: int) -> ChatPage:
