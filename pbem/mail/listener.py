@@ -50,7 +50,7 @@ class ReplyHandler:
         raw = envelope.original_content or envelope.content
         receive = functools.partial(
             self._inbound.receive, raw, envelope_recipients=list(envelope.rcpt_tos),
-            envelope_sender=envelope.mail_from or "",
+            envelope_sender=(envelope.mail_from or "").strip("<>"),  # "<>": the null sender of bounces
         )
         try:
             await asyncio.get_running_loop().run_in_executor(None, receive)

@@ -101,7 +101,8 @@ class ReplyAddresses:
     def is_ours(self, address: str) -> bool:
         """Whether mail to this address is meant for us (the plain mailbox, or it plus any token)."""
         local, _, domain = address.strip().rpartition("@")
-        return domain.casefold() == self._domain.casefold() and local.split("+", 1)[0] == self._local
+        base = local.split("+", 1)[0]
+        return domain.casefold() == self._domain.casefold() and base.casefold() == self._local.casefold()
 
     def verify(self, token: str) -> ReplyClaim:
         """The seat a token names; ReplyTokenError("invalid") or ("expired") otherwise."""

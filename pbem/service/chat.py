@@ -113,8 +113,8 @@ def clean_text(raw: object) -> str:
         line = line.rstrip()
         if line or (lines and lines[-1]):  # at most one empty line in a row
             lines.append(line)
-    cleaned = "\n".join(lines).strip("\n")
-    if not cleaned.strip():
+    cleaned = "\n".join(lines).strip()
+    if not cleaned:
         raise ValidationError("The message is empty: write something first.")
     if len(cleaned) > MAX_LENGTH:
         raise ValidationError(
