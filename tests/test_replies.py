@@ -7,6 +7,7 @@ Players reply to the address their email carried: tests take it from the Reply-T
 
 from __future__ import annotations
 
+import dataclasses
 import smtplib
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +32,7 @@ from pbem.mail.inbound import BOUNCES_PER_ADDRESS, inbound_for
 from pbem.mail.listener import listener_for
 from pbem.models import ChatMessage, Game, InboundMail, OutboxMessage, Seat
 from pbem.runtime import Runtime
+from pbem.scheduler.jobs import jobs
 from pbem.service.chat import MAX_LENGTH, PER_MINUTE
 from tests.conftest import PEOPLE, REPLY_ADDRESS, START, TEST_SECRET, ImapServer, dump, free_port, mailbox
 
@@ -537,3 +539,51 @@ def test_the_same_message_taken_by_several_workers_at_once_posts_once(
 
     assert outcomes == ["duplicate", "duplicate", "duplicate", "posted"]
     assert chat(reply_runtime, friday) == [("Ben", SAID, "email")]
+
+
+# -- the scheduler and the command line -------------------------------------------------------------------------
+
+
+def test_the_scheduler_polls_the_mailbox_only_when_one_is_configured(
+    reply_runtime: Runtime, games: tuple[str, str], imap_server: ImapServer
+) -> None:
+    _, friday = games
+    imap = ImapConfig(host=imap_server.host, port=imap_server.port, tls="none", user=imap_server.user,
+                      password=imap_server.password, poll_interval_seconds=30)
+    configured = dataclasses.replace(
+        reply_runtime.config, mail=dataclasses.replace(reply_runtime.config.mail, imap=imap)
+    )
+    imap_server.deliver(reply(reply_address(reply_runtime, friday, 1)))
+
+    [job] = [job for job in jobs(configured) if job.id == "receive_replies"]
+    handled = job.run(dataclasses.replace(reply_runtime, config=configured))
+
+    assert "receive_replies" not in [job.id for job in jobs(reply_runtime.config)]
+    assert job.interval == timedelta(seconds=30)
+    assert handled == 1
+    assert chat(reply_runtime, friday) == [("Ben", SAID, "email")]
+
+
+def test_the_scheduler_shrugs_off_an_unreachable_mailbox(reply_runtime: Runtime) -> None:
+    imap = ImapConfig(host="127.0.0.1", port=free_port(), tls="none", timeout_seconds=2)
+    configured = dataclasses.replace(
+        reply_runtime.config, mail=dataclasses.replace(reply_runtime.config.mail, imap=imap)
+    )
+    [job] = [job for job in jobs(configured) if job.id == "receive_replies"]
+
+    assert job.run(dataclasses.replace(reply_runtime, config=configured)) == 0
+
+
+@pytest.mark.parametrize(("command", "missing"), [("receive", "mail.imap.host"), ("listen", "mail.reply_address")])
+def test_the_mail_commands_say_what_configuration_they_miss(
+    database_url: str, tmp_path: Path, command: str, missing: str
+) -> None:
+    config_file = tmp_path / "pbem.toml"
+    config_file.write_text(
+        f'secret_keys = ["{TEST_SECRET}"]\ndatabase_url = "{database_url}"\ninstance_path = "{tmp_path}"\n'
+    )
+
+    result = CliRunner().invoke(main, ["--config", str(config_file), "mail", command])
+
+    assert result.exit_code == 1
+    assert missing in result.output
