@@ -22,7 +22,7 @@ from pbem.mail.host_notices import enqueue_stalling_notice
 from pbem.mail.reply_address import TOKEN_LENGTH
 from pbem.models import Game, OutboxMessage, Seat
 from pbem.runtime import Runtime
-from pbem.service.chat import EMAIL_EXCERPT
+from pbem.service.chat_lines import EMAIL_EXCERPT
 from tests.conftest import PEOPLE, REPLY_ADDRESS, mailbox, random_move
 
 NewGame = Callable[..., str]
@@ -58,7 +58,9 @@ def system_line(runtime: Runtime, game_id: str, text: str) -> None:
 # -- turn emails and daily digests ---------------------------------------------------------------------------
 
 
-def test_a_turn_email_quotes_what_others_said_since_the_recipient_last_looked(runtime: Runtime, new_game: NewGame) -> None:
+def test_a_turn_email_quotes_what_others_said_since_the_recipient_last_looked(
+    runtime: Runtime, new_game: NewGame
+) -> None:
     game_id = new_game()
     first = first_to_act(runtime, game_id)
     recipient = (first + 1) % 3
@@ -133,7 +135,8 @@ def test_the_html_part_shows_chat_text_escaped_and_without_links(runtime: Runtim
     play_until_seat_is_to_act(runtime, game_id, recipient, random.Random(5))
 
     email = newest(runtime, "your_turn", recipient)
-    assert "&lt;a href=&#34;https://evil.test&#34;&gt;click&lt;/a&gt; &amp; &lt;img src=x&gt;<br>second line" in email.body_html
+    escaped = "&lt;a href=&#34;https://evil.test&#34;&gt;click&lt;/a&gt; &amp; &lt;img src=x&gt;<br>second line"
+    assert escaped in email.body_html
     assert '<a href="https://evil.test"' not in email.body_html and "<img" not in email.body_html
     assert '<a href="https://evil.test">click</a> & <img src=x>\n      second line' in email.body_text
 

@@ -371,7 +371,9 @@ def test_a_delivery_report_with_an_empty_envelope_sender_is_ignored(
     assert chat(reply_runtime, friday) == [] and bounces(reply_runtime) == []
 
 
-def test_auto_submitted_no_is_a_person_writing(reply_runtime: Runtime, games: tuple[str, str], listener: Listener) -> None:
+def test_auto_submitted_no_is_a_person_writing(
+    reply_runtime: Runtime, games: tuple[str, str], listener: Listener
+) -> None:
     _, friday = games
     to = reply_address(reply_runtime, friday, 1)
 

@@ -31,8 +31,8 @@ def plain(body: str, **params: str) -> EmailMessage:
         "> On 5 Jan 2026, at 09:00, Saboteur <play+abc@replies.pbem.test> wrote:\n>\n> Hello Ann,",
         "On 05/01/2026 09:00, Saboteur wrote:\n> Hello Ann,",
         # Outlook, desktop and web
-        "-----Original Message-----\nFrom: Saboteur <play+abc@replies.pbem.test>\nSent: Monday, January 5, 2026 9:00 AM\n"
-        "To: ann@example.org\nSubject: Test mine - Saboteur\n\nHello Ann,",
+        "-----Original Message-----\nFrom: Saboteur <play+abc@replies.pbem.test>\n"
+        "Sent: Monday, January 5, 2026 9:00 AM\nTo: ann@example.org\nSubject: Test mine - Saboteur\n\nHello Ann,",
         "________________________________\nFrom: Saboteur <play+abc@replies.pbem.test>\nSent: Monday, 5 January 2026 "
         "09:00\nTo: Ann\nSubject: Test mine - Saboteur\n\nHello Ann,",
         "From: Saboteur <play+abc@replies.pbem.test>\nDate: Monday, 5 January 2026 at 09:00\nTo: Ann\n"

@@ -32,7 +32,7 @@ from pbem.mail import contents
 from pbem.mail.formatting import format_when
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
-from pbem.service.chat import ChatExcerpt, mark_shown, unread_excerpt
+from pbem.service.chat_lines import ChatExcerpt, mark_shown, unread_excerpt
 from pbem.service.deadlines import turn_deadline as policy_deadline
 from pbem.service.events import describe, visible_events
 from pbem.tokens import LinkSigner, SeatLink
@@ -108,7 +108,10 @@ class GameMail:
             describe(events, game.names),
             format_when(deadline, seat.timezone) if deadline is not None else None,
         )
-        self._with_chat(session, game, seat, "your_turn", (game.current_seq,), context, drop_when_stale=True)
+        self._to_seat(
+            session, game, seat, "your_turn", (game.current_seq,), context, drop_when_stale=True,
+            chat=unread_excerpt(session, game, seat),
+        )
 
     def _round_digests(self, session: Session, game: Game, state: engine.Game, started: dict[str, Any]) -> None:
         finished = started["round"] - 1
@@ -151,7 +154,9 @@ class GameMail:
             format_when(deadline, seat.timezone) if deadline is not None else None,
         )
         context.update(day=f"{day:%A} {day.day} {day:%B}", paused=game.paused)
-        return self._with_chat(session, game, seat, "daily_digest", (day.isoformat(),), context)
+        return self._to_seat(
+            session, game, seat, "daily_digest", (day.isoformat(),), context, chat=unread_excerpt(session, game, seat)
+        )
 
     # -- table talk --------------------------------------------------------------------------------
 
@@ -160,28 +165,7 @@ class GameMail:
         excerpt = unread_excerpt(session, game, seat)
         if not excerpt:
             return None
-        return self._with_chat(session, game, seat, "chat_messages", (excerpt.upto,), {}, excerpt=excerpt)
-
-    def _with_chat(
-        self,
-        session: Session,
-        game: Game,
-        seat: Seat,
-        kind: str,
-        about: tuple[object, ...],
-        context: dict[str, Any],
-        *,
-        drop_when_stale: bool = False,
-        excerpt: ChatExcerpt | None = None,
-    ) -> OutboxMessage | None:
-        """Queue an email that also quotes the table talk since the seat last looked (or was last emailed)."""
-        if excerpt is None:
-            excerpt = unread_excerpt(session, game, seat)
-        context = {**context, **contents.chat(excerpt.lines, excerpt.more, seat.timezone)}
-        message = self._to_seat(session, game, seat, kind, about, context, drop_when_stale=drop_when_stale)
-        if message is not None:
-            mark_shown(seat, excerpt.upto)
-        return message
+        return self._to_seat(session, game, seat, "chat_messages", (excerpt.upto,), {}, chat=excerpt)
 
     def _to_seat(
         self,
@@ -193,9 +177,15 @@ class GameMail:
         context: dict[str, Any],
         *,
         drop_when_stale: bool = False,
+        chat: ChatExcerpt | None = None,
     ) -> OutboxMessage | None:
-        """Queue one email of `kind` to `seat` with the seat's fresh link, once per (kind, game, seat, *about)."""
-        return self._outbox.enqueue(
+        """Queue one email of `kind` to `seat` with the seat's fresh link, once per (kind, game, seat, *about).
+
+        `chat`: the table talk to quote (what the seat has not been shown), counted as shown once queued.
+        """
+        if chat is not None:
+            context = {**context, **contents.chat(chat.lines, chat.more, seat.timezone)}
+        message = self._outbox.enqueue(
             session,
             game=game,
             seat=seat,
@@ -204,6 +194,9 @@ class GameMail:
             context={**context, **self.link_context(game, seat)},
             drop_when_stale=drop_when_stale,
         )
+        if message is not None and chat is not None:
+            mark_shown(seat, chat.upto)
+        return message
 
 
 def _people(game: Game) -> list[Seat]:

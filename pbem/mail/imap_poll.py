@@ -13,8 +13,9 @@ import imaplib
 import logging
 import re
 import ssl
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbem.config import ImapConfig
 from pbem.mail.inbound import Inbound, inbound_for
@@ -97,14 +98,14 @@ class ImapPoller:
         return imap
 
 
-def _ok(answer: tuple[str, list[object]], what: str) -> list[object]:
+def _ok(answer: tuple[str, Sequence[Any]], what: str) -> list[Any]:
     status, data = answer
     if status != "OK":
         raise imaplib.IMAP4.error(f"{what} failed: {data!r}")
-    return data
+    return list(data)
 
 
-def _literal(data: list[object]) -> bytes | None:
+def _literal(data: list[Any]) -> bytes | None:
     """The message bytes of a FETCH answer: the literal that follows `BODY[...] {n}`."""
     for item in data:
         if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], bytes):

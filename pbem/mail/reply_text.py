@@ -64,7 +64,8 @@ def reply_text(message: EmailMessage) -> str:
     if body.get_content_subtype() == "html":
         text = html_to_text(content)
     else:
-        text = _unflow(content, body) if body.get_param("format", "").lower() == "flowed" else content
+        flowed = str(body.get_param("format", "")).lower() == "flowed"
+        text = _unflow(content, body) if flowed else content
     return strip_quoted(text)
 
 

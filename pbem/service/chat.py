@@ -12,8 +12,8 @@ module function of the same name) inside their own transaction, so the line exis
 change commits.
 
 What a seat has been shown is one number, `seats.chat_read_upto`: the newest message id its page
-displayed (reported by the page's script) or an email carried. Emails include the messages after it.
-This module imports no other service: the game service's mail (`pbem/mail/game_mail.py`) reads it.
+displayed (reported by the page's script) or an email carried. Emails include the messages after it
+(`pbem/service/chat_lines.py`, which the game service's mail reads without importing this module).
 """
 
 from __future__ import annotations
@@ -24,19 +24,19 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import func, or_, select, update
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.errors import GameNotFound, RateLimited, SeatNotFound, ValidationError
+from pbem.errors import RateLimited, ValidationError
 from pbem.models import ChatMessage, Game, Seat
+from pbem.service.chat_lines import ChatLine, chat_line, mark_shown
+from pbem.service.games import _find_game, _require_seat
 from pbem.service.rate_limits import Limit, RateLimiter
 
 MAX_LENGTH = 1000
 PAGE_SIZE = 50
 MAX_PAGE = 200
-# Messages quoted in an email; the rest are "N more on the page".
-EMAIL_EXCERPT = 10
 HOST_NAME = "Host"
 # Quick enough for a heated accusation, far too slow to flood the table.
 PER_MINUTE = Limit("chat_minute", count=8, window=timedelta(minutes=1))
@@ -48,23 +48,6 @@ SYSTEM_KIND = re.compile(r"^[a-z][a-z_]{0,39}$")
 # something else (or seem to come from someone else); they are dropped like control characters.
 DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 LINE_BREAKS = {"\r\n": "\n", "\r": "\n", "\u2028": "\n", "\u2029": "\n", "\x85": "\n"}
-
-
-@dataclass(frozen=True)
-class ChatLine:
-    """One message as every reader sees it (who, when, what); `seat` None for the host and the server."""
-
-    id: int
-    kind: str  # "seat", "host" or "system"
-    seat: int | None
-    name: str | None
-    text: str
-    source: str  # "page", "email" or "system"
-    created_at: datetime
-
-    @property
-    def is_system(self) -> bool:
-        return self.kind == "system"
 
 
 @dataclass(frozen=True)
@@ -81,18 +64,6 @@ class SeatChat:
     chat_emails: bool
     read_upto: int | None
     timezone: str
-
-
-@dataclass(frozen=True)
-class ChatExcerpt:
-    """What an email to one seat quotes: the newest unread messages (oldest first) and how many more there are."""
-
-    lines: list[ChatLine]
-    more: int
-    upto: int | None  # the newest message of the game when the excerpt was taken
-
-    def __bool__(self) -> bool:
-        return bool(self.lines)
 
 
 def clean_text(raw: object) -> str:
@@ -136,32 +107,6 @@ def post_system_line(session: Session, game: Game, text: str, kind: str, *, now:
     return message
 
 
-def unread_excerpt(session: Session, game: Game, seat: Seat, *, cap: int = EMAIL_EXCERPT) -> ChatExcerpt:
-    """The messages `seat` has not been shown (its own left out), newest `cap` of them, for an email."""
-    unread = (
-        ChatMessage.game_id == game.id,
-        ChatMessage.id > (seat.chat_read_upto or 0),
-        or_(ChatMessage.sender_seat.is_(None), ChatMessage.sender_seat != seat.seat_index),
-    )
-    count = session.scalar(select(func.count()).select_from(ChatMessage).where(*unread)) or 0
-    newest = session.scalars(select(ChatMessage).where(*unread).order_by(ChatMessage.id.desc()).limit(cap)).all()
-    upto = session.scalar(select(func.max(ChatMessage.id)).where(ChatMessage.game_id == game.id))
-    return ChatExcerpt(lines=[chat_line(row) for row in reversed(newest)], more=max(count - cap, 0), upto=upto)
-
-
-def mark_shown(seat: Seat, upto: int | None) -> None:
-    """Record, in the caller's transaction, that `seat` has been shown every message up to `upto`."""
-    if upto is not None and (seat.chat_read_upto is None or seat.chat_read_upto < upto):
-        seat.chat_read_upto = upto
-
-
-def chat_line(row: ChatMessage) -> ChatLine:
-    return ChatLine(
-        id=row.id, kind=row.sender_kind, seat=row.sender_seat, name=row.sender_name, text=row.text,
-        source=row.source, created_at=row.created_at,
-    )
-
-
 class ChatService:
     def __init__(self, db: Database, clock: Clock, limiter: RateLimiter) -> None:
         self._db = db
@@ -174,8 +119,8 @@ class ChatService:
         """A player's message from the turn page; ValidationError or RateLimited change nothing."""
         cleaned = clean_text(text)
         with self._db.write() as session:
-            game = _game(session, game_id)
-            own = _seat(game, seat)
+            game = _find_game(session, game_id)
+            own = _own_seat(game, seat)
             message = self.post_in(session, game, own, cleaned, source="page")
             mark_shown(own, message.id)  # posting from the page, they have just read the chat above the form
             return chat_line(message)
@@ -196,7 +141,7 @@ class ChatService:
         """The host's word to the table (the admin page of issue 7 calls this)."""
         cleaned = clean_text(text)
         with self._db.write() as session:
-            game = _game(session, game_id)
+            game = _find_game(session, game_id)
             self._within_limits(session, f"{game.public_id}:host")
             message = ChatMessage(
                 game_id=game.id, sender_kind="host", sender_seat=None, sender_name=HOST_NAME, text=cleaned,
@@ -226,15 +171,15 @@ class ChatService:
         The host's page and the turn page read it alike; nothing here depends on who reads.
         """
         with self._db.read() as session:
-            return self._page(session, _game(session, game_id), before=before, after=after, limit=limit)
+            return self._page(session, _find_game(session, game_id), before=before, after=after, limit=limit)
 
     def seat_view(
         self, game_id: str, seat: int, *, before: int | None = None, after: int | None = None, limit: int = PAGE_SIZE
     ) -> SeatChat:
         """A page of the chat (as `messages`) for one seat's page, with the seat's settings and time zone."""
         with self._db.read() as session:
-            game = _game(session, game_id)
-            own = _seat(game, seat)
+            game = _find_game(session, game_id)
+            own = _own_seat(game, seat)
             return SeatChat(
                 page=self._page(session, game, before=before, after=after, limit=limit),
                 chat_emails=own.chat_emails,
@@ -258,8 +203,8 @@ class ChatService:
     def mark_read(self, game_id: str, seat: int, upto: int) -> None:
         """The page showed messages up to `upto` (never beyond the newest that exists; never moves back)."""
         with self._db.write() as session:
-            game = _game(session, game_id)
-            own = _seat(game, seat)
+            game = _find_game(session, game_id)
+            own = _own_seat(game, seat)
             newest = session.scalar(select(func.max(ChatMessage.id)).where(ChatMessage.game_id == game.id))
             if newest is None:
                 return
@@ -274,17 +219,9 @@ class ChatService:
     def set_chat_emails(self, game_id: str, seat: int, wanted: bool) -> None:
         """Whether this seat gets an email for chat messages (at most one every 15 minutes)."""
         with self._db.write() as session:
-            _seat(_game(session, game_id), seat).chat_emails = wanted
+            _own_seat(_find_game(session, game_id), seat).chat_emails = wanted
 
 
-def _game(session: Session, game_id: str) -> Game:
-    game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
-    if game is None:
-        raise GameNotFound()
-    return game
-
-
-def _seat(game: Game, seat: int) -> Seat:
-    if type(seat) is not int or not 0 <= seat < len(game.seats):
-        raise SeatNotFound()
+def _own_seat(game: Game, seat: int) -> Seat:
+    _require_seat(game, seat)
     return game.seats[seat]

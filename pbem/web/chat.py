@@ -19,7 +19,8 @@ from typing import Any
 from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request
 
 from pbem.errors import PbemError, ValidationError
-from pbem.service.chat import MAX_LENGTH, ChatLine
+from pbem.service.chat import MAX_LENGTH
+from pbem.service.chat_lines import ChatLine
 from pbem.web import csrf, player
 from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json
