@@ -54,7 +54,8 @@ def test_a_message_sent_from_the_page_appears_at_once_without_a_reload(
     expect(page.locator(".chat-empty")).to_be_visible()
     page.evaluate("window.pbemMarker = 'still the same page'")
 
-    send(page, "Ann went straight for the lamp.\nSuspicious, no? <img src=x> https://example.org/pic.png")
+    with page.expect_response(lambda response: response.url.endswith("/chat/read")):  # sent, shown, reported
+        send(page, "Ann went straight for the lamp.\nSuspicious, no? <img src=x> https://example.org/pic.png")
 
     mine = page.locator(".chat-line.chat-you")
     expect(mine.locator(".chat-name")).to_have_text("Ben (you)")
@@ -82,15 +83,19 @@ def test_others_messages_and_server_lines_arrive_when_the_page_comes_back_into_v
     with runtime.db.write() as session:
         row = session.scalars(select(Game).where(Game.public_id == game)).one()
         runtime.chat.post_system_line(session, row, "The host paused the game.", "pause")
-    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    newest = runtime.chat.messages(game).lines[-1].id
+    with page.expect_response(
+        lambda response: response.url.endswith("/chat/read") and f"upto={newest}" in (response.request.post_data or "")
+    ):
+        page.evaluate("window.dispatchEvent(new Event('focus'))")
 
     expect(page.locator(".chat-line")).to_have_count(3)
     expect(page.locator(".chat-line").nth(1).locator(".chat-name")).to_have_text("Cat")
     system = page.locator(".chat-line.chat-system")
     expect(system.locator(".chat-text")).to_have_text("The host paused the game.")
     expect(system.locator(".chat-name")).to_have_count(0)
-    newest = runtime.chat.messages(game).lines[-1].id
-    page.wait_for_function(f"document.querySelector('#chat-messages li:last-child').dataset.id === '{newest}'")
+    expect(page.locator("#chat-messages li").last).to_have_attribute("data-id", str(newest))
+    assert read_upto(live_server, game, 1) == newest
     screenshots(page, "conversation")
 
 
@@ -100,21 +105,41 @@ def test_the_page_reports_what_it_showed_so_emails_skip_it(page: Page, live_serv
         runtime.chat.post(game, 0, text)
     newest = runtime.chat.messages(game).lines[-1].id
 
-    open_chat(page, live_server, game, 2)
+    with page.expect_response(lambda response: response.url.endswith("/chat/read")) as reported:
+        open_chat(page, live_server, game, 2)
 
     expect(page.locator(".chat-line")).to_have_count(2)
-    page.wait_for_function(
-        "() => performance.getEntriesByType('resource').some(e => e.name.endsWith('/chat/read'))"
-    )
-    page.wait_for_load_state("networkidle")
+    assert reported.value.status == 204
     assert read_upto(live_server, game, 2) == newest
 
 
 def test_a_refused_message_is_explained_and_kept_in_the_box(page: Page, live_server: LiveServer, game: str) -> None:
-    open_chat(page, live_server, game, 1)
+    with page.expect_response(lambda response: response.url.endswith("/seen")):  # the turn page's own report
+        open_chat(page, live_server, game, 1)
     page.evaluate("document.getElementById('chat-text').removeAttribute('required')")
 
     send(page, "   ")
 
     expect(page.locator("#chat-problem")).to_have_text("Write something first.")
     assert live_server.runtime.chat.messages(game).lines == []
+
+
+def test_earlier_messages_are_a_link_away(page: Page, live_server: LiveServer, game: str, screenshots: Shoot) -> None:
+    runtime = live_server.runtime
+    with runtime.db.write() as session:
+        row = session.scalars(select(Game).where(Game.public_id == game)).one()
+        for n in range(45):
+            runtime.chat.post_system_line(session, row, f"Line {n} of a long night.", "test")
+    open_chat(page, live_server, game, 1)
+    expect(page.locator(".chat-line")).to_have_count(40)
+
+    page.get_by_role("link", name="Earlier messages").click()
+
+    expect(page.locator("h1")).to_have_text("Table talk, earlier")
+    expect(page.locator(".chat-line")).to_have_count(5)
+    expect(page.locator(".chat-line").first.locator(".chat-text")).to_have_text("Line 0 of a long night.")
+    screenshots(page, "earlier")
+    with page.expect_response(lambda response: response.url.endswith("/chat/read")) as reported:
+        page.get_by_role("link", name="Back to the table").click()
+    expect(page.locator("#chat-form")).to_be_visible()
+    assert reported.value.status == 204  # back at the table, the page reports what it shows
