@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
 # Debian packages the test suite needs (one place: later issues add e.g. chromium, dovecot here).
-SYSTEM_PACKAGES := chromium
+SYSTEM_PACKAGES := chromium dovecot-imapd
 
 .PHONY: run test env system-packages
 

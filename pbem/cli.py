@@ -7,6 +7,7 @@ service like the web app does; errors come out as one readable line and a non-ze
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass, field
 from email.utils import parseaddr
 from typing import Any
@@ -17,6 +18,8 @@ from pbem import create_app
 from pbem.config import Config, ConfigError, load_config
 from pbem.errors import PbemError
 from pbem.mail.deliver import deliverer_for
+from pbem.mail.imap_poll import MailboxUnavailable, poller_for
+from pbem.mail.listener import listener_for
 from pbem.migrate import upgrade
 from pbem.runtime import Runtime, build_runtime
 from pbem.scheduler import build_scheduler
@@ -230,6 +233,48 @@ def _deck_options(variant: str, deck_path: str | None) -> dict[str, Any] | None:
         return {"deck": load_deck(deck_path)}
     except PbemError as exc:
         raise click.ClickException(exc.message) from None
+
+
+@mail.command("receive")
+@pass_state
+def mail_receive(state: CliState) -> None:
+    """Poll the reply mailbox once (mail.imap) and post its replies to the games' chats."""
+    configure_logging()
+    runtime = state.runtime()
+    try:
+        report = poller_for(runtime).poll(limit=None)
+    except (ValueError, MailboxUnavailable) as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        runtime.close()
+    click.echo(
+        f"posted {report.posted}, refused {report.rejected}, ignored {report.ignored}, "
+        f"seen before {report.duplicates}"
+    )
+
+
+@mail.command("listen")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: all).")
+@click.option("--port", default=2525, show_default=True, type=click.IntRange(1, 65535))
+@pass_state
+def mail_listen(state: CliState, host: str, port: int) -> None:
+    """Take replies over SMTP (point the reply domain's MX here); runs until stopped."""
+    configure_logging()
+    runtime = state.runtime()
+    try:
+        controller = listener_for(runtime, host, port)
+    except ValueError as exc:
+        runtime.close()
+        raise click.ClickException(str(exc)) from None
+    controller.start()
+    click.echo(f"taking replies for {runtime.config.mail.reply_address} on {host}:{port}; stop with Ctrl-C")
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        controller.stop()
+        runtime.close()
 
 
 def _parse_player(text: str) -> PlayerSpec:

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from pbem.mail.reply_address import split_reply_address
 from pbem.paths import DEFAULT_INSTANCE_DIR
 
 Mode = Literal["development", "production"]
@@ -41,6 +42,20 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
+class ImapConfig:
+    """The mailbox behind `mail.reply_address`, polled by `pbem mail receive` and the scheduler (empty host: never)."""
+
+    host: str = ""
+    port: int = field(default=993, metadata={"minimum": 1, "maximum": 65535})
+    tls: TlsMode = "tls"
+    user: str = ""
+    password: str = field(default="", repr=False)
+    mailbox: str = "INBOX"
+    poll_interval_seconds: int = field(default=60, metadata={"minimum": 1})
+    timeout_seconds: int = field(default=30, metadata={"minimum": 1})
+
+
+@dataclass(frozen=True)
 class MailConfig:
     backend: MailBackend = "catcher"
     host: str = "localhost"
@@ -56,6 +71,12 @@ class MailConfig:
     retry_cap_seconds: int = field(default=3600, metadata={"minimum": 1})
     max_attempts: int = field(default=48, metadata={"minimum": 1})
     lease_seconds: int = field(default=600, metadata={"minimum": 1})
+    # Replies (pbem/mail/inbound.py): each email's Reply-To is <local>+<token>@<domain> of this address, and a
+    # reply lands in the game's chat. Empty: no Reply-To, no replies.
+    reply_address: str = ""
+    reply_max_age_days: int = field(default=30, metadata={"minimum": 1})
+    inbound_max_kb: int = field(default=1024, metadata={"minimum": 16})
+    imap: ImapConfig = field(default_factory=ImapConfig)
 
 
 @dataclass(frozen=True)
@@ -116,6 +137,7 @@ ENV_OVERRIDES = {
     "PBEM_SECRET_KEYS": ("secret_keys",),
     "PBEM_DATABASE_URL": ("database_url",),
     "PBEM_SMTP_PASSWORD": ("mail", "password"),
+    "PBEM_IMAP_PASSWORD": ("mail", "imap", "password"),
 }
 
 
@@ -259,6 +281,13 @@ def _resolve(config: Config) -> Config:
             f"mail.lease_seconds must be at least {LEASE_TIMEOUTS} times mail.timeout_seconds "
             f"({LEASE_TIMEOUTS * config.mail.timeout_seconds})"
         )
+    if config.mail.reply_address:
+        try:
+            split_reply_address(config.mail.reply_address)
+        except ValueError as exc:
+            raise ConfigError(f"mail.reply_address: {exc}") from None
+    elif config.mail.imap.host:
+        raise ConfigError("mail.imap.host is set but mail.reply_address is empty: replies need a reply address")
     for index, email in enumerate(config.access.admin_emails):
         if "@" not in email:
             raise ConfigError(f"access.admin_emails[{index}] is not an email address: {email!r}")

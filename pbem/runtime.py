@@ -14,7 +14,9 @@ from pbem.clock import Clock, SystemClock
 from pbem.config import Config
 from pbem.db import Database
 from pbem.mail.outbox import Outbox
+from pbem.mail.reply_address import ReplyAddresses
 from pbem.mail.unsubscribe import UnsubscribeLinks
+from pbem.service.chat import ChatService
 from pbem.service.fresh_links import FreshLinks
 from pbem.service.games import GameService
 from pbem.service.rate_limits import RateLimiter
@@ -33,6 +35,7 @@ class Runtime:
     limiter: RateLimiter
     seats: SeatService
     fresh_links: FreshLinks
+    chat: ChatService
 
     def close(self) -> None:
         self.db.dispose()
@@ -48,6 +51,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
         message_domain=urlsplit(config.base_url).hostname or "localhost",
         clock=clock,
         unsubscribe=UnsubscribeLinks(config.secret_keys, config.base_url),
+        replies=reply_addresses(config, clock),
     )
     games = GameService(db, clock, links, outbox, config.policies, config.link_max_age_days)
     seats = SeatService(db, clock)
@@ -56,4 +60,14 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
     return Runtime(
         config=config, clock=clock, db=db, links=links, outbox=outbox, games=games,
         limiter=limiter, seats=seats, fresh_links=fresh_links,
+        chat=ChatService(db, clock, limiter),
+    )
+
+
+def reply_addresses(config: Config, clock: Clock) -> ReplyAddresses | None:
+    """Signed per-seat reply addresses, when the operator has configured a reply mailbox (else None)."""
+    if not config.mail.reply_address:
+        return None
+    return ReplyAddresses(
+        config.secret_keys, config.mail.reply_address, timedelta(days=config.mail.reply_max_age_days), clock
     )

@@ -8,8 +8,10 @@ gold values (before the game ends) never reach these functions, let alone a temp
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from pbem.mail.formatting import format_moment
 from pbem.results_text import (
     dwarf_label,
     gold_unit,
@@ -21,6 +23,7 @@ from pbem.results_text import (
     theft_line,
     treasure_outcome,
 )
+
 
 def _you(view: dict[str, Any]) -> int | None:
     seat = view.get("seat")
@@ -184,4 +187,24 @@ def daily_digest(
         "goals_revealed": sum(1 for goal in view["goals"] if goal["revealed"]),
         "lines": lines,
         "more": more,
+    }
+
+
+def chat(lines: Sequence[Any], more: int, zone_name: str) -> dict[str, Any]:
+    """Table talk for an email: the newest unread messages (pbem.service.chat.ChatLine), oldest first.
+
+    Text stays text: the HTML part escapes it like any other value and makes no links of it.
+    """
+    return {
+        "chat": [
+            {
+                "name": line.name or "",
+                "system": line.is_system,
+                "when": format_moment(line.created_at, zone_name),
+                "lines": line.text.split("\n"),
+            }
+            for line in lines
+        ],
+        "chat_more": more,
+        "chat_zone": zone_name or "UTC",
     }

@@ -30,3 +30,9 @@ def format_duration(delta: timedelta) -> str:
     if not parts:
         return "less than a minute"
     return " and ".join(parts[:2])
+
+
+def format_moment(moment: datetime, zone_name: str | None = None) -> str:
+    """E.g. "Thu 8 Jan, 09:00": short, for a list of recent lines whose heading names the time zone."""
+    local = moment.astimezone(zone(zone_name))
+    return f"{local:%a} {local.day} {local:%b, %H:%M}"

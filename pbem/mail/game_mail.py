@@ -10,6 +10,10 @@
 - game_over: every person, by the move whose events hold `game_over`; it includes the last round,
   which therefore has no digest of its own.
 - daily_digest: seats with `notify_mode` 'digest', one a day (`pbem/mail/daily.py` finds those due).
+- chat_messages: seats that asked for chat emails, at most one per 15 minutes (`pbem/mail/chat_mail.py`).
+
+Turn emails, daily digests and chat emails quote the table talk the seat has not been shown yet (the
+newest few, "and N more on the page"), and count it as shown once queued (`pbem/service/chat.py`).
 
 Content comes from `engine.view(state, seat)` and the events that seat may see (`pbem/mail/contents.py`).
 """
@@ -28,6 +32,7 @@ from pbem.mail import contents
 from pbem.mail.formatting import format_when
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
+from pbem.service.chat_lines import ChatExcerpt, mark_shown, unread_excerpt
 from pbem.service.deadlines import turn_deadline as policy_deadline
 from pbem.service.events import describe, visible_events
 from pbem.tokens import LinkSigner, SeatLink
@@ -105,7 +110,10 @@ class GameMail:
             describe(events, game.names),
             format_when(deadline, seat.timezone) if deadline is not None else None,
         )
-        self._to_seat(session, game, seat, "your_turn", (game.current_seq,), context, drop_when_stale=True)
+        self._to_seat(
+            session, game, seat, "your_turn", (game.current_seq,), context, drop_when_stale=True,
+            chat=unread_excerpt(session, game, seat),
+        )
 
     def _round_digests(self, session: Session, game: Game, state: engine.Game, started: dict[str, Any]) -> None:
         finished = started["round"] - 1
@@ -148,7 +156,18 @@ class GameMail:
             format_when(deadline, seat.timezone) if deadline is not None else None,
         )
         context.update(day=f"{day:%A} {day.day} {day:%B}", paused=game.paused)
-        return self._to_seat(session, game, seat, "daily_digest", (day.isoformat(),), context)
+        return self._to_seat(
+            session, game, seat, "daily_digest", (day.isoformat(),), context, chat=unread_excerpt(session, game, seat)
+        )
+
+    # -- table talk --------------------------------------------------------------------------------
+
+    def chat_messages(self, session: Session, game: Game, seat: Seat) -> OutboxMessage | None:
+        """Queue an email of the chat messages `seat` has not been shown; None when there are none."""
+        excerpt = unread_excerpt(session, game, seat)
+        if not excerpt:
+            return None
+        return self._to_seat(session, game, seat, "chat_messages", (excerpt.upto,), {}, chat=excerpt)
 
     def _to_seat(
         self,
@@ -160,9 +179,15 @@ class GameMail:
         context: dict[str, Any],
         *,
         drop_when_stale: bool = False,
+        chat: ChatExcerpt | None = None,
     ) -> OutboxMessage | None:
-        """Queue one email of `kind` to `seat` with the seat's fresh link, once per (kind, game, seat, *about)."""
-        return self._outbox.enqueue(
+        """Queue one email of `kind` to `seat` with the seat's fresh link, once per (kind, game, seat, *about).
+
+        `chat`: the table talk to quote (what the seat has not been shown), counted as shown once queued.
+        """
+        if chat is not None:
+            context = {**context, **contents.chat(chat.lines, chat.more, seat.timezone)}
+        message = self._outbox.enqueue(
             session,
             game=game,
             seat=seat,
@@ -171,6 +196,9 @@ class GameMail:
             context={**context, **self.link_context(game, seat)},
             drop_when_stale=drop_when_stale,
         )
+        if message is not None and chat is not None:
+            mark_shown(seat, chat.upto)
+        return message
 
 
 def _people(game: Game) -> list[Seat]:

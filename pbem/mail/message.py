@@ -21,7 +21,7 @@ class OutgoingMail:
     """An outbox row as plain data: what a deliverer holds while it talks to the relay (no session open)."""
 
     id: int
-    game_id: int
+    game_id: int | None
     seat_id: int | None
     kind: str
     to_address: str

@@ -5,8 +5,11 @@ session of the change that caused it, so an email exists if and only if that cha
 deliverer (`pbem/mail/deliver.py`) sends due rows later. One row, one recipient.
 
 Every kind gets the same treatment without asking for it: the shared layout, the conversation
-headers (`pbem/mail/threads.py`), `Auto-Submitted` so vacation responders stay quiet, and, for the
-notifications a daily digest can replace, RFC 8058 one-click unsubscribe headers.
+headers (`pbem/mail/threads.py`), `Auto-Submitted` so vacation responders stay quiet, for the
+notifications a daily digest can replace, RFC 8058 one-click unsubscribe headers, and, when replies are
+configured, a `Reply-To` signed for the recipient's seat (`pbem/mail/reply_address.py`), so answering
+any game email talks to the table. Bounces to replies we could not take (`enqueue_bounce`) stand apart:
+no game conversation, no Reply-To, `Auto-Submitted: auto-replied`.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.clock import Clock
+from pbem.mail.reply_address import ReplyAddresses
 from pbem.mail.threads import conversation_root, threading_headers
 from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.models import Game, OutboxMessage, Seat
@@ -70,10 +74,13 @@ class Recipient:
 
 
 class Outbox:
-    def __init__(self, message_domain: str, clock: Clock, unsubscribe: UnsubscribeLinks) -> None:
+    def __init__(
+        self, message_domain: str, clock: Clock, unsubscribe: UnsubscribeLinks, replies: ReplyAddresses | None = None
+    ) -> None:
         self._domain = message_domain
         self._clock = clock
         self._unsubscribe = unsubscribe
+        self.replies = replies
 
     def enqueue(
         self,
@@ -129,11 +136,72 @@ class Outbox:
             headers["List-Unsubscribe"] = f"<{unsubscribe_url}>"
             headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
             variables["unsubscribe_url"] = unsubscribe_url
+        if recipient.seat is not None and self.replies is not None:
+            headers["Reply-To"] = self.replies.header(recipient.seat.id, recipient.seat.token_version, game.title)
+            variables["chat_reply"] = True
+        message = self._row(
+            game_id=game.id, seat_id=recipient.seat.id if recipient.seat is not None else None,
+            to_address=recipient.address, kind=kind, dedupe_key=dedupe_key, message_id=message_id, subject=subject,
+            variables=variables, headers=headers, game_seq=game.current_seq, drop_when_stale=drop_when_stale,
+        )
+        session.add(message)
+        return message
+
+    def enqueue_bounce(
+        self,
+        session: Session,
+        *,
+        to_address: str,
+        dedupe_key: str,
+        in_reply_to: str | None,
+        original_subject: str,
+        game: Game | None,
+        context: dict[str, Any],
+    ) -> OutboxMessage | None:
+        """A short answer to an email that reached the reply address and was not taken (`reply_bounce`).
+
+        Outside every game conversation; `Auto-Submitted: auto-replied` so that no well-behaved program
+        answers it (and if one does, the inbound side ignores the answer: no loops).
+        """
+        if session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key)) is not None:
+            return None
+        headers = {"Auto-Submitted": "auto-replied"}
+        if in_reply_to:
+            headers["In-Reply-To"] = in_reply_to
+            headers["References"] = in_reply_to
+        subject = " ".join(f"Not posted: {original_subject}".split())[:200] if original_subject else "Not posted"
+        title = game.title if game is not None else "Table talk"
+        message = self._row(
+            game_id=game.id if game is not None else None, seat_id=None, to_address=to_address, kind="reply_bounce",
+            dedupe_key=dedupe_key, message_id=f"<{secrets.token_hex(16)}@{self._domain}>", subject=subject,
+            variables={"game_title": title, "recipient_name": "", **context}, headers=headers,
+            game_seq=None, drop_when_stale=False,
+        )
+        session.add(message)
+        return message
+
+    def _row(
+        self,
+        *,
+        game_id: int | None,
+        seat_id: int | None,
+        to_address: str,
+        kind: str,
+        dedupe_key: str,
+        message_id: str,
+        subject: str,
+        variables: dict[str, Any],
+        headers: dict[str, Any],
+        game_seq: int | None,
+        drop_when_stale: bool,
+    ) -> OutboxMessage:
+        """The row of one email, its two parts rendered from `templates/email/<kind>.txt` and `.html`."""
+        now = self._clock.now()
         templates = email_templates()
-        message = OutboxMessage(
-            game_id=game.id,
-            seat_id=recipient.seat.id if recipient.seat is not None else None,
-            to_address=recipient.address,
+        return OutboxMessage(
+            game_id=game_id,
+            seat_id=seat_id,
+            to_address=to_address,
             kind=kind,
             dedupe_key=dedupe_key,
             message_id=message_id,
@@ -144,9 +212,7 @@ class Outbox:
             status="queued",
             attempts=0,
             next_attempt_at=now,
-            game_seq=game.current_seq,
+            game_seq=game_seq,
             drop_when_stale=drop_when_stale,
             created_at=now,
         )
-        session.add(message)
-        return message

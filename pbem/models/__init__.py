@@ -4,8 +4,10 @@ from pbem.models.base import Base
 from pbem.models.games import Game, HostAction, Seat, Snapshot, SnapshotIsAppendOnly
 from pbem.models.limits import RateLimitHit
 from pbem.models.mail import MailThread, OutboxMessage
+from pbem.models.chat import ChatMessage, InboundMail
 
 __all__ = [
     "Base", "Game", "HostAction", "MailThread", "OutboxMessage", "RateLimitHit", "Seat", "Snapshot",
     "SnapshotIsAppendOnly",
 ]
+__all__ += ["ChatMessage", "InboundMail"]

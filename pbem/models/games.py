@@ -11,7 +11,7 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event, false
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
 from pbem.models.base import Base, one_of
@@ -81,6 +81,11 @@ class Seat(Base):
     notify_mode: Mapped[str] = mapped_column(String(16), default="turn")
     timezone: Mapped[str] = mapped_column(String(64), default="UTC")
     last_seen_at: Mapped[datetime | None]
+    # Table talk (pbem/service/chat.py): whether this seat wants an email for chat messages (batched), the
+    # newest message it has been shown (on its page or in an email), and when its last chat email was queued.
+    chat_emails: Mapped[bool] = mapped_column(default=False, server_default=false())
+    chat_read_upto: Mapped[int | None]
+    chat_mailed_at: Mapped[datetime | None]
 
     game: Mapped[Game] = relationship(back_populates="seats")
 

@@ -27,7 +27,8 @@ class OutboxMessage(Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    # None for a bounce to an email that named no game we could trust (pbem/mail/inbound.py).
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
     # None for mail to the host (host notices), who need not have a seat.
     seat_id: Mapped[int | None] = mapped_column(ForeignKey("seats.id"), index=True)
     to_address: Mapped[str] = mapped_column(String(320))

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
 from pbem.config import Config
+from pbem.mail.chat_mail import queue_due_chat_emails
 from pbem.mail.deliver import deliverer_for
+from pbem.mail.imap_poll import MailboxUnavailable, poller_for
 from pbem.runtime import Runtime
 from pbem.service.bots import play_due_bot_turns
 
@@ -30,6 +33,20 @@ def deliver_mail(runtime: Runtime) -> int:
     return deliverer_for(runtime).run().sent
 
 
+def chat_emails(runtime: Runtime) -> int:
+    """Queue the chat emails that are due (seats that asked for them; at most one per 15 minutes each)."""
+    return queue_due_chat_emails(runtime.db, runtime.clock, runtime.games.mail)
+
+
+def receive_replies(runtime: Runtime) -> int:
+    """Poll the reply mailbox (`mail.imap`); an unreachable mailbox is a warning, tried again next time."""
+    try:
+        return poller_for(runtime).poll().handled
+    except MailboxUnavailable as exc:
+        logging.getLogger(__name__).warning("replies not received: %s", exc)
+        return 0
+
+
 def jobs(config: Config) -> list[Job]:
     every = timedelta(seconds=config.scheduler.interval_seconds)
     return [
@@ -40,4 +57,10 @@ def jobs(config: Config) -> list[Job]:
             run=deliver_mail,
             interval=timedelta(seconds=config.mail.deliver_interval_seconds),
         ),
-    ]
+        Job(id="chat_emails", description="email table talk to seats that asked", run=chat_emails, interval=every),
+    ] + ([Job(
+        id="receive_replies",
+        description="post replies from the reply mailbox to the chat",
+        run=receive_replies,
+        interval=timedelta(seconds=config.mail.imap.poll_interval_seconds),
+    )] if config.mail.imap.host else [])

@@ -10,7 +10,6 @@ the reason and the error's status.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -34,7 +33,7 @@ from pbem.web.app_context import runtime
 from pbem.web.card_art import CARD_H, CARD_W, tool_icon
 from pbem.web.errors import wants_json
 from pbem.web.moves import choices, compose_move, describe_move, encode_move, parse_move
-from pbem.web.seat_access import NoSeatHere, SeatAccess, current_seat, remember, requested_token
+from pbem.web.seat_access import NoSeatHere, SeatAccess, current_seat, remember, requested_token, seat_routes
 from pbem.web.turn_page import build_turn_page, join_words, new_submission_id
 
 blueprint = Blueprint("player", __name__)
@@ -48,19 +47,7 @@ def broken_tool_icon(tool: str) -> Markup:
     return tool_icon(tool, broken=True)
 
 
-def seat_route(suffix: str, methods: list[str]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register a view under both forms of address, as one endpoint (`url_for` picks by the argument)."""
-
-    def register(view: Callable[..., Any]) -> Callable[..., Any]:
-        def handler(**_: str) -> Any:
-            return view(current_seat())
-
-        handler.__name__ = view.__name__
-        blueprint.add_url_rule(f"/play/<token>{suffix}", view.__name__, handler, methods=methods)
-        blueprint.add_url_rule(f"/table/<game_id>{suffix}", view.__name__, handler, methods=methods)
-        return view
-
-    return register
+seat_route = seat_routes(blueprint)
 
 
 @seat_route("", ["GET"])

@@ -9,10 +9,11 @@ each route is registered once with `<token>` and once with `<game_id>`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import request, session, url_for
+from flask import Blueprint, request, session, url_for
 
 from pbem.errors import BadLink, GameNotFound
 from pbem.tokens import SeatLink
@@ -69,6 +70,25 @@ def current_seat() -> SeatAccess:
     if "game_id" in args and args["game_id"] != link.game_id:
         raise NoSeatHere()
     return SeatAccess(token=token, link=link, via_token="token" in args)
+
+
+def seat_routes(blueprint: Blueprint) -> Callable[[str, list[str]], Callable[[Callable[..., Any]], Callable[..., Any]]]:
+    """A decorator factory registering a view of `blueprint` under both forms of address, as one endpoint
+    (`url_for` picks by the argument); the view receives the request's `SeatAccess`."""
+
+    def seat_route(suffix: str, methods: list[str]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        def register(view: Callable[..., Any]) -> Callable[..., Any]:
+            def handler(**_: str) -> Any:
+                return view(current_seat())
+
+            handler.__name__ = view.__name__
+            blueprint.add_url_rule(f"/play/<token>{suffix}", view.__name__, handler, methods=methods)
+            blueprint.add_url_rule(f"/table/<game_id>{suffix}", view.__name__, handler, methods=methods)
+            return view
+
+        return register
+
+    return seat_route
 
 
 def remember(access: SeatAccess) -> None:

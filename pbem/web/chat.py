@@ -1,0 +1,165 @@
+"""Table talk on the turn page: the chat panel, posting, the JSON the page's script polls, and chat settings.
+
+The panel is a partial of the turn page (`templates/play/_chat.html`), filled by the template global
+`chat_panel(access)`. Routes live under both forms of a seat's address, like the player's own
+(`/play/<token>/chat...` and `/table/<game_id>/chat...`). Posting is a plain form (POST, CSRF, then a
+redirect back to the chat: POST-redirect-GET); the page's script (`static/chat.js`) posts the same form
+without a reload and asks `chat.json?after=<id>` for new messages, a GET that changes nothing. Reporting
+what the page has shown (for the emails' "since you last looked") is a POST of its own.
+
+Text is never marked safe: templates escape it and the script sets `textContent`; links stay text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request
+
+from pbem.errors import PbemError, ValidationError
+from pbem.service.chat import MAX_LENGTH
+from pbem.service.chat_lines import ChatLine
+from pbem.web import csrf, player
+from pbem.web.app_context import runtime
+from pbem.web.errors import wants_json
+from pbem.web.seat_access import SeatAccess, seat_routes
+from pbem.web.when import local_time
+
+blueprint = Blueprint("chat", __name__)
+csrf.protect(blueprint)
+seat_route = seat_routes(blueprint)
+
+PANEL_SIZE = 40
+HISTORY_SIZE = 100
+JSON_SIZE = 100
+
+
+@dataclass(frozen=True)
+class ChatEntry:
+    """One message as a reader's page shows it: the time in the reader's zone, "you" for their own."""
+
+    id: int
+    kind: str  # "seat", "host" or "system"
+    name: str
+    is_you: bool
+    text: str
+    when: str
+    at: str  # ISO 8601, for <time datetime>
+    by_email: bool
+
+
+@dataclass(frozen=True)
+class ChatPanel:
+    entries: list[ChatEntry]
+    has_earlier: bool
+    last_id: int
+    chat_emails: bool
+    max_length: int
+
+
+def chat_entries(lines: Sequence[ChatLine], zone_name: str, reader_seat: int | None = None) -> list[ChatEntry]:
+    """Messages for a page (the turn page, or the host's page with `reader_seat` None)."""
+    return [
+        ChatEntry(
+            id=line.id,
+            kind=line.kind,
+            name=line.name or "",
+            is_you=line.kind == "seat" and line.seat == reader_seat,
+            text=line.text,
+            when=local_time(line.created_at, zone_name),
+            at=line.created_at.isoformat(),
+            by_email=line.source == "email",
+        )
+        for line in lines
+    ]
+
+
+@blueprint.app_template_global("chat_panel")
+def chat_panel(access: SeatAccess) -> ChatPanel:
+    seat = access.link.seat
+    chat = runtime().chat.seat_view(access.link.game_id, seat, limit=PANEL_SIZE)
+    lines = chat.page.lines
+    return ChatPanel(
+        entries=chat_entries(lines, chat.timezone, seat),
+        has_earlier=chat.page.has_earlier,
+        last_id=lines[-1].id if lines else 0,
+        chat_emails=chat.chat_emails,
+        max_length=MAX_LENGTH,
+    )
+
+
+@seat_route("/chat", ["POST"])
+def post_chat(access: SeatAccess) -> Any:
+    line = runtime().chat.post(access.link.game_id, access.link.seat, request.form.get("text", ""))
+    if wants_json():
+        zone = runtime().seats.profile(access.link.game_id, access.link.seat).timezone
+        [entry] = chat_entries([line], zone, access.link.seat)
+        return jsonify(message=asdict(entry)), 201
+    return redirect(access.url("player.table") + "#chat", 303)
+
+
+@seat_route("/chat.json", ["GET"])
+def chat_json(access: SeatAccess) -> Response:
+    """The messages after `after` (oldest first); reads only, so a mail scanner or a prefetch changes nothing."""
+    after = _message_id(request.args.get("after"), "after")
+    chat = runtime().chat.seat_view(access.link.game_id, access.link.seat, after=after, limit=JSON_SIZE)
+    entries = chat_entries(chat.page.lines, chat.timezone, access.link.seat)
+    return jsonify(messages=[asdict(entry) for entry in entries], last_id=entries[-1].id if entries else after)
+
+
+@seat_route("/chat/read", ["POST"])
+def chat_read(access: SeatAccess) -> tuple[str, int]:
+    """The page's script reports the newest message it has shown, so emails skip what was read."""
+    upto = _message_id(request.form.get("upto"), "upto")
+    runtime().chat.mark_read(access.link.game_id, access.link.seat, upto)
+    return "", 204
+
+
+@seat_route("/chat/settings", ["POST"])
+def chat_settings(access: SeatAccess) -> Any:
+    wanted = request.form.get("chat_emails") == "yes"
+    runtime().chat.set_chat_emails(access.link.game_id, access.link.seat, wanted)
+    flash(
+        "Saved: an email when people write at the table (at most one every 15 minutes)."
+        if wanted
+        else "Saved: no emails for table talk (turn emails and digests still show it).",
+        "notice",
+    )
+    return redirect(access.url("player.table") + "#chat", 303)
+
+
+@seat_route("/chat/history", ["GET"])
+def chat_history(access: SeatAccess) -> str:
+    """Earlier messages, a page at a time, for anyone (scripts or not) who wants to read back."""
+    before = _message_id(request.args.get("before"), "before") or None
+    chat = runtime().chat.seat_view(access.link.game_id, access.link.seat, before=before, limit=HISTORY_SIZE)
+    entries = chat_entries(chat.page.lines, chat.timezone, access.link.seat)
+    title = runtime().games.current_state(access.link.game_id, access.link.seat).title
+    return render_template(
+        "play/chat_history.html", access=access, entries=entries, has_earlier=chat.page.has_earlier, title=title
+    )
+
+
+@blueprint.after_request
+def never_cache(response: Response) -> Response:
+    return player.never_cache(response)
+
+
+@blueprint.errorhandler(PbemError)
+def on_error(error: PbemError) -> Any:
+    """As on the rest of the turn page: JSON for the script, else the table again with the reason."""
+    return player.on_error(error)
+
+
+def _message_id(raw: str | None, name: str) -> int:
+    if raw in (None, ""):
+        return 0
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValidationError(f"'{name}' must be a message number.") from None
+    if value < 0:
+        raise ValidationError(f"'{name}' must be a message number.")
+    return value
