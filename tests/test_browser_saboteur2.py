@@ -28,7 +28,7 @@ def state_of(live_server: LiveServer, game_id: str) -> engine.Game:
 
 def open_link(page: Page, live_server: LiveServer, game_id: str, seat: int = 0) -> None:
     page.goto(live_server.link(game_id, seat))
-    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator('#table[data-script="ready"]')).to_be_visible()  # the script has set up the moves
 
 
 def expansion_game(live_server: LiveServer, **overrides: Any) -> tuple[str, engine.Game]:

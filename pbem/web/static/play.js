@@ -38,9 +38,13 @@
   // A visit is recorded by a POST from here, never by opening the link (mail scanners open links too).
   post(table.getAttribute("data-seen-url")).catch(function () {});
 
+  // Tests (and curious readers) can tell when the script has finished setting the page up.
+  function ready() { table.setAttribute("data-script", "ready"); }
+
   var form = document.getElementById("move-form");
   if (!form) {
     waitForChanges();
+    ready();
     return;
   }
 
@@ -76,7 +80,7 @@
     if (String(state.seq) !== pageSeq) { return; }  // the page is already out of date: the form will say so
     choices = state.choices;
     setUp();
-  }).catch(function () { /* the plain form keeps working */ });
+  }).catch(function () { /* the plain form keeps working */ }).then(ready);
 
   function setUp() {
     var steals = choices.filter(function (c) { return c.move.type === "steal"; });
