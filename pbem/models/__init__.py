@@ -1,11 +1,12 @@
 """All models, imported here so `Base.metadata` knows every table (migrations and tests rely on it)."""
 
 from pbem.models.base import Base
+from pbem.models.fairness import RoundCommitment
 from pbem.models.games import Game, HostAction, Seat, Snapshot, SnapshotIsAppendOnly
 from pbem.models.limits import RateLimitHit
 from pbem.models.mail import MailThread, OutboxMessage
 
 __all__ = [
     "Base", "Game", "HostAction", "MailThread", "OutboxMessage", "RateLimitHit", "Seat", "Snapshot",
-    "SnapshotIsAppendOnly",
+    "SnapshotIsAppendOnly", "RoundCommitment",
 ]
