@@ -15,6 +15,7 @@ from pbem.config import Config
 from pbem.db import Database
 from pbem.mail.outbox import Outbox
 from pbem.mail.unsubscribe import UnsubscribeLinks
+from pbem.service.chronicle import Chronicle
 from pbem.service.fresh_links import FreshLinks
 from pbem.service.games import GameService
 from pbem.service.rate_limits import RateLimiter
@@ -33,6 +34,7 @@ class Runtime:
     limiter: RateLimiter
     seats: SeatService
     fresh_links: FreshLinks
+    chronicle: Chronicle
 
     def close(self) -> None:
         self.db.dispose()
@@ -56,4 +58,5 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
     return Runtime(
         config=config, clock=clock, db=db, links=links, outbox=outbox, games=games,
         limiter=limiter, seats=seats, fresh_links=fresh_links,
+        chronicle=Chronicle(db),
     )
