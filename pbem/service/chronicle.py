@@ -18,6 +18,7 @@ from pbem.service.disclosure import disclosure, game_is_closed
 from pbem.service.fairness import SealedRound, sealed_round, sealed_rounds
 from pbem.service.games import _find_game, _require_seat
 from pbem.service.recap import Recap, round_recap
+from pbem.service.timeline import round_starts
 from pbem.service.replay import Eyes, ReplayStep, eyes_for, replay_all, replay_step
 
 
@@ -63,6 +64,8 @@ class Chronicle:
         """None when the game has no such round; RoundNotOver while it is being played."""
         with self._db.read() as session:
             game = _find_game(session, game_id)
+            if round_number not in round_starts(session, game):
+                return None
             known = disclosure(session, game)
             if not known.round_is_over(round_number):
                 raise RoundNotOver(f"Round {round_number} is still being played: its deal stays sealed until it ends.")
