@@ -12,6 +12,8 @@
 - daily_digest: seats with `notify_mode` 'digest', one a day (`pbem/mail/daily.py` finds those due).
 
 Content comes from `engine.view(state, seat)` and the events that seat may see (`pbem/mail/contents.py`).
+game_started and the round digest also carry the new round's fingerprint; round digest and game_over open the
+finished round's sealed deal and tell its recap (`pbem/mail/trust_context.py`, the same for every recipient).
 """
 
 from __future__ import annotations
