@@ -22,24 +22,23 @@ import random
 import statistics
 import tempfile
 import time
-import uuid
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
 from flask.testing import FlaskClient
-from sqlalchemy import create_engine, select, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import select
 
 import engine
 from pbem import create_app
 from pbem.clock import SettableClock
 from pbem.config import Config
-from pbem.db import with_driver
 from pbem.models import Base, Game, Seat, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.games import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
+
+from scratch import scratch_postgres  # bench/scratch.py, beside this script
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu"]
 STEPS_MEASURED = 40
@@ -151,18 +150,9 @@ def main() -> None:
         print("SQLite file")
         run(f"sqlite:///{Path(scratch) / 'bench.sqlite3'}", Path(scratch))
         if args.postgres:
-            admin = create_engine(with_driver(make_url(args.postgres)), isolation_level="AUTOCOMMIT")
-            schema = f"bench_{uuid.uuid4().hex[:12]}"
-            with admin.connect() as connection:
-                connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-            try:
-                url = make_url(args.postgres).update_query_dict({"options": f"-csearch_path={schema}"})
+            with scratch_postgres(args.postgres) as url:
                 print("\nPostgreSQL")
-                run(url.render_as_string(hide_password=False), Path(scratch))
-            finally:
-                with admin.connect() as connection:
-                    connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-                admin.dispose()
+                run(url, Path(scratch))
 
 
 if __name__ == "__main__":

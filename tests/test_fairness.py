@@ -104,6 +104,15 @@ def test_a_move_that_fails_after_dealing_leaves_no_seal_behind(
     assert [seal.round for seal in seals(runtime, game_id)] == [1]
 
 
+def in_round_two(runtime: Runtime, game_id: str) -> str:
+    """The game, dug through round 1: its digest went out and round 2 is dealt (and sealed)."""
+    rng = random.Random(5)
+    state, _ = runtime.games.engine_state(game_id)
+    while state.round < 2:
+        state = dig_one_move(runtime, game_id, rng)
+    return game_id
+
+
 def _play(runtime: Runtime, game_id: str, seat: int, move: dict[str, Any]) -> engine.Game:
     seq = runtime.games.engine_state(game_id)[1]
     runtime.games.submit_move(game_id, seat, move, seq, f"move-{seq}")
@@ -160,11 +169,7 @@ def test_salt_and_deal_show_nowhere_until_their_round_ends_and_then_everywhere(a
 
 
 def test_the_first_email_of_each_round_carries_its_fingerprint(runtime: Runtime, new_game: NewGame) -> None:
-    game_id = new_game()
-    rng = random.Random(5)
-    state, _ = runtime.games.engine_state(game_id)
-    while state.round < 2:
-        state = dig_one_move(runtime, game_id, rng)
+    game_id = in_round_two(runtime, new_game())
     first, second = seals(runtime, game_id)
 
     started = mailbox(runtime, "game_started", "ann@example.org")[0]
@@ -177,11 +182,7 @@ def test_the_first_email_of_each_round_carries_its_fingerprint(runtime: Runtime,
 
 
 def test_the_round_end_digest_opens_the_seal_exactly(runtime: Runtime, new_game: NewGame) -> None:
-    game_id = new_game()
-    rng = random.Random(5)
-    state, _ = runtime.games.engine_state(game_id)
-    while state.round < 2:
-        state = dig_one_move(runtime, game_id, rng)
+    game_id = in_round_two(runtime, new_game())
     published = re.search(r"SHA-256\): ([0-9a-f]{64})", mailbox(runtime, "game_started", "cat@example.org")[0].body_text)
     assert published is not None
 
@@ -189,16 +190,12 @@ def test_the_round_end_digest_opens_the_seal_exactly(runtime: Runtime, new_game:
     sealed = next(line for line in digest.splitlines() if line.startswith('{"draw_pile":'))
 
     assert hashlib.sha256(sealed.encode("utf-8")).hexdigest() == published.group(1)
-    assert f"It must print the fingerprint above. Or let the check page do it: https://pbem.test/play/" in digest
+    assert "It must print the fingerprint above. Or let the check page do it: https://pbem.test/play/" in digest
 
 
 def test_the_round_page_offers_the_exact_bytes_for_sha256sum(app: Flask, new_game: NewGame) -> None:
     runtime = app_runtime(app)
-    game_id = new_game()
-    rng = random.Random(5)
-    state, _ = runtime.games.engine_state(game_id)
-    while state.round < 2:
-        state = dig_one_move(runtime, game_id, rng)
+    game_id = in_round_two(runtime, new_game())
     client = app.test_client()
     client.get(f"/play/{seat_token(runtime, game_id, 1)}")
     [first, _] = seals(runtime, game_id)
