@@ -273,7 +273,7 @@ def offline_steps(document: str) -> list[str]:
     """Each step of the offline file, joined back from its pieces as the file's script does."""
     raw = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', document, re.S)
     assert raw is not None
-    data = json.loads(raw.group(1).replace("<\\/", "</"))
+    data = json.loads(raw.group(1))
     return ["".join(data["pieces"][index] for index in step) for step in data["steps"]]
 
 

@@ -152,8 +152,9 @@ def _offline_url(step: int) -> str:
 
 
 def _script_safe(text: str) -> str:
-    """Text that cannot end the <script> element it is written into."""
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+    """Script or JSON that cannot end the <script> element it is written into (both escapes mean the same
+    characters inside a JavaScript or JSON string)."""
+    return text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
 
 
 def _eyes(step: ReplayStep) -> str:
