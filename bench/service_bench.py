@@ -15,19 +15,16 @@ import random
 import statistics
 import tempfile
 import time
-import uuid
 from pathlib import Path
-
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
 import engine
 from pbem.clock import SystemClock
 from pbem.config import Config
-from pbem.db import with_driver
 from pbem.models import Base
 from pbem.runtime import build_runtime
 from pbem.service.games import PlayerSpec
+
+from scratch import scratch_postgres  # bench/scratch.py, beside this script
 
 PLAYERS = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Bo", "Cy", "Di", "Ed")]
 
@@ -93,18 +90,8 @@ def main() -> None:
         report("submit_move, SQLite file", through_service(sqlite_url, args.games, Path(scratch)), baseline)
 
         if args.postgres:
-            admin = create_engine(with_driver(make_url(args.postgres)), isolation_level="AUTOCOMMIT")
-            schema = f"bench_{uuid.uuid4().hex[:12]}"
-            with admin.connect() as connection:
-                connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-            try:
-                url = make_url(args.postgres).update_query_dict({"options": f"-csearch_path={schema}"})
-                times = through_service(url.render_as_string(hide_password=False), args.games, Path(scratch))
-                report("submit_move, PostgreSQL", times, baseline)
-            finally:
-                with admin.connect() as connection:
-                    connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-                admin.dispose()
+            with scratch_postgres(args.postgres) as url:
+                report("submit_move, PostgreSQL", through_service(url, args.games, Path(scratch)), baseline)
 
 
 if __name__ == "__main__":

@@ -5,13 +5,15 @@ same game on any machine. See docs/engine.md for the formats.
 """
 from __future__ import annotations
 
+from .deal import commitment, deal_record, readable_deal, sealed_bytes
 from .errors import IllegalMove, InvalidSetup, NotYourTurn
+from .reveal import RECAP_KINDS, describe_openly, open_view
 from .rng import seed_state
 from .rounds import deal_round
 from .rules import apply_move, is_over, legal_moves, scores, to_act
 from .setup import OPTIONS, check_setup
 from .state import PLAY, Game
-from .text import describe_event
+from .text import describe_event, role_name
 from .variants import VARIANTS, get_variant
 from .views import card_info, view
 from . import bots  # noqa: E402  (bots use the rules above)
@@ -19,6 +21,8 @@ from . import bots  # noqa: E402  (bots use the rules above)
 __all__ = [
     "Game", "IllegalMove", "InvalidSetup", "NotYourTurn", "new_game", "to_act", "legal_moves",
     "apply_move", "view", "is_over", "scores", "describe_event", "card_info", "OPTIONS", "VARIANTS", "get_variant",
+    "deal_record", "sealed_bytes", "commitment", "readable_deal", "open_view", "describe_openly", "RECAP_KINDS",
+    "role_name",
 ]
 
 

@@ -37,7 +37,7 @@ def goal_place(event: dict[str, Any]) -> str:
     return {2: "top", 0: "middle", -2: "bottom"}.get(y, f"({event.get('x')}, {y})")
 
 
-def _role(role: str) -> str:
+def role_name(role: str) -> str:
     return ROLE_NAMES.get(role, role.replace("_", " "))
 
 
@@ -52,7 +52,7 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
 
     describe: dict[str, Callable[[], str]] = {
         "round_started": lambda: f"Round {event['round']} begins; {who('first')} plays first.",
-        "role_dealt": lambda: f"Your role this round: {_role(event['role'])}.",
+        "role_dealt": lambda: f"Your role this round: {role_name(event['role'])}.",
         "hand_dealt": lambda: f"Your hand: {_cards(event.get('names', []))}.",
         "path_placed": lambda: (f"{who()} built a {card_label(event['name'])} at ({event['x']}, {event['y']})"
                                 + (", turned around." if event.get("rotated") else ".")),
@@ -91,9 +91,9 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
         "hands_swapped": lambda: f"{who()} swapped hands with {who('target')}, who draws a card.",
         "hand_received": lambda: f"Your hand is now: {_cards(event.get('names', []))}.",
         "inspected": lambda: f"{who()} looked at {who('target')}'s dwarf card.",
-        "role_seen": lambda: f"{who('target')} is a {_role(event['role'])}.",
+        "role_seen": lambda: f"{who('target')} is a {role_name(event['role'])}.",
         "hats_swapped": lambda: f"{who()} made {_them(event, names)} swap their dwarf card for a leftover one.",
-        "role_changed": lambda: f"Your new role this round: {_role(event['role'])}.",
+        "role_changed": lambda: f"Your new role this round: {role_name(event['role'])}.",
         "cleared": lambda: (f"{who()} discarded {event['count']} cards to remove the "
                             f"{card_label(event['name'])} lying in front of them."),
         "gold_paid": lambda: _gold_paid(event, names),
@@ -134,7 +134,7 @@ def _round_ended(event: dict[str, Any], names: list[str]) -> str:
         head = f"Round {event['round']} is over: the gold was not reached and the saboteurs win."
     else:
         head = f"Round {event['round']} is over: the gold was not reached and there was no saboteur, so nobody wins."
-    roles = ", ".join(f"{names[s]} {_role(r)}" for s, r in enumerate(event["roles"]))
+    roles = ", ".join(f"{names[s]} {role_name(r)}" for s, r in enumerate(event["roles"]))
     return f"{head} Roles: {roles}."
 
 
@@ -154,7 +154,7 @@ def _round_ended_with_teams(event: dict[str, Any], names: list[str]) -> str:
         head = f"{start}the gold was not reached and the saboteurs' side wins."
     else:
         head = f"{start}the gold was not reached and nobody wins."
-    roles = ", ".join(f"{names[s]} {_role(r)}" for s, r in enumerate(event["roles"]))
+    roles = ", ".join(f"{names[s]} {role_name(r)}" for s, r in enumerate(event["roles"]))
     return f"{head} Roles: {roles}."
 
 

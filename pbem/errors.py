@@ -128,3 +128,19 @@ class RevokedLink(PbemError):
     status = 410
     code = "revoked_link"
     default_message = "This link is no longer valid."
+
+
+class RoundNotOver(PbemError):
+    """A round's sealed deal and its private events are told only once it has ended."""
+
+    status = 409
+    code = "round_not_over"
+    default_message = "That round is still being played: its deal stays sealed until it ends."
+
+
+class GameNotOver(PbemError):
+    """Everything at once (the whole replay, the archive) is offered only once the game is over."""
+
+    status = 409
+    code = "game_not_over"
+    default_message = "This is offered once the game is over."

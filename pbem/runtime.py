@@ -17,6 +17,7 @@ from pbem.mail.outbox import Outbox
 from pbem.mail.reply_address import ReplyAddresses
 from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.service.chat import ChatService
+from pbem.service.chronicle import Chronicle
 from pbem.service.fresh_links import FreshLinks
 from pbem.service.games import GameService
 from pbem.service.rate_limits import RateLimiter
@@ -36,6 +37,7 @@ class Runtime:
     seats: SeatService
     fresh_links: FreshLinks
     chat: ChatService
+    chronicle: Chronicle
 
     def close(self) -> None:
         self.db.dispose()
@@ -61,6 +63,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
         config=config, clock=clock, db=db, links=links, outbox=outbox, games=games,
         limiter=limiter, seats=seats, fresh_links=fresh_links,
         chat=ChatService(db, clock, limiter),
+        chronicle=Chronicle(db),
     )
 
 

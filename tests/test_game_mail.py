@@ -30,6 +30,8 @@ from tests.engine.test_engine_building import TO_THE_GOALS
 NewGame = Callable[..., str]
 Arranged = Callable[..., str]
 PERSONAL = re.compile(r"https://pbem\.test/(play|mail/unsubscribe)/[^\s\"<>]+")
+# A round's sealed-deal fingerprint is random by construction (its salt), like a personal link.
+FINGERPRINT = re.compile(r"\b[0-9a-f]{64}\b")
 
 
 def play(runtime: Runtime, game_id: str, seat: int, move: dict[str, Any]) -> None:
@@ -65,7 +67,11 @@ def bodies(runtime: Runtime, game_id: str, address: str, kind: str | None = None
         if kind is not None:
             query = query.where(OutboxMessage.kind == kind)
         rows = session.scalars(query.order_by(OutboxMessage.id)).all()
-    return [(row.subject, PERSONAL.sub("<link>", row.body_text), PERSONAL.sub("<link>", row.body_html)) for row in rows]
+    return [(row.subject, masked(row.body_text), masked(row.body_html)) for row in rows]
+
+
+def masked(body: str) -> str:
+    return FINGERPRINT.sub("<fingerprint>", PERSONAL.sub("<link>", body))
 
 
 def digests_of(runtime: Runtime, game_id: str) -> int:

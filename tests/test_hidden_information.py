@@ -23,9 +23,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 import engine
-from pbem.models import Game, Seat, Snapshot
+from pbem.models import Game, RoundCommitment, Seat, Snapshot
 from pbem.runtime import Runtime
 from tests.conftest import Chooser, app_runtime, dig_for_gold, seat_token, store_game
 from tests.engine.test_engine_properties import scramble_hidden
@@ -108,8 +109,20 @@ class Twins:
                     )
                 for column in ("status", "current_seq", "to_act_seat", "turn_started_at", "updated_at"):
                     setattr(twin, column, getattr(real, column))
+                copy_seals(session, real, twin, self.rnd)
             if new:
                 self.copied = new[-1].seq
+
+
+def copy_seals(session: Session, real: Game, twin: Game, rnd: random.Random) -> None:
+    """A round's fingerprint is public from the deal on: the twin shows the same one (its salt and record,
+    secret until the round ends, are junk)."""
+    copied = set(session.scalars(select(RoundCommitment.round).where(RoundCommitment.game_id == twin.id)))
+    for seal in session.scalars(select(RoundCommitment).where(RoundCommitment.game_id == real.id)):
+        if seal.round not in copied:
+            session.add(RoundCommitment(game_id=twin.id, round=seal.round, dealt_seq=seal.dealt_seq,
+                                        commitment=seal.commitment, salt=f"{rnd.getrandbits(256):064x}",
+                                        record=junk(seal.record, rnd), created_at=seal.created_at))
 
 
 def audience_holds(event: dict[str, Any], seat: int) -> bool:

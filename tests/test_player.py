@@ -519,6 +519,9 @@ def test_get_and_head_on_every_player_route_change_nothing(app: Flask, runtime_o
         f"/play/{token}",
         table_path("no-such-game"),
     ] + [f"/play/{t}" for t, _ in links.values()]
+    # The replay, the round pages and the downloads (pbem/web/replay.py, deals.py), by link and by cookie.
+    paths += [f"{base}{suffix}" for base in (f"/play/{fresh}", table_path(game)) for suffix in (
+        "/replay", "/replay?step=0", "/replay.html", "/archive.json", "/rounds/1", "/rounds/1/deal.json")]
 
     for path in paths:
         client.get(path)
@@ -535,6 +538,11 @@ def test_get_and_head_on_every_player_route_change_nothing(app: Flask, runtime_o
         "/table/<game_id>",
         "/play/<token>/state.json",
         "/table/<game_id>/state.json",
+    } | {
+        f"{base}{suffix}"
+        for base in ("/play/<token>", "/table/<game_id>")
+        for suffix in ("/replay", "/replay.html", "/archive.json", "/rounds/<int:round_number>",
+                       "/rounds/<int:round_number>/deal.json")
     }
 
 

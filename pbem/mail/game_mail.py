@@ -16,6 +16,8 @@ Turn emails, daily digests and chat emails quote the table talk the seat has not
 newest few, "and N more on the page"), and count it as shown once queued (`pbem/service/chat.py`).
 
 Content comes from `engine.view(state, seat)` and the events that seat may see (`pbem/mail/contents.py`).
+game_started and the round digest also carry the new round's fingerprint; round digest and game_over open the
+finished round's sealed deal and tell its recap (`pbem/mail/trust_context.py`, the same for every recipient).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from pbem.mail import contents
+from pbem.mail import contents, trust_context
 from pbem.mail.formatting import format_when
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
@@ -65,6 +67,7 @@ class GameMail:
 
     def game_started(self, session: Session, game: Game, state: engine.Game) -> None:
         first = engine.to_act(state)
+        sealed = trust_context.sealed_context(session, game, state.round)
         for seat in _people(game):
             players = [
                 {"name": other.display_name, "is_bot": other.is_bot, "is_you": other is seat} for other in game.seats
@@ -77,6 +80,7 @@ class GameMail:
                 "deadline_hours": (game.policies or {}).get("deadline_hours"),
                 "variant": game.variant,
                 "own_deck": "deck" in (game.options or {}),
+                **sealed,
             })
 
     def after_move(self, session: Session, game: Game, state: engine.Game, events: list[dict[str, Any]]) -> None:
@@ -119,6 +123,10 @@ class GameMail:
         finished = started["round"] - 1
         round_events = _payout_events(session, game, finished)
         next_line = engine.describe_event(started, game.names)
+        trust = {
+            **trust_context.round_over_context(session, game, finished),
+            **trust_context.sealed_context(session, game, started["round"]),
+        }
         for seat in _people(game):
             values = [
                 value
@@ -127,11 +135,13 @@ class GameMail:
                 for value in event["values"]
             ]
             context = contents.round_digest(engine.view(state, seat.seat_index), finished, values, next_line)
-            self._to_seat(session, game, seat, "round_digest", (finished,), context)
+            self._to_seat(session, game, seat, "round_digest", (finished,), {**context, **trust})
 
     def _game_over(self, session: Session, game: Game, state: engine.Game) -> None:
+        trust = trust_context.round_over_context(session, game, state.round)
         for seat in _people(game):
-            self._to_seat(session, game, seat, "game_over", (), contents.game_over(engine.view(state, seat.seat_index)))
+            context = contents.game_over(engine.view(state, seat.seat_index))
+            self._to_seat(session, game, seat, "game_over", (), {**context, **trust})
 
     # -- the daily digest --------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """All models, imported here so `Base.metadata` knows every table (migrations and tests rely on it)."""
 
 from pbem.models.base import Base
+from pbem.models.fairness import RoundCommitment
 from pbem.models.games import Game, HostAction, Seat, Snapshot, SnapshotIsAppendOnly
 from pbem.models.limits import RateLimitHit
 from pbem.models.mail import MailThread, OutboxMessage
@@ -8,6 +9,6 @@ from pbem.models.chat import ChatMessage, InboundMail
 
 __all__ = [
     "Base", "Game", "HostAction", "MailThread", "OutboxMessage", "RateLimitHit", "Seat", "Snapshot",
-    "SnapshotIsAppendOnly",
+    "SnapshotIsAppendOnly", "RoundCommitment",
 ]
 __all__ += ["ChatMessage", "InboundMail"]

@@ -40,6 +40,7 @@ from pbem.mail.game_mail import GameMail
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostAction, Seat, Snapshot
 from pbem.service.events import describe, visible_events
+from pbem.service.fairness import seal_dealt_round
 from pbem.tokens import LinkSigner, SeatLink
 
 MAX_TITLE = 200
@@ -313,6 +314,8 @@ class GameService:
             game.status = "finished"
         # Flush now so a lost race on (game_id, seq) surfaces here, before any email is composed.
         session.flush()
+        # A snapshot that deals a round seals that deal, in this same transaction (docs/fairness.md).
+        seal_dealt_round(session, game, seq, state, events, now)
         return snapshot
 
     # -- reading ---------------------------------------------------------------------------------

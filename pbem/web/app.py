@@ -11,6 +11,7 @@ from pbem.config import Config, load_config
 from pbem.paths import TEMPLATES_DIR
 from pbem.runtime import build_runtime
 from pbem.web import chat, csrf, dev_mail, errors, home, mail_links, player, security
+from pbem.web import deals, replay  # noqa: F401  (their routes join the player blueprint)
 from pbem.web.app_context import EXTENSION_KEY
 
 

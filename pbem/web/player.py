@@ -33,7 +33,14 @@ from pbem.web.app_context import runtime
 from pbem.web.card_art import CARD_H, CARD_W, tool_icon
 from pbem.web.errors import wants_json
 from pbem.web.moves import choices, compose_move, describe_move, encode_move, parse_move
-from pbem.web.seat_access import NoSeatHere, SeatAccess, current_seat, remember, requested_token, seat_routes
+from pbem.web.seat_access import (
+    NoSeatHere,
+    SeatAccess,
+    current_seat,
+    off_the_address_bar,
+    requested_token,
+    seat_routes,
+)
 from pbem.web.turn_page import build_turn_page, join_words, new_submission_id
 
 blueprint = Blueprint("player", __name__)
@@ -54,10 +61,7 @@ seat_route = seat_routes(blueprint)
 def table(access: SeatAccess) -> Any:
     """The turn page. Through the link from an email, first remember the seat in the session cookie and
     redirect to the same page without the token in the address."""
-    if access.via_token:
-        remember(access)
-        return redirect(SeatAccess(access.token, access.link, via_token=False).url("player.table"), 303)
-    return render_table(access)
+    return off_the_address_bar(access, "player.table") or render_table(access)
 
 
 @seat_route("/state.json", ["GET"])

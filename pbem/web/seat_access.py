@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, request, session, url_for
+from flask import Blueprint, Response, redirect, request, session, url_for
 
 from pbem.errors import BadLink, GameNotFound
 from pbem.tokens import SeatLink
@@ -110,3 +110,12 @@ def _remembered() -> dict[str, str]:
         for pair in stored
         if isinstance(pair, list) and len(pair) == 2 and all(isinstance(part, str) for part in pair)
     }
+
+
+def off_the_address_bar(access: SeatAccess, endpoint: str, **values: Any) -> Response | None:
+    """Opened through the link's token: remember the seat and send the browser to the same page under
+    `/table/<game_id>` (None when the request came that way already), as the turn page does."""
+    if not access.via_token:
+        return None
+    remember(access)
+    return redirect(SeatAccess(access.token, access.link, via_token=False).url(endpoint, **values), 303)

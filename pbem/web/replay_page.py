@@ -1,0 +1,202 @@
+"""What one replay step shows, and the replay as one HTML file that opens offline.
+
+Built only from a `ReplayStep` (pbem/service/replay.py), whose view is the seat's own (`engine.view`) while
+the game runs, the public one for a host, or `engine.open_view` once the game is over. The board and the
+cards are drawn by the turn page's own drawing code.
+
+The offline file holds every step. Drawn one by one, a long game would weigh many megabytes, yet one step
+differs from the next by a card or two: each step's HTML is cut into pieces (a card, a list item, a line),
+each distinct piece is stored once, and a step is the list of its pieces (`pack_steps`); the file's script
+joins them back. The same script pages the live replay, fetching each step from the server instead.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import render_template
+from markupsafe import Markup
+
+import engine
+from pbem.service.replay import ReplayStep
+from pbem.web.board_svg import board_svg
+from pbem.web.card_art import card_svg
+from pbem.web.moves import goal_names
+from pbem.web.when import local_time
+
+STATIC = Path(__file__).parent / "static"
+OFFLINE_STYLES = ("site.css", "play.css", "replay.css")
+OFFLINE_SCRIPT = "replay.js"
+# Where a step's HTML is cut into reusable pieces: before each card on the board, list item, paragraph...
+PIECE_START = re.compile(
+    r'(?=<g class="(?:cell|grid|axis|targets)|<title|<rect class="last|<li|<p[ >]|<section|<div|<ul|<h[1-3]|</ul|</section'
+    r'|</div)'
+)
+
+StepUrl = Callable[[int], str]
+
+
+@dataclass(frozen=True)
+class HandShown:
+    name: str
+    role: str | None  # shown once the game is over
+    is_viewer: bool
+    cards: list[tuple[dict[str, Any], Markup]]
+
+
+@dataclass(frozen=True)
+class SeatShown:
+    name: str
+    role: str | None
+    to_act: bool
+    hand_count: int
+    broken: list[str]
+    gold: int | None  # totals, once the game is over
+
+
+@dataclass(frozen=True)
+class ReplayPage:
+    step: ReplayStep
+    eyes: str
+    when: str
+    board: Markup
+    hands: list[HandShown]
+    seats: list[SeatShown]
+    goals: list[str]
+    rounds: list[tuple[int, int]]  # (round, first step)
+
+    @property
+    def hand_title(self) -> str:
+        return "Every hand" if self.step.open else "Your hand"
+
+
+def replay_page(step: ReplayStep, zone_name: str = "UTC") -> ReplayPage:
+    view = step.view
+    names = step.players
+    return ReplayPage(
+        step=step,
+        eyes=_eyes(step),
+        when=local_time(step.entry.when, zone_name),
+        board=board_svg(view),
+        hands=_hands(step),
+        seats=[
+            SeatShown(
+                name=names[row["seat"]],
+                role=_role(row["role"]) if step.open else None,
+                to_act=row["to_act"],
+                hand_count=row["hand_count"],
+                broken=list(row["broken"]),
+                gold=row["gold_total"] if step.open else None,
+            )
+            for row in view["seats"]
+        ],
+        goals=_goals(view) if step.open else [],
+        rounds=sorted(step.round_starts.items()),
+    )
+
+
+def render_replay(step: ReplayStep, step_url: StepUrl, *, zone_name: str = "UTC", downloads: Any = None) -> str:
+    """The replay page at one step; `step_url(k)` addresses step k (also for a host's pages, issue 7)."""
+    return render_template(
+        "play/replay.html", r=replay_page(step, zone_name), step_url=step_url, form_action=step_url(step.step),
+        downloads=downloads,
+    )
+
+
+def render_step(page: ReplayPage, step_url: StepUrl) -> str:
+    return render_template("play/_replay_step.html", r=page, step_url=step_url, form_action="")
+
+
+def offline_replay(steps: Sequence[ReplayStep]) -> str:
+    """One HTML file with every step, its styles and its script inline, for a game that is over."""
+    pages = [replay_page(step) for step in steps]
+    rendered = [render_step(page, _offline_url) for page in pages]
+    pieces, packed = pack_steps(rendered)
+    data = json.dumps({"pieces": pieces, "steps": packed}, separators=(",", ":"))
+    return render_template(
+        "play/replay_file.html",
+        r=pages[-1],
+        first=Markup(rendered[0]),
+        styles=Markup("\n".join((STATIC / name).read_text(encoding="utf-8") for name in OFFLINE_STYLES)),
+        script=Markup(_script_safe((STATIC / OFFLINE_SCRIPT).read_text(encoding="utf-8"))),
+        data=Markup(_script_safe(data)),
+    )
+
+
+def pack_steps(rendered: Iterable[str]) -> tuple[list[str], list[list[int]]]:
+    """Distinct pieces, and each step as the indexes of its pieces in order ("".join gives it back)."""
+    index: dict[str, int] = {}
+    pieces: list[str] = []
+    packed = []
+    for html in rendered:
+        step = []
+        for piece in PIECE_START.split(html):
+            if not piece:
+                continue
+            number = index.get(piece)
+            if number is None:
+                number = index[piece] = len(pieces)
+                pieces.append(piece)
+            step.append(number)
+        packed.append(step)
+    return pieces, packed
+
+
+def _offline_url(step: int) -> str:
+    return f"#step-{step}"
+
+
+def _script_safe(text: str) -> str:
+    """Script or JSON that cannot end the <script> element it is written into (both escapes mean the same
+    characters inside a JavaScript or JSON string)."""
+    return text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
+
+
+def _eyes(step: ReplayStep) -> str:
+    if step.open:
+        return "The game is over: every hand, role and goal is shown."
+    if step.seat is None:
+        return "What the whole table could see (hands and roles stay hidden until the game is over)."
+    return f"As {step.players[step.seat]} saw it: your own cards and what you were told, nothing more."
+
+
+def _hands(step: ReplayStep) -> list[HandShown]:
+    view = step.view
+    if step.open:
+        return [
+            HandShown(
+                name=step.players[row["seat"]],
+                role=_role(row["role"]),
+                is_viewer=row["seat"] == step.seat,
+                cards=[(card, card_svg(card)) for card in row["hand"]],
+            )
+            for row in view["seats"]
+        ]
+    you = view.get("you")
+    if not you:
+        return []
+    return [
+        HandShown(
+            name=you["name"], role=_role(you["role"]), is_viewer=True,
+            cards=[(card, card_svg(card)) for card in you["hand"]],
+        )
+    ]
+
+
+def _goals(view: dict[str, Any]) -> list[str]:
+    names = goal_names(view)
+    return [
+        f"The {names.get((goal['x'], goal['y']), 'goal')} goal: {'gold' if goal['gold'] else 'stone'}"
+        + ("" if goal["revealed"] else " (face down)")
+        for goal in view["goals"]
+    ]
+
+
+def _role(role: str) -> str:
+    name = engine.role_name(role)
+    return name[0].upper() + name[1:]
