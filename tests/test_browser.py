@@ -37,7 +37,8 @@ def state_of(live_server: LiveServer, game_id: str) -> engine.Game:
 
 def open_link(page: Page, live_server: LiveServer, game_id: str, seat: int = 0) -> None:
     page.goto(live_server.link(game_id, seat))
-    expect(page.locator(".hand-card.choosable").first).to_be_visible()  # the script has loaded the legal moves
+    expect(page.locator('#table[data-script="ready"]')).to_be_visible()  # the script has set up the moves
+    expect(page.locator(".hand-card.choosable").first).to_be_visible()
 
 
 def others_play(live_server: LiveServer, game_id: str, rng: random.Random) -> None:

@@ -11,12 +11,12 @@ from sqlalchemy import select
 
 import engine
 from engine.variants import variant_of
+from pbem.mail.daily import queue_due_daily_digests
 from pbem.models import Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import is_visible
 from tests.conftest import mailbox, store_game
 from tests.engine.tables import arrange
-from pbem.mail.daily import queue_due_daily_digests
 from tests.test_game_mail import bodies, digest_seats
 from tests.test_hidden_information import stir_things_up
 from tests.test_saboteur2_pages import rulebook_example
@@ -175,10 +175,16 @@ def test_a_digest_does_not_change_with_others_hands_leftover_dwarf_cards_or_gold
         submit(runtime, game_id, 5, {"type": "steal", "target": 0})
         return game_id
 
+    def digest(game_id: str, person: str) -> list[tuple[str, str, str]]:
+        """The digest up to the round's opened deal: once a round is over its deal is public by design
+        (docs/fairness.md), and the twins were dealt differently."""
+        return [(subject, text.split("WHAT REALLY HAPPENED")[0], page.split("What really happened")[0])
+                for subject, text, page in bodies(runtime, game_id, person, "round_digest")]
+
     first, twin = example_with(3, 1), example_with(9, 2)
 
     for person in ("ann@example.org", "cy@example.org", "di@example.org", "gus@example.org"):
-        assert bodies(runtime, first, person, "round_digest") == bodies(runtime, twin, person, "round_digest")
+        assert digest(first, person) == digest(twin, person)
     [(_, bo_first, _)] = bodies(runtime, first, "bo@example.org", "round_digest")
     [(_, bo_twin, _)] = bodies(runtime, twin, "bo@example.org", "round_digest")
     assert "You now hold 3 gold pieces" in " ".join(bo_first.split())

@@ -36,10 +36,11 @@
   }
 
   // A visit is recorded by a POST from here, never by opening the link (mail scanners open links too).
-  post(table.getAttribute("data-seen-url")).catch(function () {});
+  var seen = post(table.getAttribute("data-seen-url")).catch(function () {});
 
-  // Tests (and curious readers) can tell when the script has finished setting the page up.
-  function ready() { table.setAttribute("data-script", "ready"); }
+  // Tests (and curious readers) can tell when the script has finished setting the page up and has no
+  // request of its own still under way.
+  function ready() { seen.then(function () { table.setAttribute("data-script", "ready"); }); }
 
   var form = document.getElementById("move-form");
   if (!form) {
