@@ -74,6 +74,12 @@ def claim(db: Database, clock: Clock, turn: DueBotTurn) -> bool:
         return result.rowcount == 1
 
 
+def bot_move(state: engine.Game, seat: int, seed: int) -> dict:
+    """The move a computer player makes for `seat`: the one place that decides how bots choose, used for
+    computer seats and for absent players whose game times them out to a bot."""
+    return engine.bots.choose(state, seat, random.Random(seed))
+
+
 def play_due_bot_turns(db: Database, clock: Clock, games: GameService, delay: timedelta) -> int:
     """Play every computer turn that is due; returns how many moves were applied."""
     played = 0
@@ -83,7 +89,7 @@ def play_due_bot_turns(db: Database, clock: Clock, games: GameService, delay: ti
         state, seq = games.engine_state(turn.game_id)
         if seq != turn.seq:
             continue
-        move = engine.bots.choose(state, turn.seat, random.Random(secrets.randbits(64)))
+        move = bot_move(state, turn.seat, secrets.randbits(64))
         try:
             result = games.submit_move(turn.game_id, turn.seat, move, turn.seq, f"bot-{turn.seq}")
         except PbemError as exc:
