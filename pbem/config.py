@@ -101,6 +101,8 @@ class AccessConfig:
     game_creators: GameCreators = "anyone"
     creator_domains: tuple[str, ...] = ()
     admin_emails: tuple[str, ...] = ()
+    # How long a host stays signed in on the admin pages after following their emailed host link.
+    host_session_days: int = field(default=14, metadata={"minimum": 1, "maximum": 365})
 
     def is_admin(self, email: str) -> bool:
         return email.strip().casefold() in {admin.casefold() for admin in self.admin_emails}

@@ -144,3 +144,27 @@ class GameNotOver(PbemError):
     status = 409
     code = "game_not_over"
     default_message = "This is offered once the game is over."
+
+
+class NotSignedIn(PbemError):
+    """The host's pages need a host session (from an emailed host link)."""
+
+    status = 401
+    code = "not_signed_in"
+    default_message = "Please sign in as a host first: ask for a host link on the host page."
+
+
+class NotYourGame(PbemError):
+    """A host acting on a game they do not host (admins host every game)."""
+
+    status = 403
+    code = "not_your_game"
+    default_message = "You are not the host of this game."
+
+
+class NotAllowed(PbemError):
+    """A host action the rules of hosting forbid (e.g. an emergency reveal by a host who plays in the game)."""
+
+    status = 403
+    code = "not_allowed"
+    default_message = "This is not allowed here."

@@ -20,9 +20,12 @@ from pbem.service.chat import ChatService
 from pbem.service.chronicle import Chronicle
 from pbem.service.fresh_links import FreshLinks
 from pbem.service.games import GameService
+from pbem.service.host_access import HOST_LINK_MAX_AGE, HostAccess
+from pbem.service.hosting import Hosting
+from pbem.service.moderation import Moderation
 from pbem.service.rate_limits import RateLimiter
 from pbem.service.seats import SeatService
-from pbem.tokens import LinkSigner
+from pbem.tokens import HostLinkSigner, LinkSigner
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,9 @@ class Runtime:
     fresh_links: FreshLinks
     chat: ChatService
     chronicle: Chronicle
+    host_access: HostAccess
+    hosting: Hosting
+    moderation: Moderation
 
     def close(self) -> None:
         self.db.dispose()
@@ -64,6 +70,12 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
         limiter=limiter, seats=seats, fresh_links=fresh_links,
         chat=ChatService(db, clock, limiter),
         chronicle=Chronicle(db),
+        host_access=HostAccess(
+            db, clock, HostLinkSigner(config.secret_keys, config.base_url, HOST_LINK_MAX_AGE, clock), outbox, limiter,
+            config.access,
+        ),
+        hosting=Hosting(db, clock, games, limiter),
+        moderation=Moderation(db, clock, games, outbox, config.link_max_age_days),
     )
 
 

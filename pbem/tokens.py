@@ -18,6 +18,7 @@ from pbem.clock import Clock
 from pbem.errors import BadLink, ExpiredLink
 
 LINK_SALT = "pbem.play"
+HOST_SALT = "pbem.host.sign-in"
 
 
 @dataclass(frozen=True)
@@ -85,3 +86,37 @@ def _parse(payload: Any, serializer: URLSafeTimedSerializer | None) -> SeatLink:
     if not isinstance(game_id, str) or type(seat) is not int or type(version) is not int:
         raise BadLink()
     return SeatLink(game_id=game_id, seat=seat, version=version)
+
+
+@dataclass(frozen=True)
+class HostLink:
+    """What a host sign-in token claims: an address and the nonce of its one-use record (`host_sign_ins`)."""
+
+    email: str
+    nonce: str
+
+
+class HostLinkSigner:
+    """Host sign-in links, `<base_url>/host/sign-in/<token>`: own salt, so a seat link is never a host link."""
+
+    def __init__(self, secret_keys: tuple[str, ...], base_url: str, max_age: timedelta, clock: Clock) -> None:
+        if not secret_keys:
+            raise ValueError("at least one secret key is needed to sign links")
+        self._serializer = URLSafeTimedSerializer(
+            list(reversed(secret_keys)), salt=HOST_SALT, signer=_ClockSigner, signer_kwargs={"clock": clock}
+        )
+        self._base_url = base_url.rstrip("/")
+        self.max_age = max_age
+
+    def url(self, link: HostLink) -> str:
+        return f"{self._base_url}/host/sign-in/{self._serializer.dumps({'e': link.email, 'n': link.nonce})}"
+
+    def verify(self, token: str) -> HostLink:
+        """BadLink for a forged or damaged token, ExpiredLink-free: an old host link is simply invalid."""
+        try:
+            payload = self._serializer.loads(token, max_age=int(self.max_age.total_seconds()))
+        except BadSignature:  # SignatureExpired is a BadSignature: an hour-old host link is just invalid
+            raise BadLink("This host link is not valid (host links work once, for one hour).") from None
+        if not isinstance(payload, dict) or not isinstance(payload.get("e"), str) or not isinstance(payload.get("n"), str):
+            raise BadLink()
+        return HostLink(email=payload["e"], nonce=payload["n"])

@@ -180,6 +180,21 @@ class Outbox:
         session.add(message)
         return message
 
+    def enqueue_standalone(
+        self, session: Session, *, to_address: str, kind: str, dedupe_key: str, subject: str, context: dict[str, Any]
+    ) -> OutboxMessage | None:
+        """One email about no game (a host's sign-in link): no conversation, no Reply-To, no unsubscribe."""
+        if session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key)) is not None:
+            return None
+        message = self._row(
+            game_id=None, seat_id=None, to_address=to_address, kind=kind, dedupe_key=dedupe_key,
+            message_id=f"<{secrets.token_hex(16)}@{self._domain}>", subject=subject,
+            variables={"game_title": subject, "recipient_name": "", **context},
+            headers={"Auto-Submitted": "auto-generated"}, game_seq=None, drop_when_stale=False,
+        )
+        session.add(message)
+        return message
+
     def _row(
         self,
         *,

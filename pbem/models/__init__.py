@@ -12,3 +12,6 @@ __all__ = [
     "SnapshotIsAppendOnly", "RoundCommitment",
 ]
 __all__ += ["ChatMessage", "InboundMail"]
+from pbem.models.hosting import HostSignIn  # noqa: E402
+
+__all__ += ["HostSignIn"]

@@ -318,6 +318,28 @@ class GameService:
         seal_dealt_round(session, game, seq, state, events, now)
         return snapshot
 
+    # -- moderation ------------------------------------------------------------------------------
+
+    def rollback_in(self, session: Session, game: Game, to_seq: int, *, reason: str, actor_email: str) -> Snapshot:
+        """Go back to snapshot `to_seq` by appending a copy of it (history is never rewritten).
+
+        The caller holds the game's lock (`_lock_game`) and tells the table; the audit log is written here.
+        """
+        if game.status != "active" or game.current_seq is None:
+            raise ValidationError("Only a running game can be rolled back.")
+        if type(to_seq) is not int or not 0 <= to_seq < game.current_seq:
+            raise ValidationError(f"Choose an earlier turn, from 0 to {game.current_seq - 1}.")
+        earlier = session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == to_seq))
+        state = engine.Game.from_dict(earlier)
+        from_seq = game.current_seq
+        events: list[dict[str, Any]] = [{"type": "rolled_back", "audience": "public", "to_seq": to_seq}]
+        snapshot = self._append_snapshot(session, game, state, move=None, events=events, actor=None, submission_id=None)
+        self._log_host_action(
+            session, game, actor_email, "rollback", {"from_seq": from_seq, "to_seq": to_seq, "reason": reason}
+        )
+        self.mail.after_move(session, game, state, events)
+        return snapshot
+
     # -- reading ---------------------------------------------------------------------------------
 
     def current_state(self, game_id: str, seat: int | None = None) -> GameState:
@@ -436,6 +458,12 @@ class GameService:
         if unknown:
             raise ValidationError(f"Unknown game policy: {', '.join(unknown)}.")
         return {**self._default_policies, **overrides}
+
+    def log_host_action(
+        self, session: Session, game: Game, actor_email: str, action: str, details: dict[str, Any]
+    ) -> None:
+        """The audit log of host actions (moderation writes here too)."""
+        self._log_host_action(session, game, actor_email, action, details)
 
     def _log_host_action(
         self, session: Session, game: Game, actor_email: str, action: str, details: dict[str, Any]

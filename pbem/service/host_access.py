@@ -1,0 +1,127 @@
+"""Host sign-in without passwords: an emailed host link, spent once, then a session that lasts days.
+
+Who may host comes from the configuration (`access.game_creators`, `creator_domains`, `admin_emails`);
+anyone who already hosts a game may sign in to look after it. A request for a link answers the same
+whether or not a link was sent, so the form tells nobody which addresses host here; it is rate limited per
+address and per client so it cannot be used to fill a stranger's inbox.
+
+A link is bound to one browser session by being one-use (table `host_sign_ins`): the browser that presses
+"continue" spends it and gets the session cookie; every later use is refused. We chose this over a nonce in
+the requesting browser's cookie because hosts often ask on a computer and open the email on a phone: the
+one-use record keeps a leaked or forwarded link from signing in a second browser without tying the link
+to the browser that asked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import exists, func, select, update
+
+from pbem.clock import Clock
+from pbem.config import AccessConfig
+from pbem.db import Database
+from pbem.errors import BadLink, RateLimited
+from pbem.mail.outbox import Outbox
+from pbem.models import Game, HostSignIn
+from pbem.service.games import EMAIL_PATTERN
+from pbem.service.rate_limits import Limit, RateLimiter
+from pbem.tokens import HostLink, HostLinkSigner
+
+HOST_LINK_MAX_AGE = timedelta(hours=1)
+PER_ADDRESS = Limit("host_link_address", count=3, window=timedelta(hours=1))
+PER_CLIENT = Limit("host_link_client", count=10, window=timedelta(hours=1))
+TOO_MANY = "Too many host links were asked for from here. Please wait an hour and try again."
+SPENT = "This host link has been used already (each works once). Ask for a new one on the host page."
+
+
+@dataclass(frozen=True)
+class HostSession:
+    """Who is signed in on the host pages, and whether they see every game."""
+
+    email: str
+    is_admin: bool
+
+
+def normal_email(email: str) -> str:
+    return email.strip().casefold()
+
+
+class HostAccess:
+    def __init__(
+        self, db: Database, clock: Clock, signer: HostLinkSigner, outbox: Outbox, limiter: RateLimiter,
+        access: AccessConfig,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._signer = signer
+        self._outbox = outbox
+        self._limiter = limiter
+        self.access = access
+
+    def request_link(self, email: str, client: str) -> None:
+        """Email a host link if this address may host; RateLimited for a noisy client, silence otherwise."""
+        address = (email or "").strip()
+        with self._db.write() as session:
+            if not self._limiter.allow(session, PER_CLIENT, client):
+                raise RateLimited(TOO_MANY)
+            if not EMAIL_PATTERN.match(address) or len(address) > 320:
+                return
+            if not self._limiter.allow(session, PER_ADDRESS, normal_email(address)):
+                return
+            hosts_a_game = session.scalar(select(exists().where(func.lower(Game.host_email) == normal_email(address))))
+            if not (self.access.may_create_games(address) or hosts_a_game):
+                return
+            nonce = secrets.token_urlsafe(24)
+            now = self._clock.now()
+            session.add(HostSignIn(nonce_hash=_hash(nonce), email=address, created_at=now))
+            self._outbox.enqueue_standalone(
+                session,
+                to_address=address,
+                kind="host_link",
+                dedupe_key=f"host_link:{_hash(nonce)[:32]}",
+                subject="Your host link - Saboteur",
+                context={
+                    "link": self._signer.url(HostLink(email=address, nonce=nonce)),
+                    "link_minutes": int(HOST_LINK_MAX_AGE.total_seconds() // 60),
+                },
+            )
+
+    def check_link(self, token: str) -> HostLink:
+        """The address a link signs in, without spending it (the GET behind the email's button)."""
+        link = self._signer.verify(token)
+        with self._db.read() as session:
+            record = session.scalar(select(HostSignIn).where(HostSignIn.nonce_hash == _hash(link.nonce)))
+            if record is None or record.email != link.email:
+                raise BadLink()
+            if record.used_at is not None:
+                raise BadLink(SPENT)
+        return link
+
+    def sign_in(self, token: str) -> HostSession:
+        """Spend the link (once, whoever races) and say who is now signed in."""
+        link = self._signer.verify(token)
+        with self._db.write() as session:
+            spent = session.execute(
+                update(HostSignIn)
+                .where(HostSignIn.nonce_hash == _hash(link.nonce), HostSignIn.email == link.email,
+                       HostSignIn.used_at.is_(None))
+                .values(used_at=self._clock.now())
+                .execution_options(synchronize_session=False)
+            )
+            if spent.rowcount != 1:
+                raise BadLink(SPENT)
+        return self.session_for(link.email)
+
+    def session_for(self, email: str) -> HostSession:
+        return HostSession(email=email, is_admin=self.access.is_admin(email))
+
+    def session_expired(self, signed_in_at: datetime) -> bool:
+        return self._clock.now() - signed_in_at > timedelta(days=self.access.host_session_days)
+
+
+def _hash(nonce: str) -> str:
+    return hashlib.sha256(nonce.encode()).hexdigest()

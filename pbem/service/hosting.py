@@ -1,0 +1,244 @@
+"""What the host's pages read: the games a host looks after, one game's public state, and what a rollback
+would undo. Also creating and starting a game from the host's form, within a rate limit.
+
+Blind host: while a game runs, nothing here reads more than `engine.view(state, None)` (the public view)
+and the public events; hidden events are only counted by type and seat (for the rollback warning), never
+opened. Mail facts come from `pbem/mail/status.py` (delivery only, never contents).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+
+import engine
+from pbem.clock import Clock
+from pbem.db import Database
+from pbem.errors import GameNotFound, NotYourGame, RateLimited, ValidationError
+from pbem.mail.game_mail import turn_deadline
+from pbem.mail.status import SeatMailStatus, seat_mail_status
+from pbem.models import Game, HostAction, Snapshot
+from pbem.service.events import describe, visible_events
+from pbem.service.games import GameService, HistoryEntry, PlayerSpec
+from pbem.service.host_access import HostSession, normal_email
+from pbem.service.moderation import host_plays, may_host
+from pbem.service.rate_limits import Limit, RateLimiter
+
+PER_HOST_GAMES = Limit("host_create_game", count=10, window=timedelta(days=1))
+# Private event types, in words for the rollback warning: what kind of secret a seat learned (never which).
+SECRET_KINDS = {
+    "role_dealt": "their role",
+    "role_changed": "a new role",
+    "hand_dealt": "a new hand",
+    "hand_received": "a swapped hand",
+    "drew_cards": "the cards they drew",
+    "map_peek": "a goal card (map)",
+    "role_seen": "another player's dwarf card",
+    "gold_offered": "gold card values on offer",
+    "gold_kept": "the value of their gold",
+    "discarded": "their own discards",
+}
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One line of the dashboard."""
+
+    game_id: str
+    title: str
+    variant: str
+    status: str
+    paused: bool
+    host_email: str
+    round: int | None
+    to_act: str | None
+    waiting_since: datetime | None
+    deadline: datetime | None
+    last_activity: datetime
+    mail_trouble: list[str]  # names of seats whose mail is failing
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    name: str
+    email: str | None
+    is_bot: bool
+    last_seen_at: datetime | None
+    mail: SeatMailStatus | None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """An earlier snapshot a host may roll back to, in public words."""
+
+    seq: int
+    created_at: datetime
+    actor: str | None
+    lines: list[str]
+
+
+@dataclass(frozen=True)
+class GameDetail:
+    row: GameRow
+    policies: dict[str, Any]
+    seats: list[SeatRow]
+    public_view: dict[str, Any] | None
+    history: list[HistoryEntry]
+    actions: list[HostAction]
+    host_plays: bool
+    may_reveal: bool
+    over: bool
+
+
+class Hosting:
+    def __init__(self, db: Database, clock: Clock, games: GameService, limiter: RateLimiter) -> None:
+        self._db = db
+        self._clock = clock
+        self._games = games
+        self._limiter = limiter
+
+    def create_and_start(
+        self, *, host: HostSession, title: str, players: Sequence[PlayerSpec], variant: str,
+        options: dict[str, Any] | None, policies: dict[str, Any],
+    ) -> str:
+        """The form's game, created and dealt (emails to everyone); RateLimited past the daily limit."""
+        with self._db.write() as session:
+            if not self._limiter.allow(session, PER_HOST_GAMES, normal_email(host.email)):
+                raise RateLimited("You have created many games today. Please wait a day before creating more.")
+        game_id = self._games.create_game(
+            title=title, players=players, host_email=host.email, variant=variant, options=options, policies=policies
+        )
+        self._games.start_game(game_id, actor_email=host.email)
+        return game_id
+
+    def games(self, host: HostSession) -> list[GameRow]:
+        """The games this host looks after (an admin: every game), newest first."""
+        with self._db.read() as session:
+            query = select(Game).options(selectinload(Game.seats)).order_by(Game.created_at.desc(), Game.id.desc())
+            if not host.is_admin:
+                query = query.where(func.lower(Game.host_email) == normal_email(host.email))
+            games = list(session.scalars(query))
+        return [self._row(game) for game in games]
+
+    def detail(self, game_id: str, host: HostSession) -> GameDetail:
+        with self._db.read() as session:
+            game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
+            if game is None:
+                raise GameNotFound()
+            if not may_host(game, host):
+                raise NotYourGame()
+            actions = list(session.scalars(
+                select(HostAction).where(HostAction.game_id == game.id).order_by(HostAction.id.desc())
+            ))
+        state = self._games.current_state(game_id, None)
+        mail = {status.seat: status for status in seat_mail_status(self._db, game_id)}
+        plays = host_plays(game, host)
+        return GameDetail(
+            row=self._row(game),
+            policies=dict(game.policies or {}),
+            seats=[
+                SeatRow(seat.seat_index, seat.display_name, seat.email, seat.is_bot, seat.last_seen_at,
+                        mail.get(seat.seat_index))
+                for seat in game.seats
+            ],
+            public_view=state.view,
+            history=self._games.history(game_id, None),
+            actions=actions,
+            host_plays=plays,
+            may_reveal=not plays and game.status == "active",
+            over=game.status in ("finished", "abandoned"),
+        )
+
+    def turns(self, game_id: str, host: HostSession) -> list[Turn]:
+        """Earlier snapshots of a running game, newest first, described by their public events only."""
+        detail_game = self._owned(game_id, host)
+        with self._db.read() as session:
+            rows = session.execute(
+                select(Snapshot.seq, Snapshot.created_at, Snapshot.actor_seat, Snapshot.events)
+                .where(Snapshot.game_id == detail_game.id, Snapshot.seq < (detail_game.current_seq or 0))
+                .order_by(Snapshot.seq.desc())
+            ).all()
+        names = detail_game.names
+        return [
+            Turn(seq, created_at, names[actor] if actor is not None else None,
+                 describe(visible_events(events, None), names))
+            for seq, created_at, actor, events in rows
+        ]
+
+    def seen_since(self, game_id: str, to_seq: int, host: HostSession) -> list[str]:
+        """What rolling back to `to_seq` cannot make anyone forget: private things seen since, by kind only."""
+        game = self._owned(game_id, host)
+        if game.current_seq is None or type(to_seq) is not int or not 0 <= to_seq < game.current_seq:
+            raise ValidationError("Choose an earlier turn of this game.")
+        with self._db.read() as session:
+            batches = session.scalars(
+                select(Snapshot.events).where(Snapshot.game_id == game.id, Snapshot.seq > to_seq).order_by(Snapshot.seq)
+            )
+            seen: dict[int, Counter[str]] = {}
+            public: list[str] = []
+            for events in batches:
+                for event in events:
+                    audience = event.get("audience")
+                    kind = event.get("type", "")
+                    if audience == "public":
+                        if kind == "round_ended":
+                            public.append(f"Everyone saw the roles of round {event.get('round')} when it ended.")
+                        elif kind == "goal_revealed":
+                            public.append("Everyone saw a goal card turned over.")
+                        continue
+                    if isinstance(audience, list):
+                        for seat in audience:
+                            if isinstance(seat, int):
+                                seen.setdefault(seat, Counter())[SECRET_KINDS.get(kind, kind.replace("_", " "))] += 1
+        names = game.names
+        lines = [
+            f"{names[seat]} saw " + ", ".join(
+                f"{what}" + (f" ({count} times)" if count > 1 else "") for what, count in counter.items()
+            ) + "."
+            for seat, counter in sorted(seen.items()) if 0 <= seat < len(names)
+        ]
+        return lines + public
+
+    def _owned(self, game_id: str, host: HostSession) -> Game:
+        with self._db.read() as session:
+            game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
+            if game is None:
+                raise GameNotFound()
+            if not may_host(game, host):
+                raise NotYourGame()
+            return game
+
+    def _row(self, game: Game) -> GameRow:
+        view = None
+        if game.current_seq is not None:
+            view = self._games.current_state(game.public_id, None).view
+        trouble = [
+            status.name for status in seat_mail_status(self._db, game.public_id) if status.in_trouble
+        ] if game.current_seq is not None else []
+        running = game.status == "active"
+        return GameRow(
+            game_id=game.public_id,
+            title=game.title,
+            variant=game.variant,
+            status=game.status,
+            paused=game.paused,
+            host_email=game.host_email,
+            round=view.get("round") if view else None,
+            to_act=game.names[game.to_act_seat] if running and game.to_act_seat is not None else None,
+            waiting_since=game.turn_started_at if running and game.to_act_seat is not None else None,
+            deadline=turn_deadline(game) if running else None,
+            last_activity=game.updated_at,
+            mail_trouble=trouble,
+        )
+
+
+def public_view(state: engine.Game) -> dict[str, Any]:
+    """The only view of a running game the host's pages may use."""
+    return engine.view(state, None)

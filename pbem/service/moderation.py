@@ -1,0 +1,245 @@
+"""What a host may do to a running game: hand a seat to someone else, renew or resend a seat's link,
+correct an address, roll back, end or abandon the game, and (only a host who does not play) reveal it.
+
+Each action is one transaction: the change, the HostAction audit row, a system line telling the table
+(`pbem/service/chat.py`), and the emails it causes, so all of it exists exactly when the change commits.
+The table learns only what changed hands or state, never anything hidden: a new player's private
+knowledge goes to that player alone, in the handover email.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.clock import Clock
+from pbem.db import Database
+from pbem.errors import GameFinished, NotAllowed, NotYourGame, SeatNotFound, ValidationError
+from pbem.mail.outbox import Outbox, dedupe_key
+from pbem.models import Game, Seat, Snapshot
+from pbem.service.chat import post_system_line
+from pbem.service.games import MAX_NAME, GameService, _clean_email, _clean_text, _lock_game
+from pbem.service.host_access import HostSession, normal_email
+
+try:  # reset a replaced seat's away and timeout counters (issue 6); absent until that work lands
+    from pbem.service.turn_controls import hand_over as _hand_over
+except ImportError:  # pragma: no cover - depends on which branches are merged
+    _hand_over = None
+
+MAX_REASON = 500
+RUNNING = ("created", "active")
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """Everything about a running game, for a host who does not play in it (an emergency reveal)."""
+
+    game_id: str
+    title: str
+    view: dict[str, Any]
+
+
+def may_host(game: Game, host: HostSession) -> bool:
+    return host.is_admin or normal_email(game.host_email) == normal_email(host.email)
+
+
+def host_plays(game: Game, host: HostSession) -> bool:
+    """Whether the signed-in host holds a seat in this game (then they must stay blind)."""
+    mine = normal_email(host.email)
+    return any(seat.email is not None and normal_email(seat.email) == mine for seat in game.seats)
+
+
+def clean_reason(reason: object) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValidationError("Please give a reason: the table will read it.")
+    reason = " ".join(reason.split())
+    if len(reason) > MAX_REASON:
+        raise ValidationError(f"A reason may have at most {MAX_REASON} characters.")
+    return reason
+
+
+class Moderation:
+    def __init__(self, db: Database, clock: Clock, games: GameService, outbox: Outbox, link_max_age_days: int) -> None:
+        self._db = db
+        self._clock = clock
+        self._games = games
+        self._outbox = outbox
+        self._link_max_age_days = link_max_age_days
+
+    # -- seats -------------------------------------------------------------------------------------
+
+    def replace_player(self, game_id: str, seat: int, name: str, email: str, *, host: HostSession) -> None:
+        """A new person takes the seat: old links die, the newcomer gets the seat's private knowledge."""
+        new_name = _clean_text("new player's name", name, MAX_NAME)
+        new_email = _clean_email("new player's email", email)
+        with self._db.write() as session:
+            game, row = self._running_seat(session, game_id, seat, host)
+            others = [other for other in game.seats if other is not row]
+            if any(other.display_name.casefold() == new_name.casefold() for other in others):
+                raise ValidationError(f"Another seat is already called {new_name}; choose a different name.")
+            old_name, was_bot = row.display_name, row.is_bot
+            row.display_name, row.email, row.is_bot = new_name, new_email, False
+            row.token_version += 1
+            row.notify_mode, row.last_seen_at, row.chat_emails = "turn", None, False
+            if _hand_over is not None:
+                _hand_over(session, row, self._clock.now())
+            self._games.log_host_action(session, game, host.email, "replace_player", {
+                "seat": seat, "old_name": old_name, "new_name": new_name, "was_bot": was_bot,
+            })
+            self._tell_table(session, game, f"Seat {seat + 1} changed hands: {new_name} takes over from {old_name}.",
+                             "seat_handover")
+            self._outbox.enqueue(
+                session, game=game, seat=row, kind="handover",
+                dedupe_key=dedupe_key("handover", game.public_id, seat, row.token_version),
+                context={
+                    "old_name": old_name,
+                    **handover_knowledge(session, game, seat),
+                    **self._games.mail.link_context(game, row),
+                },
+            )
+
+    def rotate_link(self, game_id: str, seat: int, *, host: HostSession) -> None:
+        """Revoke every link of the seat (e.g. it was forwarded) and email the player a new one."""
+        with self._db.write() as session:
+            game, row = self._person_seat(session, game_id, seat, host)
+            row.token_version += 1
+            self._games.log_host_action(session, game, host.email, "rotate_link", {"seat": seat})
+            self._tell_table(session, game, f"The host renewed {row.display_name}'s link.", "link_rotated")
+            self._send_link(session, game, row, "rotated")
+
+    def resend_link(self, game_id: str, seat: int, *, host: HostSession) -> None:
+        """Email the seat its current link again (nothing is revoked)."""
+        with self._db.write() as session:
+            game, row = self._person_seat(session, game_id, seat, host)
+            self._games.log_host_action(session, game, host.email, "resend_link", {"seat": seat})
+            self._tell_table(session, game, f"The host sent {row.display_name} their link again.", "link_resent")
+            self._send_link(session, game, row, "resent")
+
+    def correct_email(self, game_id: str, seat: int, email: str, *, host: HostSession) -> None:
+        """Fix a seat's address; links sent to the wrong one die, a new link goes to the right one."""
+        address = _clean_email("corrected email", email)
+        with self._db.write() as session:
+            game, row = self._person_seat(session, game_id, seat, host)
+            if row.email == address:
+                raise ValidationError("That is already this seat's address.")
+            row.email = address
+            row.token_version += 1
+            self._games.log_host_action(session, game, host.email, "correct_email", {"seat": seat})
+            self._tell_table(session, game, f"The host corrected {row.display_name}'s email address.",
+                             "email_corrected")
+            self._send_link(session, game, row, "corrected")
+
+    # -- the game as a whole -----------------------------------------------------------------------
+
+    def rollback(self, game_id: str, to_seq: int, reason: object, *, host: HostSession) -> int:
+        cleaned = clean_reason(reason)
+        with self._db.write() as session:
+            game = self._own(session, game_id, host)
+            snapshot = self._games.rollback_in(session, game, to_seq, reason=cleaned, actor_email=host.email)
+            self._tell_table(session, game, f"The host rolled the game back to turn {to_seq}: {cleaned}", "rolled_back")
+            return snapshot.seq
+
+    def end_game(self, game_id: str, *, host: HostSession) -> None:
+        """Finish the game now, with the standings as they are; everything opens, as for any finished game."""
+        with self._db.write() as session:
+            game = self._own(session, game_id, host)
+            if game.status != "active" or game.current_seq is None:
+                raise ValidationError("Only a running game can be ended early.")
+            state = _state(session, game, game.current_seq)
+            scores = engine.scores(state)
+            game.status, game.to_act_seat, game.updated_at = "finished", None, self._clock.now()
+            standings = ", ".join(f"{name} {score}" for name, score in zip(game.names, scores, strict=True))
+            self._games.log_host_action(session, game, host.email, "end_game", {"scores": scores})
+            self._tell_table(session, game, f"The host ended the game early. Standings as they are: {standings}.",
+                             "game_ended")
+
+    def abandon_game(self, game_id: str, *, host: HostSession) -> None:
+        with self._db.write() as session:
+            game = self._own(session, game_id, host)
+            if game.status not in RUNNING:
+                raise GameFinished()
+            game.status, game.to_act_seat, game.updated_at = "abandoned", None, self._clock.now()
+            self._games.log_host_action(session, game, host.email, "abandon_game", {})
+            self._tell_table(session, game, "The host abandoned the game.", "game_abandoned")
+
+    def reveal(self, game_id: str, reason: object, *, host: HostSession) -> Revealed:
+        """Everything, for a dispute, for a host who holds no seat; written down and told to the table."""
+        cleaned = clean_reason(reason)
+        with self._db.write() as session:
+            game = self._own(session, game_id, host)
+            if host_plays(game, host):
+                raise NotAllowed("You play in this game, so you cannot see its secrets.")
+            if game.current_seq is None:
+                raise ValidationError("This game has not started: there is nothing to reveal.")
+            state = _state(session, game, game.current_seq)
+            self._games.log_host_action(session, game, host.email, "reveal", {"reason": cleaned})
+            self._tell_table(session, game, f"The host looked at the hidden cards to settle a dispute: {cleaned}",
+                             "host_revealed")
+            return Revealed(game.public_id, game.title, engine.open_view(state))
+
+    # -- helpers -------------------------------------------------------------------------------------
+
+    def _own(self, session: Session, game_id: str, host: HostSession) -> Game:
+        game = _lock_game(session, game_id)
+        if not may_host(game, host):
+            raise NotYourGame()
+        return game
+
+    def _running_seat(self, session: Session, game_id: str, seat: int, host: HostSession) -> tuple[Game, Seat]:
+        game = self._own(session, game_id, host)
+        if game.status not in RUNNING:
+            raise GameFinished()
+        if type(seat) is not int or not 0 <= seat < len(game.seats):
+            raise SeatNotFound()
+        return game, game.seats[seat]
+
+    def _person_seat(self, session: Session, game_id: str, seat: int, host: HostSession) -> tuple[Game, Seat]:
+        game, row = self._running_seat(session, game_id, seat, host)
+        if row.is_bot or row.email is None:
+            raise ValidationError("A computer player has no link or address; replace it with a person instead.")
+        return game, row
+
+    def _send_link(self, session: Session, game: Game, row: Seat, why: str) -> None:
+        self._outbox.enqueue(
+            session, game=game, seat=row, kind="seat_link",
+            dedupe_key=dedupe_key("seat_link", game.public_id, row.seat_index, row.token_version, secrets.token_hex(6)),
+            context={"why": why, **self._games.mail.link_context(game, row)},
+        )
+
+    def _tell_table(self, session: Session, game: Game, text: str, kind: str) -> None:
+        post_system_line(session, game, text, kind, now=self._clock.now())
+
+
+def _state(session: Session, game: Game, seq: int) -> engine.Game:
+    raw = session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == seq))
+    return engine.Game.from_dict(raw)
+
+
+def handover_knowledge(session: Session, game: Game, seat: int) -> dict[str, Any]:
+    """What the seat knows now, from `engine.view(state, seat)` only: role, hand, map peeks this round, gold."""
+    if game.current_seq is None:
+        return {"started": False, "role": "", "hand": [], "peeks": [], "gold": "", "round": 0}
+    view = engine.view(_state(session, game, game.current_seq), seat)
+    you = view.get("you") or {}
+    peeks = [
+        engine.describe_event({"type": "map_peek", "audience": [seat], **peek}, view["players"])
+        for peek in you.get("peeks", [])
+    ]
+    if view.get("variant") == "saboteur2":
+        gold = f"{you.get('gold_pieces', 0)} gold piece(s)"
+    else:
+        values = you.get("gold") or []
+        gold = f"{you.get('gold_total', 0)} nugget(s)" + (f" ({' + '.join(map(str, values))})" if values else "")
+    return {
+        "started": True,
+        "round": view.get("round", 0),
+        "role": engine.role_name(you.get("role", "")) if you.get("role") else "",
+        "hand": [card.get("label", card.get("name", "")) for card in you.get("hand", [])],
+        "peeks": peeks,
+        "gold": gold,
+    }

@@ -1,0 +1,231 @@
+"""The host's "new game" form: its fields, read from the request, with a message next to each bad field.
+
+Policy fields are not listed here: they come from `dataclasses.fields(PolicyConfig)`, with their types and
+metadata (minimum, maximum, label, help), and each value is checked by the configuration loader's own
+checks, so a policy added to the configuration appears on the form and is validated the same way.
+Nothing is created until every field is valid; the game service then has the last word (the engine
+judges player counts and options).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from werkzeug.datastructures import MultiDict
+
+from pbem import config as config_module
+from pbem.config import ConfigError, PolicyConfig
+from pbem.service.games import EMAIL_PATTERN, MAX_NAME, MAX_TITLE, PlayerSpec
+from pbem.variants import variant_choices
+
+MAX_ROWS = 12
+MAX_BOTS = 11
+
+
+@dataclass(frozen=True)
+class PolicyField:
+    """One policy as the form shows it."""
+
+    name: str
+    label: str
+    help: str
+    kind: str  # "choice", "number", "optional_number", "flag", "list", "text"
+    choices: tuple[Any, ...]
+    default: Any
+    minimum: int | None
+    maximum: int | None
+
+    def shown(self, value: Any) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, (tuple, list)):
+            return ", ".join(str(item) for item in value)
+        return str(value)
+
+
+def policy_fields() -> list[PolicyField]:
+    hints = typing.get_type_hints(PolicyConfig)
+    defaults = PolicyConfig()
+    found = []
+    for item in dataclasses.fields(PolicyConfig):
+        expected = hints[item.name]
+        origin = typing.get_origin(expected)
+        args = typing.get_args(expected)
+        choices: tuple[Any, ...] = ()
+        if origin is Literal:
+            kind, choices = "choice", args
+        elif origin in (typing.Union, types.UnionType) and type(None) in args:
+            kind = "optional_number"
+        elif expected is bool:
+            kind = "flag"
+        elif expected is int:
+            kind = "number"
+        elif origin is tuple:
+            kind = "list"
+        else:
+            kind = "text"
+        meta = item.metadata
+        found.append(PolicyField(
+            name=item.name,
+            label=meta.get("label", item.name.replace("_", " ").capitalize()),
+            help=meta.get("help", ""),
+            kind=kind,
+            choices=choices,
+            default=getattr(defaults, item.name),
+            minimum=meta.get("minimum"),
+            maximum=meta.get("maximum"),
+        ))
+    return found
+
+
+def read_policy(policy: PolicyField, raw: str | None) -> Any:
+    """The value a form field names, checked like the configuration file's; ValueError with the message."""
+    text = (raw or "").strip()
+    hints = typing.get_type_hints(PolicyConfig)
+    metadata = {item.name: item.metadata for item in dataclasses.fields(PolicyConfig)}[policy.name]
+    value: Any
+    if policy.kind == "flag":
+        return raw in ("on", "yes", "true", "1")
+    if policy.kind == "optional_number":
+        if text in ("", "none"):
+            return None
+        value = _whole(text)
+    elif policy.kind == "number":
+        value = _whole(text)
+    elif policy.kind == "list":
+        parts = [part.strip() for part in text.split(",") if part.strip()]
+        item_type = (typing.get_args(hints[policy.name]) or (str,))[0]
+        value = [_whole(part) for part in parts] if item_type is int else parts
+    else:
+        value = text
+    try:
+        checked = config_module._convert(policy.label, hints[policy.name], value, metadata)
+    except ConfigError as exc:
+        raise ValueError(_sentence(str(exc))) from None
+    except TypeError:
+        checked = value  # a type the loader reads differently; the game service checks the key
+    return list(checked) if isinstance(checked, tuple) else checked
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError("Please enter a whole number.") from None
+
+
+def _sentence(message: str) -> str:
+    return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
+
+
+@dataclass
+class NewGameForm:
+    """What the host typed, and the errors by field name (empty when valid)."""
+
+    title: str = ""
+    rows: list[tuple[str, str]] = field(default_factory=list)
+    host_plays: bool = False
+    host_name: str = ""
+    bots: int = 0
+    order: str = "listed"
+    variant: str = "base"
+    policies: dict[str, Any] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    def players(self, host_email: str, rng: random.Random | None = None) -> list[PlayerSpec]:
+        people = [PlayerSpec(name, email) for name, email in self.rows if name or email]
+        if self.host_plays:
+            people.insert(0, PlayerSpec(self.host_name, host_email))
+        if self.order == "shuffled":
+            (rng or random.SystemRandom()).shuffle(people)
+        return people + [PlayerSpec(f"Bot {number}", None, is_bot=True) for number in range(1, self.bots + 1)]
+
+
+def blank_form() -> NewGameForm:
+    return NewGameForm(rows=[("", "")] * 4, policies={p.name: p.default for p in policy_fields()})
+
+
+def read_form(data: MultiDict[str, str], host_email: str) -> NewGameForm:
+    form = NewGameForm()
+    errors = form.errors
+    form.title = " ".join(data.get("title", "").split())
+    if not form.title:
+        errors["title"] = "Give the game a title."
+    elif len(form.title) > MAX_TITLE:
+        errors["title"] = f"At most {MAX_TITLE} characters."
+    for index in range(MAX_ROWS):
+        name = " ".join(data.get(f"name_{index}", "").split())
+        email = data.get(f"email_{index}", "").strip()
+        form.rows.append((name, email))
+    form.host_plays = data.get("host_plays") == "yes"
+    form.host_name = " ".join(data.get("host_name", "").split())
+    form.order = data.get("order", "listed")
+    if form.order not in ("listed", "shuffled"):
+        errors["order"] = "Choose the seating order as listed or shuffled."
+    form.variant = data.get("variant", "base")
+    choices = {choice.name: choice for choice in variant_choices()}
+    if form.variant not in choices:
+        errors["variant"] = f"Unknown variant: choose one of {', '.join(choices)}."
+    try:
+        form.bots = int(data.get("bots", "0") or "0")
+        if not 0 <= form.bots <= MAX_BOTS:
+            raise ValueError
+    except ValueError:
+        errors["bots"] = f"Choose 0 to {MAX_BOTS} computer players."
+        form.bots = 0
+
+    seen: dict[str, str] = {}
+    names: dict[str, str] = {}
+    if form.host_plays:
+        if not form.host_name:
+            errors["host_name"] = "Your name at the table is needed when you play."
+        elif len(form.host_name) > MAX_NAME:
+            errors["host_name"] = f"At most {MAX_NAME} characters."
+        seen[host_email.casefold()] = "host_name"
+        names[form.host_name.casefold()] = "host_name"
+    for index, (name, email) in enumerate(form.rows):
+        if not name and not email:
+            continue
+        if not name:
+            errors[f"name_{index}"] = "A name is needed for this player."
+        elif len(name) > MAX_NAME:
+            errors[f"name_{index}"] = f"At most {MAX_NAME} characters."
+        elif name.casefold() in names or name.casefold().startswith("bot "):
+            errors[f"name_{index}"] = "Every player needs a different name (and 'Bot N' is for computer players)."
+        else:
+            names[name.casefold()] = f"name_{index}"
+        if not EMAIL_PATTERN.match(email) or len(email) > 320:
+            errors[f"email_{index}"] = "This is not an email address."
+        elif email.casefold() in seen:
+            errors[f"email_{index}"] = "This address is already in the game; each player needs their own."
+        else:
+            seen[email.casefold()] = f"email_{index}"
+
+    count = sum(1 for name, email in form.rows if name or email) + form.host_plays + form.bots
+    variant = choices.get(form.variant)
+    if variant is not None and not variant.min_players <= count <= variant.max_players:
+        errors["players"] = (
+            f"{variant.title} takes {variant.min_players} to {variant.max_players} players; this game has {count}."
+        )
+
+    for policy in policy_fields():
+        raw = data.get(f"policy_{policy.name}")
+        try:
+            form.policies[policy.name] = read_policy(policy, raw)
+        except ValueError as exc:
+            errors[f"policy_{policy.name}"] = str(exc)
+            form.policies[policy.name] = raw or ""
+    known = {f"policy_{p.name}" for p in policy_fields()}
+    unknown = sorted(key for key in data if key.startswith("policy_") and key not in known)
+    if unknown:
+        errors["policies"] = f"Unknown options: {', '.join(key.removeprefix('policy_') for key in unknown)}."
+    return form

@@ -1,0 +1,311 @@
+"""Routes of the host's pages. Reads go through `runtime().hosting`, changes through `runtime().moderation`
+(and `hosting.create_and_start`); this module only reads forms, checks confirmation and draws pages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Response, flash, get_flashed_messages, jsonify, redirect, render_template, request, url_for
+from markupsafe import Markup
+
+from pbem.errors import BadLink, NotSignedIn, PbemError, ValidationError
+from pbem.service.hosting import GameDetail, GameRow
+from pbem.web import csrf
+from pbem.web.app_context import runtime
+from pbem.web.board_svg import board_svg
+from pbem.web.errors import wants_json
+from pbem.web.host.forms import blank_form, policy_fields, read_form
+from pbem.web.host.session import current_host, require_host, sign_in, sign_out
+from pbem.web.replay import archive_response
+from pbem.web.turn_page import LogEntry
+from pbem.web.when import ago, local_time, until
+from pbem.variants import variant_choices
+
+blueprint = Blueprint("host", __name__, url_prefix="/host")
+csrf.protect(blueprint)
+
+CONFIRM_MISSING = "Please tick the confirmation box: nothing was done."
+
+
+@dataclass(frozen=True)
+class PublicBoard:
+    """What `play/_board.html` needs: the board drawn from the public view."""
+
+    board: Markup
+
+
+@blueprint.app_template_filter("when")
+def when_filter(moment: Any) -> str:
+    if moment is None:
+        return "-"
+    return f"{local_time(moment, 'UTC')} ({ago(moment, runtime().clock.now())})"
+
+
+@blueprint.app_template_filter("due")
+def due_filter(moment: Any) -> str:
+    if moment is None:
+        return "-"
+    return f"{local_time(moment, 'UTC')} ({until(moment, runtime().clock.now())})"
+
+
+# -- signing in ---------------------------------------------------------------------------------------
+
+
+@blueprint.get("")
+def index() -> Any:
+    host = current_host()
+    if host is None:
+        return render_template("host/sign_in.html")
+    return render_template(
+        "host/dashboard.html", host=host, games=runtime().hosting.games(host),
+        may_create=runtime().host_access.access.may_create_games(host.email),
+        notices=get_flashed_messages(category_filter=["host"]),
+    )
+
+
+@blueprint.post("")
+def request_link() -> Any:
+    runtime().host_access.request_link(request.form.get("email", ""), request.remote_addr or "unknown")
+    return render_template("host/link_sent.html")
+
+
+@blueprint.get("/sign-in/<token>")
+def continue_page(token: str) -> Any:
+    """A GET never signs in (mail scanners follow links): it shows the button that does."""
+    link = runtime().host_access.check_link(token)
+    return render_template("host/continue.html", token=token, email=link.email)
+
+
+@blueprint.post("/sign-in/<token>")
+def continue_sign_in(token: str) -> Any:
+    sign_in(runtime().host_access.sign_in(token))
+    return redirect(url_for("host.index"), 303)
+
+
+@blueprint.post("/sign-out")
+def sign_out_view() -> Any:
+    sign_out()
+    return redirect(url_for("host.index"), 303)
+
+
+@blueprint.get("/games.json")
+def games_json() -> Response:
+    return jsonify(games=[_row_json(row) for row in runtime().hosting.games(require_host())])
+
+
+# -- a new game ---------------------------------------------------------------------------------------
+
+
+@blueprint.get("/new")
+def new_game() -> Any:
+    host = _creator()
+    return render_template("host/new_game.html", form=blank_form(), **_form_context(host))
+
+
+@blueprint.post("/new")
+def create_game() -> Any:
+    host = _creator()
+    form = read_form(request.form, host.email)
+    if request.form.get("confirm") != "yes":
+        form.errors["confirm"] = "Tick this box to create the game and email every player."
+    if not form.valid:
+        return render_template("host/new_game.html", form=form, **_form_context(host)), 422
+    try:
+        game_id = runtime().hosting.create_and_start(
+            host=host, title=form.title, players=form.players(host.email), variant=form.variant, options=None,
+            policies=form.policies,
+        )
+    except ValidationError as exc:
+        form.errors["form"] = exc.message
+        return render_template("host/new_game.html", form=form, **_form_context(host)), 422
+    flash("The game has started: every player has been emailed their link.", "host")
+    return redirect(url_for("host.game", game_id=game_id), 303)
+
+
+def _creator() -> Any:
+    host = require_host()
+    if not runtime().host_access.access.may_create_games(host.email):
+        raise PermissionDenied()
+    return host
+
+
+class PermissionDenied(PbemError):
+    status = 403
+    code = "may_not_create"
+    default_message = "This server's configuration does not let your address create games."
+
+
+def _form_context(host: Any) -> dict[str, Any]:
+    return {"host": host, "variants": variant_choices(), "policy_fields": policy_fields(), "rows": range(12)}
+
+
+# -- one game -----------------------------------------------------------------------------------------
+
+
+@blueprint.get("/games/<game_id>")
+def game(game_id: str) -> Any:
+    return render_game(game_id)
+
+
+@blueprint.get("/games/<game_id>.json")
+def game_json(game_id: str) -> Response:
+    detail = runtime().hosting.detail(game_id, require_host())
+    return jsonify(
+        game=_row_json(detail.row),
+        policies=detail.policies,
+        host_plays=detail.host_plays,
+        seats=[
+            {
+                "seat": seat.seat, "name": seat.name, "email": seat.email, "is_bot": seat.is_bot,
+                "last_seen_at": _iso(seat.last_seen_at),
+                "mail": None if seat.mail is None else {
+                    "sent": seat.mail.sent, "waiting": seat.mail.waiting, "retrying": seat.mail.retrying,
+                    "failed": seat.mail.failed, "in_trouble": seat.mail.in_trouble, "last_error": seat.mail.last_error,
+                },
+            }
+            for seat in detail.seats
+        ],
+        view=detail.public_view,
+        log=[{"seq": entry.seq, "actor": entry.actor, "lines": entry.lines} for entry in detail.history],
+        host_actions=[
+            {"action": action.action, "actor": action.actor_email, "at": _iso(action.created_at),
+             "details": action.details}
+            for action in detail.actions
+        ],
+    )
+
+
+@blueprint.get("/games/<game_id>/export.json")
+def export(game_id: str) -> Response:
+    runtime().hosting.detail(game_id, require_host())  # 403 for another host's game
+    return archive_response(game_id, include_emails=True)
+
+
+@blueprint.get("/games/<game_id>/rollback")
+def rollback_page(game_id: str) -> Any:
+    host = require_host()
+    hosting = runtime().hosting
+    to_seq = _int(request.args.get("to"), "turn")
+    return render_template(
+        "host/rollback.html", detail=hosting.detail(game_id, host), to_seq=to_seq,
+        seen=hosting.seen_since(game_id, to_seq, host),
+    )
+
+
+@blueprint.post("/games/<game_id>/seats/<int:seat>/<action>")
+def seat_action(game_id: str, seat: int, action: str) -> Any:
+    host = require_host()
+    _confirmed()
+    moderation = runtime().moderation
+    if action == "replace":
+        moderation.replace_player(game_id, seat, request.form.get("name", ""), request.form.get("email", ""), host=host)
+        message = "The seat has a new player; they have been emailed what their seat knows and their link."
+    elif action == "rotate":
+        moderation.rotate_link(game_id, seat, host=host)
+        message = "The seat's old links no longer work; a new one has been emailed."
+    elif action == "resend":
+        moderation.resend_link(game_id, seat, host=host)
+        message = "The seat's link has been emailed again."
+    elif action == "email":
+        moderation.correct_email(game_id, seat, request.form.get("email", ""), host=host)
+        message = "The address is corrected; a new link has been emailed to it."
+    else:
+        raise ValidationError("There is no such action.")
+    flash(message, "host")
+    return redirect(url_for("host.game", game_id=game_id), 303)
+
+
+@blueprint.post("/games/<game_id>/<action>")
+def game_action(game_id: str, action: str) -> Any:
+    host = require_host()
+    _confirmed()
+    moderation = runtime().moderation
+    if action == "end":
+        moderation.end_game(game_id, host=host)
+        message = "The game is over, with the standings as they were."
+    elif action == "abandon":
+        moderation.abandon_game(game_id, host=host)
+        message = "The game is abandoned."
+    elif action == "rollback":
+        seq = moderation.rollback(game_id, _int(request.form.get("to"), "turn"), request.form.get("reason"), host=host)
+        message = f"The game went back: it now continues from turn {seq} (a copy of the earlier one)."
+    elif action == "reveal":
+        revealed = moderation.reveal(game_id, request.form.get("reason"), host=host)
+        return render_template("host/reveal.html", revealed=revealed, board=board_svg(revealed.view))
+    else:
+        raise ValidationError("There is no such action.")
+    flash(message, "host")
+    return redirect(url_for("host.game", game_id=game_id), 303)
+
+
+def _confirmed() -> None:
+    if request.form.get("confirm") != "yes":
+        raise ValidationError(CONFIRM_MISSING)
+
+
+def _int(raw: str | None, what: str) -> int:
+    try:
+        return int(raw or "")
+    except ValueError:
+        raise ValidationError(f"Choose a {what}.") from None
+
+
+# -- drawing ------------------------------------------------------------------------------------------
+
+
+def render_game(game_id: str, *, status: int = 200, problem: str | None = None) -> Any:
+    host = require_host()
+    hosting = runtime().hosting
+    detail = hosting.detail(game_id, host)
+    names = [seat.name for seat in detail.seats]
+    log = [
+        LogEntry(seq=entry.seq, when=local_time(entry.created_at, "UTC"),
+                 actor=names[entry.actor] if entry.actor is not None else None, lines=list(entry.lines))
+        for entry in reversed(detail.history)
+    ]
+    turns = hosting.turns(game_id, host) if detail.row.status == "active" else []
+    return render_template(
+        "host/game.html", detail=detail, host=host, log=log, turns=turns, problem=problem,
+        page=PublicBoard(board_svg(detail.public_view)) if detail.public_view else None,
+        notices=get_flashed_messages(category_filter=["host"]),
+    ), status
+
+
+def _row_json(row: GameRow) -> dict[str, Any]:
+    return {
+        "id": row.game_id, "title": row.title, "variant": row.variant, "status": row.status, "paused": row.paused,
+        "host_email": row.host_email, "round": row.round, "to_act": row.to_act,
+        "waiting_since": _iso(row.waiting_since), "deadline": _iso(row.deadline),
+        "last_activity": _iso(row.last_activity), "mail_trouble": row.mail_trouble,
+    }
+
+
+def _iso(moment: Any) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+@blueprint.after_request
+def never_cache(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@blueprint.errorhandler(PbemError)
+def on_error(error: PbemError) -> Any:
+    if wants_json():
+        return jsonify(error=error.code, message=error.message), error.status
+    if isinstance(error, NotSignedIn):
+        return render_template("host/sign_in.html", problem=error.message), error.status
+    if isinstance(error, BadLink):
+        return render_template("host/sign_in.html", problem=error.message), error.status
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id and request.method == "POST" and error.status not in (401, 403, 404):
+        try:
+            return render_game(game_id, status=error.status, problem=error.message)
+        except PbemError:
+            pass
+    return render_template("error.html", status=error.status, message=error.message), error.status
+
+
+_ = GameDetail  # re-exported type for templates' readers
