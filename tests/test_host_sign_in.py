@@ -1,0 +1,119 @@
+"""Host sign-in: an emailed link, good once for an hour, whose GET only shows a button; a session for days."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import timedelta
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from pbem.config import AccessConfig, Config
+from pbem.runtime import Runtime
+from tests.conftest import app_runtime, built_app, mailbox
+from tests.host_helpers import HOST, host_link, post, sign_in, with_csrf
+
+
+def test_an_emailed_host_link_shows_a_button_and_signs_in_only_when_pressed(client: FlaskClient, app: Flask) -> None:
+    runtime = app_runtime(app)
+    with_csrf(client)
+    assert post(client, "/host", email="new.host@example.org").status_code == 200
+    path = "/host/" + host_link(runtime, "new.host@example.org").split("/host/", 1)[1]
+
+    shown = client.get(path)
+    assert shown.status_code == 200 and b"Continue" in shown.data
+    assert b"New game" not in client.get("/host").data  # a GET signed nobody in
+
+    assert post(client, path).status_code == 303
+    assert b"Signed in as new.host@example.org" in client.get("/host").data
+
+
+def test_a_host_link_works_once(client: FlaskClient, app: Flask) -> None:
+    runtime = app_runtime(app)
+    sign_in(client, runtime, "once@example.org")
+    path = "/host/" + host_link(runtime, "once@example.org").split("/host/", 1)[1]
+    other = app.test_client()
+    with_csrf(other)
+    refused = post(other, path)
+    assert refused.status_code == 403
+    assert b"used already" in refused.data
+    assert other.get(path).status_code == 403
+
+
+def test_a_host_link_expires_after_an_hour(client: FlaskClient, app: Flask, clock) -> None:
+    runtime = app_runtime(app)
+    with_csrf(client)
+    post(client, "/host", email="late@example.org")
+    path = "/host/" + host_link(runtime, "late@example.org").split("/host/", 1)[1]
+    clock.advance(timedelta(minutes=61))
+    assert post(client, path).status_code == 403
+    assert b"Signed in as" not in client.get("/host").data
+
+
+def test_a_forged_host_link_is_refused(client: FlaskClient) -> None:
+    with_csrf(client)
+    assert client.get("/host/sign-in/not-a-token").status_code == 403
+    assert post(client, "/host/sign-in/not-a-token").status_code == 403
+
+
+def test_a_seat_link_is_not_a_host_link(client: FlaskClient, app: Flask, new_game) -> None:
+    token = app_runtime(app).games.invites(new_game())[0].link.rsplit("/", 1)[1]
+    with_csrf(client)
+    assert post(client, f"/host/sign-in/{token}").status_code == 403
+
+
+def test_the_host_session_ends_after_the_configured_days(client: FlaskClient, app: Flask, clock) -> None:
+    sign_in(client, app_runtime(app))
+    clock.advance(timedelta(days=13))
+    assert b"Signed in as" in client.get("/host").data
+    clock.advance(timedelta(days=2))
+    assert b"Signed in as" not in client.get("/host").data
+
+
+def test_link_requests_are_rate_limited_per_address(client: FlaskClient, app: Flask) -> None:
+    runtime = app_runtime(app)
+    with_csrf(client)
+    for _ in range(5):
+        assert post(client, "/host", email="busy@example.org").status_code == 200
+    assert len(mailbox(runtime, "host_link", to="busy@example.org")) == 3
+
+
+def test_link_requests_are_rate_limited_per_client(client: FlaskClient) -> None:
+    with_csrf(client)
+    answers = [post(client, "/host", email=f"p{n}@example.org").status_code for n in range(11)]
+    assert answers == [200] * 10 + [429]
+
+
+def test_a_link_request_without_the_csrf_token_is_refused(client: FlaskClient, app: Flask) -> None:
+    with_csrf(client)
+    assert client.post("/host", data={"email": "x@example.org"}).status_code == 400
+    assert mailbox(app_runtime(app), "host_link") == []
+
+
+@pytest.fixture
+def admins_only(config: Config, clock) -> Flask:
+    access = AccessConfig(game_creators="admins", admin_emails=("boss@example.org",))
+    yield from built_app(dataclasses.replace(config, access=access), clock)
+
+
+def test_strangers_get_no_link_when_only_admins_may_host(admins_only: Flask, new_game) -> None:
+    runtime: Runtime = app_runtime(admins_only)
+    client = admins_only.test_client()
+    with_csrf(client)
+    assert post(client, "/host", email="stranger@example.org").status_code == 200
+    assert mailbox(runtime, "host_link", to="stranger@example.org") == []
+    assert post(client, "/host", email="boss@example.org").status_code == 200
+    assert len(mailbox(runtime, "host_link", to="boss@example.org")) == 1
+
+
+def test_an_existing_host_may_sign_in_to_look_after_their_games_even_when_only_admins_create(
+    admins_only: Flask, new_game
+) -> None:
+    runtime = app_runtime(admins_only)
+    new_game()
+    client = admins_only.test_client()
+    sign_in(client, runtime, HOST)
+    page = client.get("/host").data
+    assert b"Test mine" in page and b"New game" not in page
+    assert client.get("/host/new").status_code == 403
