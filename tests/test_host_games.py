@@ -1,0 +1,191 @@
+"""The host's new-game form, dashboard and game page: validation next to each field, nothing created until
+valid; a host sees only their own games (an admin all), and another host's game answers 403."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from pbem.config import AccessConfig, Config
+from pbem.models import Game, HostAction
+from tests.conftest import app_runtime, built_app, dump, mailbox
+from tests.host_helpers import HOST, post, sign_in, with_csrf
+
+PLAYERS = {"name_0": "Ann", "email_0": "ann@example.org", "name_1": "Ben", "email_1": "ben@example.org",
+           "name_2": "Cat", "email_2": "cat@example.org", "name_3": "Dan", "email_3": "dan@example.org"}
+
+
+def form(**fields: Any) -> dict[str, Any]:
+    base = {"title": "Friday mine", "variant": "base", "order": "listed", "bots": "0", "confirm": "yes",
+            "policy_reminder_delay_hours": "24", "policy_reminder_interval_hours": "24", "policy_reminder_count": "3",
+            "policy_deadline_hours": "72", "policy_timeout_policy": "auto-pass", **PLAYERS}
+    base.update(fields)
+    return {key: value for key, value in base.items() if value is not None}
+
+
+def games(app: Flask) -> int:
+    with app_runtime(app).db.read() as session:
+        return session.scalar(select(func.count()).select_from(Game)) or 0
+
+
+@pytest.fixture
+def signed_in(client: FlaskClient, app: Flask) -> FlaskClient:
+    sign_in(client, app_runtime(app))
+    return client
+
+
+def test_the_form_creates_and_starts_a_game_and_emails_every_player(signed_in: FlaskClient, app: Flask) -> None:
+    response = post(signed_in, "/host/new", **form())
+    assert response.status_code == 303
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    state = app_runtime(app).games.current_state(game_id)
+    assert state.status == "active" and state.players == ["Ann", "Ben", "Cat", "Dan"]
+    assert sorted(m.to_address for m in mailbox(app_runtime(app), "game_started")) == [
+        "ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"]
+    assert b"Friday mine" in signed_in.get("/host").data
+
+
+def test_the_host_may_play_and_computer_players_fill_seats(signed_in: FlaskClient, app: Flask) -> None:
+    fields = form(host_plays="yes", host_name="Hilda", bots="2", name_3=None, email_3=None)
+    response = post(signed_in, "/host/new", **fields)
+    assert response.status_code == 303
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    invites = app_runtime(app).games.invites(game_id)
+    assert [(i.name, i.email, i.is_bot) for i in invites] == [
+        ("Hilda", HOST, False), ("Ann", "ann@example.org", False), ("Ben", "ben@example.org", False),
+        ("Cat", "cat@example.org", False), ("Bot 1", None, True), ("Bot 2", None, True)]
+
+
+def test_a_shuffled_seating_keeps_everyone(signed_in: FlaskClient, app: Flask) -> None:
+    response = post(signed_in, "/host/new", **form(order="shuffled"))
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    assert sorted(app_runtime(app).games.current_state(game_id).players) == ["Ann", "Ben", "Cat", "Dan"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"title": ""}, "title", "Give the game a title"),
+        ({"email_1": "ben at example"}, "email_1", "not an email address"),
+        ({"email_2": "ANN@example.org"}, "email_2", "already in the game"),
+        ({"name_2": "ann"}, "name_2", "different name"),
+        ({"name_1": ""}, "name_1", "A name is needed"),
+        ({"name_2": None, "email_2": None, "name_3": None, "email_3": None}, "players", "takes 3 to 10 players"),
+        ({**{f"name_{n}": f"P{n}" for n in range(4, 12)}, **{f"email_{n}": f"p{n}@example.org" for n in range(4, 12)}},
+         "players", "takes 3 to 10 players"),
+        ({"variant": "chess"}, "variant", "Unknown variant"),
+        ({"bots": "many"}, "bots", "computer players"),
+        ({"policy_deadline_hours": "0"}, "policy_deadline_hours", "at least 1"),
+        ({"policy_reminder_count": "three"}, "policy_reminder_count", "whole number"),
+        ({"policy_timeout_policy": "shrug"}, "policy_timeout_policy", "must be one of"),
+        ({"policy_colour": "red"}, "policies", "Unknown options: colour"),
+        ({"host_plays": "yes", "host_name": ""}, "host_name", "Your name"),
+        ({"host_plays": "yes", "host_name": "Hilda", "email_3": HOST}, "email_3", "already in the game"),
+        ({"confirm": None}, "confirm", "Tick this box"),
+    ],
+)
+def test_bad_input_is_shown_next_to_its_field_and_nothing_is_created(
+    signed_in: FlaskClient, app: Flask, fields: dict[str, Any], field: str, message: str
+) -> None:
+    before = dump(app_runtime(app).db)
+    response = post(signed_in, "/host/new", **form(**fields))
+    assert response.status_code == 422
+    shown = re.search(rf'id="error-{field}"[^>]*>([^<]*)<', response.get_data(as_text=True))
+    assert shown and message in shown.group(1), response.get_data(as_text=True)[:3000]
+    after = dump(app_runtime(app).db)
+    assert {k: v for k, v in after.items() if k != "rate_limit_hits"} == {
+        k: v for k, v in before.items() if k != "rate_limit_hits"}
+
+
+def test_saboteur_2_takes_two_players(signed_in: FlaskClient, app: Flask) -> None:
+    response = post(signed_in, "/host/new", **form(variant="saboteur2", name_2=None, email_2=None, name_3=None,
+                                                   email_3=None))
+    assert response.status_code == 303
+
+
+def test_the_form_shows_every_policy_of_the_configuration(signed_in: FlaskClient) -> None:
+    page = signed_in.get("/host/new").get_data(as_text=True)
+    for policy in dataclasses.fields(__import__("pbem.config", fromlist=["PolicyConfig"]).PolicyConfig):
+        assert f'name="policy_{policy.name}"' in page
+
+
+def test_creating_without_the_csrf_token_is_refused(signed_in: FlaskClient, app: Flask) -> None:
+    fields = form()
+    response = signed_in.post("/host/new", data=fields)
+    assert response.status_code == 400
+    assert games(app) == 0
+
+
+def test_the_host_pages_need_a_signed_in_host(client: FlaskClient, app: Flask, new_game) -> None:
+    game_id = new_game()
+    with_csrf(client)
+    assert client.get("/host/new").status_code == 401
+    assert client.get(f"/host/games/{game_id}").status_code == 401
+    assert client.get("/host/games.json").status_code == 401
+    assert post(client, f"/host/games/{game_id}/abandon", confirm="yes").status_code == 401
+
+
+def test_a_host_sees_their_games_and_not_another_hosts(client: FlaskClient, app: Flask, new_game) -> None:
+    mine = new_game()
+    runtime = app_runtime(app)
+    theirs = runtime.games.create_game(
+        title="Not yours", players=[dataclasses.replace(p) for p in __import__("tests.conftest", fromlist=["PEOPLE"]).PEOPLE],
+        host_email="other@example.org")
+    sign_in(client, runtime, HOST)
+    listed = [game["id"] for game in client.get("/host/games.json").get_json()["games"]]
+    assert listed == [mine]
+    assert client.get(f"/host/games/{theirs}").status_code == 403
+    assert client.get(f"/host/games/{theirs}.json").status_code == 403
+    assert client.get(f"/host/games/{theirs}/export.json").status_code == 403
+    for action in ("end", "abandon", "reveal"):
+        assert post(client, f"/host/games/{theirs}/{action}", confirm="yes", reason="x").status_code == 403
+    for action in ("replace", "rotate", "resend", "email"):
+        response = post(client, f"/host/games/{theirs}/seats/0/{action}", confirm="yes", name="Eve",
+                        email="eve@example.org")
+        assert response.status_code == 403
+    assert post(client, f"/host/games/{theirs}/rollback", confirm="yes", to="0", reason="x").status_code == 403
+
+
+@pytest.fixture
+def admin_app(config: Config, clock) -> Flask:
+    access = AccessConfig(admin_emails=("root@example.org",))
+    yield from built_app(dataclasses.replace(config, access=access), clock)
+
+
+def test_an_admin_sees_every_game(admin_app: Flask) -> None:
+    runtime = app_runtime(admin_app)
+    from tests.conftest import PEOPLE
+    one = runtime.games.create_game(title="One", players=PEOPLE, host_email="a@example.org")
+    two = runtime.games.create_game(title="Two", players=PEOPLE, host_email="b@example.org")
+    client = admin_app.test_client()
+    sign_in(client, runtime, "root@example.org")
+    assert {game["id"] for game in client.get("/host/games.json").get_json()["games"]} == {one, two}
+    assert client.get(f"/host/games/{one}").status_code == 200
+
+
+def test_the_dashboard_shows_status_whose_turn_and_mail_problems(signed_in: FlaskClient, app: Flask, new_game) -> None:
+    game_id = new_game()
+    row = signed_in.get("/host/games.json").get_json()["games"][0]
+    state = app_runtime(app).games.current_state(game_id)
+    assert row["status"] == "active" and row["round"] == 1
+    assert row["to_act"] == state.players[state.to_act]
+    assert row["deadline"] is not None and row["mail_trouble"] == []
+    page = signed_in.get("/host").get_data(as_text=True)
+    assert "Test mine" in page and state.players[state.to_act] in page
+
+
+def test_the_game_page_shows_the_public_board_log_and_seats(signed_in: FlaskClient, app: Flask, new_game) -> None:
+    game_id = new_game()
+    page = signed_in.get(f"/host/games/{game_id}").get_data(as_text=True)
+    assert "<svg" in page and "ann@example.org" in page and "Host actions" in page
+    data = signed_in.get(f"/host/games/{game_id}.json").get_json()
+    assert data["view"]["seat"] is None and "you" not in data["view"]
+    assert [seat["name"] for seat in data["seats"]] == ["Ann", "Ben", "Cat"]
+    with app_runtime(app).db.read() as session:
+        assert session.scalar(select(func.count()).select_from(HostAction)) == 2  # create, start
