@@ -10,7 +10,7 @@ from flask import Blueprint, Response, flash, get_flashed_messages, jsonify, red
 from markupsafe import Markup
 
 from pbem.errors import BadLink, NotSignedIn, PbemError, ValidationError
-from pbem.service.hosting import GameDetail, GameRow
+from pbem.service.hosting import GameRow
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.board_svg import board_svg
@@ -308,4 +308,3 @@ def on_error(error: PbemError) -> Any:
     return render_template("error.html", status=error.status, message=error.message), error.status
 
 
-_ = GameDetail  # re-exported type for templates' readers
