@@ -1,0 +1,124 @@
+"""The blind host: no page or JSON of the host's pages depends on anything hidden from an onlooker while a
+game runs, because the host may be a player.
+
+During random games (base, a gold pick, Saboteur 2 with its swaps and inspections), a twin game is kept that
+differs from the real one only in hidden information (`scramble_hidden` for an onlooker: every hand, role,
+goal, pile and gold value; every private event with other contents). Every host page and JSON must read the
+same for both, once the game id and what differs by construction (the audit log, mail delivery counts) are
+set aside; none may name a card that lies in a hand or a pile, or carry a role before its round ends.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+import engine
+from tests.conftest import Chooser, app_runtime, dig_for_gold, store_game
+from tests.host_helpers import post, sign_in
+from tests.test_hidden_information import Twins, cards_named, hidden_cards, role_paths, stir_things_up
+
+AUDIT = re.compile(r'<section class="audit".*?</section>', re.S)
+MAIL = re.compile(r'<td class="mail-status">.*?</td>', re.S)
+CSRF_FIELD = re.compile(r'(name="csrf_token" value=")[^"]*(")')
+
+
+def host_pages(client: FlaskClient, game_id: str, seq: int) -> dict[str, Any]:
+    """Everything the host's pages show about one game now."""
+    pages: dict[str, Any] = {}
+    for name, path in [("page", f"/host/games/{game_id}"), ("json", f"/host/games/{game_id}.json")]:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        pages[name] = response.get_json() if name == "json" else response.get_data(as_text=True)
+    if seq > 0:
+        for to in {0, seq - 1}:
+            response = client.get(f"/host/games/{game_id}/rollback?to={to}")
+            assert response.status_code == 200
+            pages[f"rollback-{to}"] = response.get_data(as_text=True)
+    assert client.get(f"/host/games/{game_id}/export.json").status_code == 409  # never while it runs
+    row = [game for game in client.get("/host/games.json").get_json()["games"] if game["id"] == game_id]
+    pages["dashboard"] = row[0]
+    return pages
+
+
+def comparable(pages: dict[str, Any], game_id: str, real_id: str) -> str:
+    """Set aside the game id, the audit log and mail delivery counts (the twin has neither)."""
+    shown = {}
+    for name, value in pages.items():
+        if isinstance(value, str):
+            value = MAIL.sub("", AUDIT.sub("", CSRF_FIELD.sub(r"\1-\2", value)))
+            shown[name] = value.replace(game_id, real_id)
+        else:
+            data = json.loads(json.dumps(value).replace(game_id, real_id))
+            data.pop("host_actions", None)
+            data.pop("mail_trouble", None)
+            if "game" in data:
+                data["game"].pop("mail_trouble", None)
+            for seat in data.get("seats", []):
+                seat.pop("mail", None)
+            shown[name] = json.dumps(data, sort_keys=True)
+    return json.dumps(shown, sort_keys=True)
+
+
+GAMES = [
+    pytest.param(4, 3, engine.bots.choose, 30, "base", id="four-random"),
+    pytest.param(3, 0, dig_for_gold, 30, "base", id="three-digging-through-a-gold-pick"),
+    pytest.param(5, 1, stir_things_up, 30, "saboteur2", id="five-saboteur2-secrets"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(("players", "seed", "choose", "steps", "variant"), GAMES)
+def test_host_pages_do_not_change_when_only_hidden_information_changes(
+    app: Flask, client: FlaskClient, players: int, seed: int, choose: Chooser, steps: int, variant: str
+) -> None:
+    runtime = app_runtime(app)
+    names = ["Ann", "Ben", "Cat", "Dan", "Eve"][:players]
+    game_id = store_game(runtime, engine.new_game(names, seed=seed, variant=variant))
+    twins = Twins(runtime, game_id, 0, random.Random(seed))
+    twin_id = twins.twin_ids[None] = twins._create(None)  # scrambled for an onlooker: everything hidden differs
+    sign_in(client, runtime)
+    rng = random.Random(seed)
+    phases = set()
+
+    for _ in range(steps):
+        twins.follow()
+        state, seq = runtime.games.engine_state(game_id)
+        phases.add(state.phase)
+        real = host_pages(client, game_id, seq)
+        twin = host_pages(client, twin_id, seq)
+        assert comparable(twin, twin_id, game_id) == comparable(real, game_id, game_id), (
+            f"the host's pages show something hidden at move {seq}"
+        )
+        everything = " ".join(value if isinstance(value, str) else json.dumps(value) for value in real.values())
+        assert not cards_named(everything, real["json"]) & hidden_cards(state, None)
+        assert {path[:2] for path in role_paths(real["json"])} <= {("view", "results")}
+        mover = engine.to_act(state)
+        assert mover is not None
+        runtime.games.submit_move(game_id, mover, choose(state, mover, rng), seq, f"move-{seq}")
+
+    assert "play" in phases and (choose is not dig_for_gold or "gold" in phases)
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_the_host_twin_really_differs_so_the_comparison_has_teeth(app: Flask, client: FlaskClient) -> None:
+    runtime = app_runtime(app)
+    game_id = store_game(runtime, engine.new_game(["Ann", "Ben", "Cat"], seed=3))
+    twins = Twins(runtime, game_id, 0, random.Random(3))
+    twin_id = twins.twin_ids[None] = twins._create(None)
+    twins.follow()
+    sign_in(client, runtime)
+    real_state = runtime.games.engine_state(game_id)[0]
+    twin_state = runtime.games.engine_state(twin_id)[0]
+    assert real_state.hands != twin_state.hands or real_state.roles != twin_state.roles
+    # an emergency reveal (the one way to see hidden things) does differ between them
+    real = post(client, f"/host/games/{game_id}/reveal", confirm="yes", reason="check").get_data(as_text=True)
+    twin = post(client, f"/host/games/{twin_id}/reveal", confirm="yes", reason="check").get_data(as_text=True)
+    assert real.replace(game_id, twin_id) != twin
