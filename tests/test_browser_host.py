@@ -1,0 +1,108 @@
+"""The host's pages in real headless Chromium, at a phone's and a desktop's size: sign in through the host
+link that arrives at a real SMTP server (aiosmtpd), create a 4-player game with the form, replace a player
+and find the handover email at the SMTP server, rotate a seat's link."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+import engine
+from pbem.mail.deliver import Deliverer
+from tests.conftest import LiveServer, SmtpServer
+from tests.host_helpers import HOST
+
+pytestmark = pytest.mark.browser
+
+Shoot = Callable[[Any, str], Path]
+LINK = re.compile(r"https?://\S+/host/sign-in/\S+")
+
+
+def delivered_to(smtp_server: SmtpServer, deliverer: Deliverer, address: str, subject_part: str = "") -> list[str]:
+    """The text parts of every message the SMTP server accepted for `address` (after sending what is due)."""
+    deliverer.run()
+    return [
+        received.message.get_body(preferencelist=("plain",)).get_content()
+        for received in smtp_server.received
+        if address in received.rcpt_tos and subject_part in str(received.message["Subject"])
+    ]
+
+
+def sign_in(page: Page, live_server: LiveServer, smtp_server: SmtpServer, deliverer: Deliverer, email: str) -> None:
+    page.goto(f"{live_server.url}/host")
+    page.get_by_label("Your email address").fill(email)
+    page.get_by_role("button", name="Email me a host link").click()
+    expect(page.locator("#link-sent")).to_be_visible()
+    bodies = delivered_to(smtp_server, deliverer, email, "host link")
+    assert bodies, "no host link arrived at the SMTP server"
+    link = LINK.search(bodies[-1])
+    assert link
+    page.goto(link.group(0))
+    page.get_by_role("button", name="Continue").click()
+    expect(page.get_by_text(f"Signed in as {email}")).to_be_visible()
+
+
+def test_signing_in_by_the_emailed_link_and_creating_a_four_player_game(
+    page: Page, live_server: LiveServer, smtp_server: SmtpServer, smtp_deliverer: Deliverer, screenshots: Shoot
+) -> None:
+    sign_in(page, live_server, smtp_server, smtp_deliverer, HOST)
+    page.get_by_role("link", name="New game").click()
+    page.get_by_label("Title").fill("Browser mine")
+    for index, name in enumerate(["Ann", "Ben", "Cat", "Dan"]):
+        page.get_by_label(f"Name of player {index + 1}", exact=True).fill(name)
+        page.get_by_label(f"Email of player {index + 1}", exact=True).fill(f"{name.lower()}@example.org")
+    page.get_by_role("button", name="Create and start").click()
+    expect(page.locator("#error-confirm")).to_contain_text("Tick this box")  # nothing created yet
+    page.locator("#confirm").check()
+    screenshots(page, "new-game")
+    page.get_by_role("button", name="Create and start").click()
+    expect(page.get_by_text("The game has started")).to_be_visible()
+    expect(page.locator("#game-status")).to_have_text("active")
+    screenshots(page, "game")
+    for name in ["ann", "ben", "cat", "dan"]:
+        assert delivered_to(smtp_server, smtp_deliverer, f"{name}@example.org"), f"{name} got no link"
+
+
+def test_replacing_a_player_sends_the_handover_email(
+    page: Page, live_server: LiveServer, smtp_server: SmtpServer, smtp_deliverer: Deliverer, new_game: Callable[..., str],
+    screenshots: Shoot,
+) -> None:
+    game_id = new_game()
+    sign_in(page, live_server, smtp_server, smtp_deliverer, HOST)
+    page.get_by_role("link", name="Test mine").click()
+    seat = page.locator("#seat-1")
+    seat.get_by_text("Replace player").click()
+    seat.get_by_label("New name").fill("Eve")
+    seat.get_by_label("New email").fill("eve@example.org")
+    seat.locator(".replace-form").get_by_label(re.compile("Hand this seat")).check()
+    seat.get_by_role("button", name="Replace").click()
+    expect(page.get_by_text("The seat has a new player")).to_be_visible()
+    expect(page.locator("#seat-1")).to_contain_text("Eve")
+    screenshots(page, "replaced")
+
+    bodies = delivered_to(smtp_server, smtp_deliverer, "eve@example.org")
+    assert len(bodies) == 1
+    role = engine.role_name(live_server.runtime.games.current_state(game_id, 1).view["you"]["role"])
+    assert "handed you the seat that Ben played" in bodies[0] and f"Your role: {role}" in bodies[0]
+
+
+def test_rotating_a_link_from_the_game_page(
+    page: Page, live_server: LiveServer, smtp_server: SmtpServer, smtp_deliverer: Deliverer, new_game: Callable[..., str]
+) -> None:
+    game_id = new_game()
+    old = live_server.link(game_id, 0)
+    sign_in(page, live_server, smtp_server, smtp_deliverer, HOST)
+    page.goto(f"{live_server.url}/host/games/{game_id}")
+    seat = page.locator("#seat-0")
+    seat.get_by_text("Links and address").click()
+    seat.get_by_label("Old links stop working", exact=True).check()
+    seat.get_by_role("button", name="Rotate link").click()
+    expect(page.get_by_text("old links no longer work")).to_be_visible()
+    assert any("renewed your link" in body for body in delivered_to(smtp_server, smtp_deliverer, "ann@example.org"))
+    token = old.rsplit("/", 1)[1]
+    assert page.request.get(f"{live_server.url}/play/{token}").status == 410
