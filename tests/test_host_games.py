@@ -189,3 +189,39 @@ def test_the_game_page_shows_the_public_board_log_and_seats(signed_in: FlaskClie
     assert [seat["name"] for seat in data["seats"]] == ["Ann", "Ben", "Cat"]
     with app_runtime(app).db.read() as session:
         assert session.scalar(select(func.count()).select_from(HostAction)) == 2  # create, start
+
+
+def test_the_engines_options_are_chosen_on_the_form(signed_in: FlaskClient, app: Flask) -> None:
+    response = post(signed_in, "/host/new", **form(option_auto_pick_gold="on", option_digger_gold_cards="diggers"))
+    assert response.status_code == 303
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    options = app_runtime(app).games.current_state(game_id).view["options"]
+    assert options == {"auto_pick_gold": True, "digger_gold_cards": "diggers"}
+
+
+def test_an_unknown_option_value_is_shown_next_to_its_field(signed_in: FlaskClient, app: Flask) -> None:
+    response = post(signed_in, "/host/new", **form(option_auto_pick_gold="sometimes"))
+    assert response.status_code == 422 and b'id="error-option_auto_pick_gold"' in response.data
+    assert games(app) == 0
+
+
+def upload(signed_in: FlaskClient, deck: bytes, **fields: Any) -> Any:
+    data = {"csrf_token": __import__("tests.host_helpers", fromlist=["CSRF"]).CSRF, **form(**fields),
+            "deck": (__import__("io").BytesIO(deck), "deck.toml")}
+    return signed_in.post("/host/new", data=data, content_type="multipart/form-data")
+
+
+def test_a_saboteur_2_host_may_bring_their_own_deck(signed_in: FlaskClient, app: Flask) -> None:
+    from pbem.paths import REPO_ROOT
+    deck = (REPO_ROOT / "docs" / "decks" / "saboteur2.toml").read_bytes()
+    response = upload(signed_in, deck, variant="saboteur2")
+    assert response.status_code == 303
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    with app_runtime(app).db.read() as session:
+        assert "deck" in session.scalar(select(Game.options).where(Game.public_id == game_id))
+
+
+def test_a_deck_that_is_not_toml_is_shown_next_to_its_field(signed_in: FlaskClient, app: Flask) -> None:
+    response = upload(signed_in, b"[[paths]\nnot toml", variant="saboteur2")
+    assert response.status_code == 422 and b'id="error-deck"' in response.data and b"not valid TOML" in response.data
+    assert games(app) == 0

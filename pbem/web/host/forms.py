@@ -18,10 +18,13 @@ from typing import Any, Literal
 
 from werkzeug.datastructures import MultiDict
 
+import engine
+
 from pbem import config as config_module
 from pbem.config import ConfigError, PolicyConfig
+from pbem.errors import ValidationError
 from pbem.service.games import EMAIL_PATTERN, MAX_NAME, MAX_TITLE, PlayerSpec
-from pbem.variants import variant_choices
+from pbem.variants import MAX_DECK_BYTES, parse_deck, variant_choices
 
 MAX_ROWS = 12
 MAX_BOTS = 11
@@ -135,7 +138,15 @@ class NewGameForm:
     order: str = "listed"
     variant: str = "base"
     policies: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)  # the engine's options that differ from its defaults
+    deck: dict[str, Any] | None = None  # a Saboteur 2 host's own deck (TOML upload)
     errors: dict[str, str] = field(default_factory=dict)
+
+    def engine_options(self) -> dict[str, Any] | None:
+        chosen = dict(self.options)
+        if self.deck is not None:
+            chosen["deck"] = self.deck
+        return chosen or None
 
     @property
     def valid(self) -> bool:
@@ -154,7 +165,26 @@ def blank_form() -> NewGameForm:
     return NewGameForm(rows=[("", "")] * 4, policies={p.name: p.default for p in policy_fields()})
 
 
-def read_form(data: MultiDict[str, str], host_email: str) -> NewGameForm:
+@dataclass(frozen=True)
+class EngineOption:
+    """One of the engine's game options (`engine.OPTIONS`): its values, the first being the default."""
+
+    name: str
+    label: str
+    values: tuple[Any, ...]
+
+    def shown(self, value: Any) -> str:
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return str(value)
+
+
+def engine_options() -> list[EngineOption]:
+    return [EngineOption(name, name.replace("_", " ").capitalize(), tuple(values))
+            for name, values in engine.OPTIONS.items()]
+
+
+def read_form(data: MultiDict[str, str], host_email: str, files: MultiDict[str, Any] | None = None) -> NewGameForm:
     form = NewGameForm()
     errors = form.errors
     form.title = " ".join(data.get("title", "").split())
@@ -224,6 +254,27 @@ def read_form(data: MultiDict[str, str], host_email: str) -> NewGameForm:
         except ValueError as exc:
             errors[f"policy_{policy.name}"] = str(exc)
             form.policies[policy.name] = raw or ""
+    for option in engine_options():
+        raw = data.get(f"option_{option.name}")
+        if raw is None:
+            continue
+        matches = [value for value in option.values if option.shown(value) == raw]
+        if not matches:
+            errors[f"option_{option.name}"] = f"Choose one of {', '.join(option.shown(v) for v in option.values)}."
+        elif matches[0] != option.values[0]:
+            form.options[option.name] = matches[0]
+    upload = (files or MultiDict()).get("deck")
+    if upload is not None and upload.filename:
+        raw_deck = upload.read(MAX_DECK_BYTES + 1)
+        if len(raw_deck) > MAX_DECK_BYTES:
+            errors["deck"] = f"A deck file may be at most {MAX_DECK_BYTES // 1024} KB."
+        else:
+            try:
+                form.deck = parse_deck(raw_deck.decode("utf-8"), "The deck file")
+            except UnicodeDecodeError:
+                errors["deck"] = "The deck file is not UTF-8 text."
+            except ValidationError as exc:
+                errors["deck"] = exc.message
     known = {f"policy_{p.name}" for p in policy_fields()}
     unknown = sorted(key for key in data if key.startswith("policy_") and key not in known)
     if unknown:

@@ -15,7 +15,7 @@ from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.board_svg import board_svg
 from pbem.web.errors import wants_json
-from pbem.web.host.forms import blank_form, policy_fields, read_form
+from pbem.web.host.forms import blank_form, engine_options, policy_fields, read_form
 from pbem.web.host.session import current_host, require_host, sign_in, sign_out
 from pbem.web.replay import archive_response
 from pbem.web.turn_page import LogEntry
@@ -106,14 +106,14 @@ def new_game() -> Any:
 @blueprint.post("/new")
 def create_game() -> Any:
     host = _creator()
-    form = read_form(request.form, host.email)
+    form = read_form(request.form, host.email, request.files)
     if request.form.get("confirm") != "yes":
         form.errors["confirm"] = "Tick this box to create the game and email every player."
     if not form.valid:
         return render_template("host/new_game.html", form=form, **_form_context(host)), 422
     try:
         game_id = runtime().hosting.create_and_start(
-            host=host, title=form.title, players=form.players(host.email), variant=form.variant, options=None,
+            host=host, title=form.title, players=form.players(host.email), variant=form.variant, options=form.engine_options(),
             policies=form.policies,
         )
     except ValidationError as exc:
@@ -137,7 +137,8 @@ class PermissionDenied(PbemError):
 
 
 def _form_context(host: Any) -> dict[str, Any]:
-    return {"host": host, "variants": variant_choices(), "policy_fields": policy_fields(), "rows": range(12)}
+    return {"host": host, "variants": variant_choices(), "policy_fields": policy_fields(), "engine_options": engine_options(),
+            "rows": range(12)}
 
 
 # -- one game -----------------------------------------------------------------------------------------
