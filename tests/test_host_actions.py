@@ -236,3 +236,25 @@ def _unchanged(before: dict, after: dict) -> bool:
         k: v for k, v in after.items() if k != "rate_limit_hits"}
 
 
+
+
+def test_the_host_talks_to_the_table_and_reads_its_chat(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:
+    runtime_.chat.post(game_id, 0, "Who broke my lamp?")
+    assert post(host, f"/host/games/{game_id}/say", text="Play nicely").status_code == 303
+    lines = runtime_.chat.messages(game_id).lines
+    assert [(line.kind, line.name, line.text) for line in lines] == [
+        ("seat", "Ann", "Who broke my lamp?"), ("host", "Host", "Play nicely")]
+    page = host.get(f"/host/games/{game_id}").get_data(as_text=True)
+    assert "Who broke my lamp?" in page and "Play nicely" in page
+    assert post(host, f"/host/games/{game_id}/say", text="  ").status_code == 400
+
+
+def test_a_rollback_emails_the_seat_whose_turn_it_is_again(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:
+    play_moves(runtime_, game_id, 3, random.Random(8))
+    before = len(mailbox(runtime_, "your_turn"))
+    post(host, f"/host/games/{game_id}/rollback", confirm="yes", to="1", reason="misclick")
+    state, seq = runtime_.games.engine_state(game_id)
+    to_act = engine.to_act(state)
+    latest = mailbox(runtime_, "your_turn")[before:]
+    assert [m.to_address for m in latest] == [runtime_.games.invites(game_id)[to_act].email]
+    assert "rolled the game back" in latest[0].body_text  # the table is told in the next email too

@@ -225,3 +225,9 @@ def test_a_deck_that_is_not_toml_is_shown_next_to_its_field(signed_in: FlaskClie
     response = upload(signed_in, b"[[paths]\nnot toml", variant="saboteur2")
     assert response.status_code == 422 and b'id="error-deck"' in response.data and b"not valid TOML" in response.data
     assert games(app) == 0
+
+
+def test_game_creation_is_rate_limited_per_host(signed_in: FlaskClient, app: Flask) -> None:
+    answers = [post(signed_in, "/host/new", **form(title=f"Mine {n}")).status_code for n in range(11)]
+    assert answers == [303] * 10 + [429]
+    assert games(app) == 10

@@ -140,9 +140,9 @@ class Moderation:
         cleaned = clean_reason(reason)
         with self._db.write() as session:
             game = self._own(session, game_id, host)
-            snapshot = self._games.rollback_in(session, game, to_seq, reason=cleaned, actor_email=host.email)
+            # Told first, so the turn email the rollback queues carries the line too.
             self._tell_table(session, game, f"The host rolled the game back to turn {to_seq}: {cleaned}", "rolled_back")
-            return snapshot.seq
+            return self._games.rollback_in(session, game, to_seq, reason=cleaned, actor_email=host.email).seq
 
     def end_game(self, game_id: str, *, host: HostSession) -> None:
         """Finish the game now, with the standings as they are; everything opens, as for any finished game."""

@@ -194,6 +194,15 @@ def rollback_page(game_id: str) -> Any:
     )
 
 
+@blueprint.post("/games/<game_id>/say")
+def say(game_id: str) -> Any:
+    """The host's word to the table (table talk is for every seat and the host alike)."""
+    runtime().hosting.detail(game_id, require_host())  # 403 for another host's game
+    runtime().chat.post_as_host(game_id, request.form.get("text", ""))
+    flash("Your message is in the table's chat.", "host")
+    return redirect(url_for("host.game", game_id=game_id) + "#chat", 303)
+
+
 @blueprint.post("/games/<game_id>/seats/<int:seat>/<action>")
 def seat_action(game_id: str, seat: int, action: str) -> Any:
     host = require_host()
@@ -266,8 +275,14 @@ def render_game(game_id: str, *, status: int = 200, problem: str | None = None) 
         for entry in reversed(detail.history)
     ]
     turns = hosting.turns(game_id, host) if detail.row.status == "active" else []
+    chat = [
+        {"id": line.id, "kind": line.kind, "name": line.name, "text": line.text, "is_you": line.kind == "host",
+         "at": line.created_at.isoformat(), "when": local_time(line.created_at, "UTC"),
+         "by_email": line.source == "email"}
+        for line in runtime().chat.messages(game_id).lines
+    ]
     return render_template(
-        "host/game.html", detail=detail, host=host, log=log, turns=turns, problem=problem,
+        "host/game.html", detail=detail, host=host, log=log, turns=turns, problem=problem, chat=chat,
         page=PublicBoard(board_svg(detail.public_view)) if detail.public_view else None,
         notices=get_flashed_messages(category_filter=["host"]),
     ), status
