@@ -102,7 +102,7 @@ class AccessConfig:
     creator_domains: tuple[str, ...] = ()
     admin_emails: tuple[str, ...] = ()
     # How long a host stays signed in on the admin pages after following their emailed host link.
-    host_session_days: int = field(default=14, metadata={"minimum": 1, "maximum": 365})
+    host_session_days: int = field(default=14, metadata={"minimum": 1, "maximum": 31})  # the session cookie lasts 31 days
 
     def is_admin(self, email: str) -> bool:
         return email.strip().casefold() in {admin.casefold() for admin in self.admin_emails}

@@ -258,3 +258,15 @@ def test_a_rollback_emails_the_seat_whose_turn_it_is_again(host: FlaskClient, ru
     latest = mailbox(runtime_, "your_turn")[before:]
     assert [m.to_address for m in latest] == [runtime_.games.invites(game_id)[to_act].email]
     assert "rolled the game back" in latest[0].body_text  # the table is told in the next email too
+
+
+def test_after_an_early_end_the_players_pages_replay_and_archive_open(
+    host: FlaskClient, app: Flask, runtime_: Runtime, game_id: str
+) -> None:
+    play_moves(runtime_, game_id, 4, random.Random(1))
+    assert post(host, f"/host/games/{game_id}/end", confirm="yes").status_code == 303
+    player = app.test_client()
+    assert player.get(f"/play/{seat_token(runtime_, game_id, 0)}", follow_redirects=True).status_code == 200
+    for path in ("replay", "replay?step=1", "replay.html", "archive.json"):
+        assert player.get(f"/table/{game_id}/{path}").status_code == 200, path
+    assert "The host ended the game early" in player.get(f"/table/{game_id}").get_data(as_text=True)
