@@ -112,7 +112,7 @@ class HostLinkSigner:
         return f"{self._base_url}/host/sign-in/{self._serializer.dumps({'e': link.email, 'n': link.nonce})}"
 
     def verify(self, token: str) -> HostLink:
-        """BadLink for a forged or damaged token, ExpiredLink-free: an old host link is simply invalid."""
+        """The claim of an authentic host link younger than an hour; BadLink otherwise (forged, damaged or old)."""
         try:
             payload = self._serializer.loads(token, max_age=int(self.max_age.total_seconds()))
         except BadSignature:  # SignatureExpired is a BadSignature: an hour-old host link is just invalid

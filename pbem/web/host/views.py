@@ -9,7 +9,8 @@ from typing import Any
 from flask import Blueprint, Response, flash, get_flashed_messages, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from pbem.errors import BadLink, NotSignedIn, PbemError, ValidationError
+from pbem.errors import BadLink, NotAllowed, NotSignedIn, PbemError, ValidationError
+from pbem.service.host_access import HostSession
 from pbem.service.hosting import GameRow
 from pbem.web import csrf
 from pbem.web.app_context import runtime
@@ -123,20 +124,14 @@ def create_game() -> Any:
     return redirect(url_for("host.game", game_id=game_id), 303)
 
 
-def _creator() -> Any:
+def _creator() -> HostSession:
     host = require_host()
     if not runtime().host_access.access.may_create_games(host.email):
-        raise PermissionDenied()
+        raise NotAllowed("This server's configuration does not let your address create games.")
     return host
 
 
-class PermissionDenied(PbemError):
-    status = 403
-    code = "may_not_create"
-    default_message = "This server's configuration does not let your address create games."
-
-
-def _form_context(host: Any) -> dict[str, Any]:
+def _form_context(host: HostSession) -> dict[str, Any]:
     return {"host": host, "variants": variant_choices(), "policy_fields": policy_fields(), "engine_options": engine_options(),
             "rows": range(12)}
 
