@@ -270,3 +270,13 @@ def test_after_an_early_end_the_players_pages_replay_and_archive_open(
     for path in ("replay", "replay?step=1", "replay.html", "archive.json"):
         assert player.get(f"/table/{game_id}/{path}").status_code == 200, path
     assert "The host ended the game early" in player.get(f"/table/{game_id}").get_data(as_text=True)
+
+
+def test_a_game_waiting_to_start_is_started_from_its_page(host: FlaskClient, runtime_: Runtime, new_game) -> None:
+    game_id = new_game(start=False)
+    assert "Start the game" in host.get(f"/host/games/{game_id}").get_data(as_text=True)
+    assert post(host, f"/host/games/{game_id}/start").status_code == 400  # not confirmed
+    assert post(host, f"/host/games/{game_id}/start", confirm="yes").status_code == 303
+    assert runtime_.games.current_state(game_id).status == "active"
+    assert len(mailbox(runtime_, "game_started")) == 3
+    assert post(host, f"/host/games/{game_id}/start", confirm="yes").status_code == 409

@@ -143,7 +143,7 @@ def test_a_host_sees_their_games_and_not_another_hosts(client: FlaskClient, app:
     assert client.get(f"/host/games/{theirs}").status_code == 403
     assert client.get(f"/host/games/{theirs}.json").status_code == 403
     assert client.get(f"/host/games/{theirs}/export.json").status_code == 403
-    for action in ("end", "abandon", "reveal"):
+    for action in ("start", "end", "abandon", "reveal"):
         assert post(client, f"/host/games/{theirs}/{action}", confirm="yes", reason="x").status_code == 403
     for action in ("replace", "rotate", "resend", "email"):
         response = post(client, f"/host/games/{theirs}/seats/0/{action}", confirm="yes", name="Eve",

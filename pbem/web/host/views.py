@@ -226,7 +226,11 @@ def game_action(game_id: str, action: str) -> Any:
     host = require_host()
     _confirmed()
     moderation = runtime().moderation
-    if action == "end":
+    if action == "start":
+        runtime().hosting.detail(game_id, host)  # 403 for another host's game
+        runtime().games.start_game(game_id, actor_email=host.email)
+        message = "The game has started: every player has been emailed their link."
+    elif action == "end":
         moderation.end_game(game_id, host=host)
         message = "The game is over, with the standings as they were."
     elif action == "abandon":
