@@ -158,7 +158,7 @@ class Hosting:
 
     def turns(self, game_id: str, host: HostSession) -> list[Turn]:
         """Earlier snapshots of a running game, newest first, described by their public events only."""
-        detail_game = self._owned(game_id, host)
+        detail_game = self.owned(game_id, host)
         with self._db.read() as session:
             rows = session.execute(
                 select(Snapshot.seq, Snapshot.created_at, Snapshot.actor_seat, Snapshot.events)
@@ -174,7 +174,7 @@ class Hosting:
 
     def seen_since(self, game_id: str, to_seq: int, host: HostSession) -> list[str]:
         """What rolling back to `to_seq` cannot make anyone forget: private things seen since, by kind only."""
-        game = self._owned(game_id, host)
+        game = self.owned(game_id, host)
         if game.current_seq is None or type(to_seq) is not int or not 0 <= to_seq < game.current_seq:
             raise ValidationError("Choose an earlier turn of this game.")
         with self._db.read() as session:
@@ -206,7 +206,8 @@ class Hosting:
         ]
         return lines + public
 
-    def _owned(self, game_id: str, host: HostSession) -> Game:
+    def owned(self, game_id: str, host: HostSession) -> Game:
+        """The game, if this host looks after it: GameNotFound, or NotYourGame (403) for another host's game."""
         with self._db.read() as session:
             game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
             if game is None:

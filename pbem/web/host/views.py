@@ -174,7 +174,7 @@ def game_json(game_id: str) -> Response:
 
 @blueprint.get("/games/<game_id>/export.json")
 def export(game_id: str) -> Response:
-    runtime().hosting.detail(game_id, require_host())  # 403 for another host's game
+    runtime().hosting.owned(game_id, require_host())  # 403 for another host's game
     return archive_response(game_id, include_emails=True)
 
 
@@ -192,7 +192,7 @@ def rollback_page(game_id: str) -> Any:
 @blueprint.post("/games/<game_id>/say")
 def say(game_id: str) -> Any:
     """The host's word to the table (table talk is for every seat and the host alike)."""
-    runtime().hosting.detail(game_id, require_host())  # 403 for another host's game
+    runtime().hosting.owned(game_id, require_host())  # 403 for another host's game
     runtime().chat.post_as_host(game_id, request.form.get("text", ""))
     flash("Your message is in the table's chat.", "host")
     return redirect(url_for("host.game", game_id=game_id) + "#chat", 303)
@@ -227,7 +227,7 @@ def game_action(game_id: str, action: str) -> Any:
     _confirmed()
     moderation = runtime().moderation
     if action == "start":
-        runtime().hosting.detail(game_id, host)  # 403 for another host's game
+        runtime().hosting.owned(game_id, host)  # 403 for another host's game
         runtime().games.start_game(game_id, actor_email=host.email)
         message = "The game has started: every player has been emailed their link."
     elif action == "end":
