@@ -117,3 +117,28 @@ def test_an_existing_host_may_sign_in_to_look_after_their_games_even_when_only_a
     page = client.get("/host").data
     assert b"Test mine" in page and b"New game" not in page
     assert client.get("/host/new").status_code == 403
+
+
+@pytest.fixture
+def domains_only(config: Config, clock) -> Flask:
+    access = AccessConfig(game_creators="domains", creator_domains=("club.example",))
+    yield from built_app(dataclasses.replace(config, access=access), clock)
+
+
+def test_only_listed_domains_get_a_host_link_when_the_config_says_domains(domains_only: Flask) -> None:
+    runtime = app_runtime(domains_only)
+    client = domains_only.test_client()
+    with_csrf(client)
+    post(client, "/host", email="member@CLUB.example")
+    post(client, "/host", email="outsider@example.org")
+    assert [m.to_address for m in mailbox(runtime, "host_link")] == ["member@CLUB.example"]
+
+
+@pytest.mark.parametrize("days", [0, 32, "two"])
+def test_the_host_session_length_is_checked_when_the_config_loads(tmp_path, days) -> None:
+    from pbem.config import ConfigError, load_config
+
+    path = tmp_path / "config.toml"
+    path.write_text(f"[access]\nhost_session_days = {days!r}\n".replace("'", '"'))
+    with pytest.raises(ConfigError, match="access.host_session_days"):
+        load_config(path, environ={})
