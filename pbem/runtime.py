@@ -23,6 +23,7 @@ from pbem.service.games import GameService
 from pbem.service.rate_limits import RateLimiter
 from pbem.service.seats import SeatService
 from pbem.service.auto_pass_links import AutoPassLinks
+from pbem.service.presence import Presence
 from pbem.service.sweep import TurnSweep
 from pbem.service.timeouts import Timeouts
 from pbem.service.turn_controls import TurnControls
@@ -45,6 +46,7 @@ class Runtime:
     auto_pass_links: AutoPassLinks
     sweep: TurnSweep
     turn_controls: TurnControls
+    presence: Presence
 
     def close(self) -> None:
         self.db.dispose()
@@ -76,6 +78,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
         auto_pass_links=auto_pass_links,
         sweep=TurnSweep(db, clock, games.mail, timeouts),
         turn_controls=TurnControls(db, clock, games.mail, timeouts),
+        presence=Presence(db, clock),
     )
 
 

@@ -134,8 +134,9 @@ class TurnSweep:
         quiet = quiet_hours_of(game, seat)
         warning_due = schedule.warning_at is not None and now >= schedule.warning_at
         reminder_due = schedule.reminder_at is not None and now >= schedule.reminder_at
-        if (warning_due or reminder_due) and is_quiet(now, seat.timezone, quiet):
-            # Back from an outage in the middle of the seat's night: wait for its morning.
+        if reminder_due and not warning_due and is_quiet(now, seat.timezone, quiet):
+            # Back from an outage in the middle of the seat's night: wait for its morning. (A warning is timed to
+            # come just before the night already, and waiting would leave no time before the deadline.)
             reschedule(game, clock, now)
             clock.due_at = out_of_quiet_hours(now, seat.timezone, quiet)
             return
