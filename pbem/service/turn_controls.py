@@ -17,6 +17,8 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import (
     AlreadyPaused,
+    BadLink,
+    GameNotFound,
     GameFinished,
     GamePaused,
     NoPendingTurn,
@@ -58,6 +60,14 @@ class TurnStatus:
     paused: bool
     waiting_for_host: bool  # notify-host: the deadline passed and the game waits for the host
     seats: list[SeatTurnStatus]
+
+
+@dataclass(frozen=True)
+class LinkTarget:
+    game_title: str
+    seat_name: str
+    auto_pass: bool
+    host_email: str
 
 
 def hand_over(session: Session, seat_row: Seat, now: datetime) -> None:
@@ -191,6 +201,18 @@ class TurnControls:
                 if on else f"The game waits for {row.display_name} again at each turn."
             )
             self._record(session, game, actor_email, "auto_pass", {"seat": seat, "on": on}, line, now)
+
+    def link_target(self, game_id: str, seat: int, version: int) -> LinkTarget:
+        """What a host's one-click link (pbem/service/auto_pass_links.py) is about; BadLink if the seat changed hands."""
+        with self._db.read() as session:
+            try:
+                game = _find_game(session, game_id)
+            except GameNotFound:
+                raise BadLink() from None
+            if not 0 <= seat < len(game.seats) or game.seats[seat].token_version != version:
+                raise BadLink("This link is no longer valid: the seat has a new player.")
+            row = game.seats[seat]
+            return LinkTarget(game.title, row.display_name, row.auto_pass, game.host_email)
 
     def status(self, game_id: str) -> TurnStatus:
         with self._db.read() as session:
