@@ -88,21 +88,30 @@ class TurnSweep:
         result = SweepResult()
         now = self._clock.now()
         for _ in range(MAX_BATCHES):
-            with self._db.read() as session:
-                due = session.execute(
-                    select(TurnClock.game_id, TurnClock.version)
-                    .where(TurnClock.due_at <= now)
-                    .order_by(TurnClock.due_at)
-                    .limit(BATCH)
-                ).all()
+            due = self.due(now)
             for game_pk, version in due:
-                with self._db.write() as session:
-                    self._handle(session, game_pk, version, now, result)
+                self.handle(game_pk, version, now, result)
             if len(due) < BATCH:
                 break
         if digests:
             result.digests = queue_due_daily_digests(self._db, self._clock, self._mail)
         return result
+
+    def due(self, now: datetime, limit: int = BATCH) -> list[tuple[int, int]]:
+        """(game row id, clock version) of the clocks due by `now`, the most overdue first: an index range scan."""
+        with self._db.read() as session:
+            rows = session.execute(
+                select(TurnClock.game_id, TurnClock.version)
+                .where(TurnClock.due_at <= now)
+                .order_by(TurnClock.due_at)
+                .limit(limit)
+            ).all()
+        return [(game_pk, version) for game_pk, version in rows]
+
+    def handle(self, game_pk: int, version: int, now: datetime, result: SweepResult) -> None:
+        """Do what is due on one clock as read at `version`, in one transaction; nothing if the claim is lost."""
+        with self._db.write() as session:
+            self._handle(session, game_pk, version, now, result)
 
     def _handle(self, session: Session, game_pk: int, version: int, now: datetime, result: SweepResult) -> None:
         game = lock_game(session, game_pk)
