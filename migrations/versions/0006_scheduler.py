@@ -50,6 +50,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column('auto_pass', sa.Boolean(), server_default=sa.false(), nullable=False))
         batch_op.add_column(sa.Column('timeout_card', sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column('nudged_at', sa.DateTime(timezone=True), nullable=True))
+        batch_op.create_index('ix_seats_notify_mode', ['notify_mode'], unique=False)
     # Games already running get a clock that is due at once: the first sweep plans it (its seq matches no snapshot).
     op.execute(
         "INSERT INTO turn_clocks (game_id, seq, seat, started_at, version, due_at, reminders_sent, warned, timed_out,"
@@ -61,6 +62,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     with op.batch_alter_table('seats', schema=None) as batch_op:
+        batch_op.drop_index('ix_seats_notify_mode')
         batch_op.drop_column('nudged_at')
         batch_op.drop_column('timeout_card')
         batch_op.drop_column('auto_pass')

@@ -68,6 +68,8 @@ class Seat(Base):
         UniqueConstraint("game_id", "display_name"),
         CheckConstraint(one_of("notify_mode", NOTIFY_MODES), name="notify_mode"),
         CheckConstraint("is_bot OR email IS NOT NULL", name="human_has_email"),
+        # The sweep's daily digests look for the seats that asked for them, not through every seat.
+        Index("ix_seats_notify_mode", "notify_mode"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
