@@ -4,7 +4,7 @@ For 1,000 / 10,000 / 50,000 active games, of which a fixed number (`--due`, defa
 reminder, some a deadline), one sweep is timed (reminders queued, timeouts applied through the game service,
 daily digests looked for), then an idle sweep with nothing due. The due games are made by the game service;
 the other games are bulk-inserted rows (a game, three seats, a turn clock due days later) that the sweep must
-never touch. Prints each time and its ratio to the 1,000-game case: it should stay near 1 (the sweep reads the
+never touch. Each size is measured `--repeat` times on fresh databases (median shown). Prints each time and its ratio to the 1,000-game case: it should stay near 1 (the sweep reads the
 index on `turn_clocks.due_at`, not the games).
 
     .venv/bin/python bench/sweep_bench.py [--due 50] [--sizes 1000 10000 50000] \
@@ -14,6 +14,7 @@ index on `turn_clocks.due_at`, not the games).
 from __future__ import annotations
 
 import argparse
+import statistics
 import tempfile
 import time
 from datetime import datetime, timedelta, timezone
@@ -76,10 +77,16 @@ def measure(database_url: str, games: int, due: int, instance: Path) -> tuple[fl
         deadlines = max(due // 5, 1)
         for number in range(due):
             # Most due games have waited a day (a reminder); a fifth have waited three (their deadline).
-            clock.set(START - timedelta(days=2) if number < deadlines else START)
-            game_id = runtime.games.create_game(title=f"Due {number}", players=PLAYERS, host_email="h@example.org")
+            deadline = number < deadlines
+            clock.set(START - timedelta(days=2) if deadline else START)
+            game_id = runtime.games.create_game(
+                title=f"Due {number}", players=PLAYERS, host_email="h@example.org",
+                policies={"reminder_count": 0, "warning_hours": 0} if deadline else None,
+            )
             runtime.games.start_game(game_id)
         fill(runtime, games - due, START)
+        clock.set(START + timedelta(hours=12))
+        assert runtime.sweep.run().total == 0  # warm-up: a scheduler sweeps every minute, nothing due yet
         clock.set(START + timedelta(days=1, minutes=1))
         began = time.perf_counter()
         result = runtime.sweep.run()
@@ -98,6 +105,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--due", type=int, default=50)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 50_000])
+    parser.add_argument("--repeat", type=int, default=3, help="fresh databases per size; the median is shown")
     parser.add_argument("--postgres", default="", help="a PostgreSQL URL: a scratch schema is used and dropped")
     args = parser.parse_args()
     backends = ["sqlite"] + (["postgresql"] if args.postgres else [])
@@ -105,12 +113,17 @@ def main() -> None:
         base: tuple[float, float] | None = None
         print(f"{backend}: {args.due} games due")
         for size in args.sizes:
-            with tempfile.TemporaryDirectory() as folder:
-                if backend == "sqlite":
-                    busy, idle, done = measure(f"sqlite:///{folder}/bench.sqlite3", size, args.due, Path(folder))
-                else:
-                    with scratch_postgres(args.postgres) as url:
-                        busy, idle, done = measure(url, size, args.due, Path(folder))
+            runs = []
+            for _ in range(args.repeat):
+                with tempfile.TemporaryDirectory() as folder:
+                    if backend == "sqlite":
+                        runs.append(measure(f"sqlite:///{folder}/bench.sqlite3", size, args.due, Path(folder)))
+                    else:
+                        with scratch_postgres(args.postgres) as url:
+                            runs.append(measure(url, size, args.due, Path(folder)))
+            busy = statistics.median(run[0] for run in runs)
+            idle = statistics.median(run[1] for run in runs)
+            done = runs[0][2]
             base = base or (busy, idle)
             print(f"  {size:>6} games: sweep {busy * 1000:7.1f} ms ({busy / base[0]:.2f}x), "
                   f"idle sweep {idle * 1000:6.1f} ms ({idle / base[1]:.2f}x); {done}")
