@@ -41,5 +41,12 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
     return engine.describe_event(event, names)
 
 
+def describe_openly(event: dict[str, Any], names: list[str]) -> str:
+    """Like `engine.describe_openly` (every event in the third person), for the server's events too."""
+    if event.get("type") == "timed_out":
+        return describe_event(event, names)
+    return engine.describe_openly(event, names)
+
+
 def describe(events: Iterable[dict[str, Any]], names: list[str]) -> list[str]:
     return [describe_event(event, names) for event in events]
