@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from sqlalchemy import func, select
 
 from pbem.clock import SettableClock
@@ -146,3 +147,27 @@ def test_a_restarted_scheduler_after_an_outage_applies_each_overdue_deadline_onc
     assert (first.timeouts, again.timeouts) == (GAMES, 0)
     with runtime.db.read() as session:
         assert session.scalar(select(func.count()).select_from(Game).where(Game.current_seq == 1)) == GAMES
+
+
+def test_a_game_whose_timeout_fails_is_tried_again_later_and_does_not_hold_up_the_others(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken, fine = new_game(), new_game()
+    real = runtime.games.apply_timeout
+
+    def apply_timeout(session, game, choose):  # type: ignore[no-untyped-def]
+        if game.public_id == broken:
+            raise RuntimeError("a bug in one game")
+        return real(session, game, choose)
+
+    monkeypatch.setattr(runtime.games, "apply_timeout", apply_timeout)
+    clock.set(DEADLINE_DUE)
+
+    result = runtime.sweep.run()
+
+    assert result.timeouts == 1
+    assert runtime.games.current_state(fine).seq == 1 and runtime.games.current_state(broken).seq == 0
+    assert runtime.sweep.run().timeouts == 0  # not retried at once
+    monkeypatch.undo()
+    clock.advance(timedelta(hours=1))
+    assert runtime.sweep.run().timeouts == 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, selectinload
@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 BATCH = 200
 MAX_BATCHES = 50  # a sweep stops after this many; the next sweep carries on
+RETRY_LATER = timedelta(hours=1)
 
 
 @dataclass
@@ -90,7 +91,12 @@ class TurnSweep:
         for _ in range(MAX_BATCHES):
             due = self.due(now)
             for game_pk, version in due:
-                self.handle(game_pk, version, now, result)
+                try:
+                    self.handle(game_pk, version, now, result)
+                except Exception:
+                    # One broken game must not hold up the others (they are due after it): look again later.
+                    log.exception("sweep: game row %s failed; trying again in %s", game_pk, RETRY_LATER)
+                    self._defer(game_pk, version, now + RETRY_LATER)
             if len(due) < BATCH:
                 break
         if digests:
@@ -112,6 +118,15 @@ class TurnSweep:
         """Do what is due on one clock as read at `version`, in one transaction; nothing if the claim is lost."""
         with self._db.write() as session:
             self._handle(session, game_pk, version, now, result)
+
+    def _defer(self, game_pk: int, version: int, when: datetime) -> None:
+        with self._db.write() as session:
+            session.execute(
+                update(TurnClock)
+                .where(TurnClock.game_id == game_pk, TurnClock.version == version)
+                .values(version=version + 1, due_at=when)
+                .execution_options(synchronize_session=False)
+            )
 
     def _handle(self, session: Session, game_pk: int, version: int, now: datetime, result: SweepResult) -> None:
         game = lock_game(session, game_pk)
