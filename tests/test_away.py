@@ -166,3 +166,26 @@ def test_marking_the_card_to_discard_on_the_turn_page(client: FlaskClient) -> No
     })
 
     assert f'<option value="{card}" selected>' in client.get(f"/table/{game_id}").get_data(as_text=True)
+
+
+def test_a_player_sets_their_time_zone_and_quiet_hours_on_the_turn_page(client: FlaskClient) -> None:
+    runtime = app_runtime(client.application)
+    game_id = runtime.games.create_game(
+        title="Test mine", host_email="host@example.org",
+        players=[PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"),
+                 PlayerSpec("Cat", "cat@example.org")],
+    )
+    runtime.games.start_game(game_id)
+    seat = seat_to_act(runtime, game_id)
+    page = client.get(f"/play/{seat_token(runtime, game_id, seat)}", follow_redirects=True).get_data(as_text=True)
+
+    bad = client.post(presence_action(page), data={
+        "csrf_token": csrf_of(page), "action": "quiet", "timezone": "Mars/Olympus", "quiet_hours": "23:00-07:00",
+    })
+    client.post(presence_action(page), data={
+        "csrf_token": csrf_of(page), "action": "quiet", "timezone": "America/New_York", "quiet_hours": "23:00-07:00",
+    })
+
+    assert bad.status_code == 400
+    # 72 hours from Monday 09:00 UTC is Thursday 04:00 in New York, inside 23:00-07:00: moved to 07:00 there.
+    assert runtime.turn_controls.status(game_id).deadline == at(3, 12)

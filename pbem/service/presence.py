@@ -3,7 +3,7 @@
 - Away until a date (in the seat's time zone, back on that morning when its quiet hours end): the seat's
   deadlines are held back meanwhile, within the game's per-seat cap (`away_cap_days`, all spells together);
   others see "away until Fri 3 Dec" beside the name. Clearing it ("I'm back") refunds what was not used.
-- Quiet hours ("22:00-08:00", "" for none, None for the game's default).
+- Time zone and quiet hours ("22:00-08:00", "" for none, None for the game's default).
 - The card to discard face down "if I time out"; a marked card no longer in hand is ignored.
 - "I'm back": the run of timeouts, the absent flag and the host's auto-pass end (as when they play a turn).
 """
@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, timezone
+
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.orm import Session
 
@@ -83,20 +85,29 @@ class Presence:
             if was:
                 post_system_line(session, game, f"{row.display_name} is back.", "away", now=now)
 
-    def set_quiet_hours(self, game_id: str, seat: int, text: str | None) -> None:
-        """The seat's own quiet hours ("22:00-08:00"; "" for none; None for the game's default)."""
-        if text is not None:
-            if not isinstance(text, str):
+    def set_timing(self, game_id: str, seat: int, *, timezone_name: str | None, quiet_hours: str | None) -> None:
+        """The seat's time zone (an IANA name such as "Europe/Berlin"; None: unchanged) and quiet hours
+        ("22:00-08:00"; "" for none; None for the game's default). Both are checked before either changes."""
+        if timezone_name is not None:
+            timezone_name = timezone_name.strip()
+            try:
+                ZoneInfo(timezone_name)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise ValidationError(f"Unknown time zone {timezone_name!r}: use a name such as Europe/Berlin.") from None
+        if quiet_hours is not None:
+            if not isinstance(quiet_hours, str):
                 raise ValidationError("Quiet hours are written like 22:00-08:00.")
             try:
-                parse_quiet_hours(text)
+                parse_quiet_hours(quiet_hours)
             except ValueError as exc:
                 raise ValidationError(f"Quiet hours: {exc}.") from None
-            text = text.strip().replace(" ", "")
+            quiet_hours = quiet_hours.strip().replace(" ", "")
         now = self._clock.now()
         with self._db.write() as session:
             game, row = _game_seat(session, game_id, seat)
-            row.quiet_hours = text
+            if timezone_name is not None:
+                row.timezone = timezone_name
+            row.quiet_hours = quiet_hours
             self._retime(session, game, row, now, away_until=row.away_until)
 
     def mark_timeout_card(self, game_id: str, seat: int, card: int | None) -> None:

@@ -138,9 +138,13 @@ def presence(access: SeatAccess) -> Any:
         service.come_back(game_id, seat)
         flash("Welcome back: the game waits for you again.", "notice")
     elif action == "quiet":
+        zone_name = request.form.get("timezone", "").strip()
         raw = request.form.get("quiet_hours", "").strip()
-        service.set_quiet_hours(game_id, seat, raw or None)
-        flash(f"Saved: quiet hours {raw}." if raw else "Saved: the game's quiet hours.", "notice")
+        service.set_timing(
+            game_id, seat, timezone_name=zone_name or None, quiet_hours="" if raw.lower() == "none" else raw or None
+        )
+        flash(f"Saved: quiet hours {raw or 'as the game sets them'}" + (f", in {zone_name}." if zone_name else "."),
+              "notice")
     elif action == "timeout_card":
         raw = request.form.get("timeout_card", "").strip()
         if raw and not raw.isdigit():
