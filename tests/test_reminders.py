@@ -198,3 +198,18 @@ def test_the_sweep_queues_the_daily_digests_that_are_due(runtime: Runtime, new_g
     assert runtime.sweep.run().digests == 3
     assert runtime.sweep.run().digests == 0
     assert game_id
+
+
+def test_a_seat_on_the_daily_digest_gets_no_ladder_reminders_but_still_the_last_warning(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
+    game_id = new_game()
+    _, address = first_player(runtime, game_id)
+    with runtime.db.write() as session:
+        session.execute(update(Seat).where(Seat.email == address).values(notify_mode="digest"))
+
+    queued = sweep_every(runtime, clock, timedelta(minutes=30), at(3, 8))
+
+    assert [(when, kind) for when, kind, to in queued if to == address and kind in TURN_MAIL] == [
+        (at(2, 22), "deadline_warning"),
+    ]

@@ -157,7 +157,13 @@ class GameMail:
         self, session: Session, game: Game, seat: Seat, state: engine.Game, *, started_at: datetime,
         deadline: datetime | None, now: datetime, number: int | None, key: str,
     ) -> OutboxMessage | None:
-        """A reminder of the pending decision (`number` of the ladder, None for the host's nudge), once per key."""
+        """A reminder of the pending decision (`number` of the ladder, None for the host's nudge), once per key.
+
+        A seat that chose the daily digest hears of its turn there, so the ladder passes it by; the host's
+        nudge and the warning before the deadline still reach it.
+        """
+        if number is not None and seat.notify_mode == "digest":
+            return None
         context = self._reminder_context(game, seat, state, started_at, deadline, now)
         context.update(reminder_number=number, reminder_count=policy(game.policies, "reminder_count"))
         return self._to_seat(
