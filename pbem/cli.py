@@ -120,6 +120,22 @@ def scheduler(state: CliState) -> None:
         runtime.close()
 
 
+@main.command()
+@pass_state
+def sweep(state: CliState) -> None:
+    """Run one sweep now: due reminders, deadline warnings, deadlines and daily digests (the scheduler's job)."""
+    configure_logging()
+    runtime = state.runtime()
+    try:
+        result = runtime.sweep.run()
+    finally:
+        runtime.close()
+    click.echo(
+        f"reminders {result.reminders}, warnings {result.warnings}, timeouts {result.timeouts}, "
+        f"host notices {result.host_notices}, daily digests {result.digests}"
+    )
+
+
 @main.group()
 def mail() -> None:
     """Email."""

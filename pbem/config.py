@@ -83,6 +83,8 @@ class MailConfig:
 class SchedulerConfig:
     interval_seconds: int = field(default=5, metadata={"minimum": 1})
     bot_delay_seconds: int = field(default=3, metadata={"minimum": 0})
+    # The sweep for reminders, deadlines and daily digests (pbem/service/sweep.py).
+    sweep_interval_seconds: int = field(default=60, metadata={"minimum": 1})
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,23 @@ class PolicyConfig:
     reminder_count: int = field(default=3, metadata={"minimum": 0})
     deadline_hours: int | None = field(default=72, metadata={"minimum": 1})
     timeout_policy: TimeoutPolicy = "auto-pass"
+    # A last warning this many hours before the deadline (0: none).
+    warning_hours: int = field(default=6, metadata={"minimum": 0})
+    # Each player's night in their own time zone ("HH:MM-HH:MM", "" for none): no reminder is sent then, and a
+    # deadline that would fall in it moves to its end. A player may set their own.
+    quiet_hours: str = "22:00-08:00"
+    # Away time each seat may use per game, in days, all spells together; past it the normal deadline applies.
+    away_cap_days: int = field(default=7, metadata={"minimum": 0})
+    # Consecutive timeouts after which a seat counts as absent and the host is asked what to do.
+    absent_after: int = field(default=2, metadata={"minimum": 1})
+
+    def __post_init__(self) -> None:
+        from pbem.service.deadlines import parse_quiet_hours  # the one parser; it imports nothing from here
+
+        try:
+            parse_quiet_hours(self.quiet_hours)
+        except ValueError as exc:
+            raise ConfigError(f"policies.quiet_hours: {exc}") from None
 
 
 @dataclass(frozen=True)

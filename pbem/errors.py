@@ -146,6 +146,34 @@ class GameNotOver(PbemError):
     default_message = "This is offered once the game is over."
 
 
+class NoPendingTurn(PbemError):
+    """A turn control (nudge, skip, extend) needs a pending decision by a person, and there is none."""
+
+    status = 409
+    code = "no_pending_turn"
+    default_message = "No player's decision is pending in this game right now."
+
+
+class NudgeTooSoon(PbemError):
+    """The host nudges a seat at most once an hour."""
+
+    status = 429
+    code = "nudge_too_soon"
+    default_message = "This player was nudged less than an hour ago. Please give them a little time."
+
+
+class AlreadyPaused(PbemError):
+    status = 409
+    code = "already_paused"
+    default_message = "This game is already paused."
+
+
+class NotPaused(PbemError):
+    status = 409
+    code = "not_paused"
+    default_message = "This game is not paused."
+
+
 class NotSignedIn(PbemError):
     """The host's pages need a host session (from an emailed host link)."""
 

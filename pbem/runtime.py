@@ -25,6 +25,11 @@ from pbem.service.hosting import Hosting
 from pbem.service.moderation import Moderation
 from pbem.service.rate_limits import RateLimiter
 from pbem.service.seats import SeatService
+from pbem.service.auto_pass_links import AutoPassLinks
+from pbem.service.presence import Presence
+from pbem.service.sweep import TurnSweep
+from pbem.service.timeouts import Timeouts
+from pbem.service.turn_controls import TurnControls
 from pbem.tokens import HostLinkSigner, LinkSigner
 
 
@@ -41,6 +46,10 @@ class Runtime:
     fresh_links: FreshLinks
     chat: ChatService
     chronicle: Chronicle
+    auto_pass_links: AutoPassLinks
+    sweep: TurnSweep
+    turn_controls: TurnControls
+    presence: Presence
     host_access: HostAccess
     hosting: Hosting
     moderation: Moderation
@@ -65,11 +74,17 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
     seats = SeatService(db, clock)
     limiter = RateLimiter(clock, config.secret_keys[0])
     fresh_links = FreshLinks(db, clock, links, outbox, limiter, config.link_max_age_days)
+    auto_pass_links = AutoPassLinks(config.secret_keys, config.base_url, clock)
+    timeouts = Timeouts(games, outbox, clock, auto_pass_links, config.base_url)
     return Runtime(
         config=config, clock=clock, db=db, links=links, outbox=outbox, games=games,
         limiter=limiter, seats=seats, fresh_links=fresh_links,
         chat=ChatService(db, clock, limiter),
         chronicle=Chronicle(db),
+        auto_pass_links=auto_pass_links,
+        sweep=TurnSweep(db, clock, games.mail, timeouts),
+        turn_controls=TurnControls(db, clock, games.mail, timeouts),
+        presence=Presence(db, clock),
         host_access=HostAccess(
             db, clock, HostLinkSigner(config.secret_keys, config.base_url, HOST_LINK_MAX_AGE, clock), outbox, limiter,
             config.access,

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from sqlalchemy import inspect, select
+from sqlalchemy import inspect, select, update
 from sqlalchemy.orm import selectinload
 
 from pbem.cli import main
 from pbem.config import load_config
 from pbem.db import Database
-from pbem.models import Base, Game, OutboxMessage
+from pbem.models import Base, Game, OutboxMessage, Seat, TurnClock
 from pbem.runtime import build_runtime
 from pbem.paths import REPO_ROOT
 from tests.conftest import BASE_URL, TEST_SECRET, SmtpServer, free_port
@@ -170,7 +171,7 @@ def test_help_lists_every_command() -> None:
     result = CliRunner().invoke(main, ["--help"])
 
     assert result.exit_code == 0
-    for command in ("db", "run", "scheduler", "mail", "create-game", "demo"):
+    for command in ("db", "run", "scheduler", "mail", "create-game", "demo", "sweep"):
         assert command in result.output
 
 
@@ -229,3 +230,23 @@ def test_demo_of_saboteur2_is_its_own_game(migrated: Path) -> None:
     assert [(game.variant, game.title) for game in games] == [
         ("saboteur2", "Demo game (Saboteur 2)"), ("base", "Demo game")
     ]
+
+
+def test_sweep_runs_one_sweep_and_says_what_it_did(migrated: Path) -> None:
+    assert pbem(migrated, "create-game", "--title", "Slow", "--player", "Ann <ann@example.org>",
+                "--player", "Ben <ben@example.org>", "--player", "Cat <cat@example.org>").exit_code == 0
+    db = Database(load_config(migrated, environ={}).database_url)
+    try:
+        with db.write() as session:  # the turn has waited a day and a half (the command runs on the real clock)
+            session.execute(update(Seat).values(quiet_hours=""))  # whatever the hour of the test run
+            for clock in session.scalars(select(TurnClock)):
+                clock.started_at -= timedelta(hours=36)
+                clock.due_at = clock.started_at + timedelta(hours=24)
+    finally:
+        db.dispose()
+
+    first = pbem(migrated, "sweep")
+    again = pbem(migrated, "sweep")
+
+    assert first.exit_code == 0 and "reminders 1," in first.output
+    assert "reminders 0," in again.output

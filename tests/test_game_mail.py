@@ -234,8 +234,9 @@ def test_a_turn_email_names_the_deadline_in_the_recipients_time_zone(
     play_moves(runtime, game_id, 1, random.Random(1))
 
     [turn] = mailbox(runtime, "your_turn")  # the turn began on Mon 5 Jan at 09:00 UTC; 72 hours to play
-    assert "Please play by Thu 8 Jan 2026, 10:00 CET." in turn.body_text
-    assert "Please play by <strong>Thu 8 Jan 2026, 10:00 CET</strong>." in turn.body_html
+    assert "Your turn began Mon 5 Jan 2026, 10:00 CET." in turn.body_text
+    assert "Please play by Thu 8 Jan 2026, 10:00 CET (3 days to decide)." in turn.body_text
+    assert "Please play by <strong>Thu 8 Jan 2026, 10:00 CET</strong> (3 days to decide)." in turn.body_html
 
 
 def test_a_game_without_deadline_names_none(runtime: Runtime, new_game: NewGame) -> None:

@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 
 from pbem.config import AccessConfig, Config
 from pbem.models import Game, HostAction
+from pbem.web.host.forms import policy_fields
 from tests.conftest import app_runtime, built_app, dump, mailbox
 from tests.host_helpers import HOST, post, sign_in, with_csrf
 
@@ -22,9 +23,9 @@ PLAYERS = {"name_0": "Ann", "email_0": "ann@example.org", "name_1": "Ben", "emai
 
 
 def form(**fields: Any) -> dict[str, Any]:
+    defaults = {f"policy_{p.name}": p.shown(p.default) for p in policy_fields() if p.kind != "flag" or p.default}
     base = {"title": "Friday mine", "variant": "base", "order": "listed", "bots": "0", "confirm": "yes",
-            "policy_reminder_delay_hours": "24", "policy_reminder_interval_hours": "24", "policy_reminder_count": "3",
-            "policy_deadline_hours": "72", "policy_timeout_policy": "auto-pass", **PLAYERS}
+            **defaults, **PLAYERS}
     base.update(fields)
     return {key: value for key, value in base.items() if value is not None}
 
@@ -88,6 +89,7 @@ def test_a_shuffled_seating_keeps_everyone(signed_in: FlaskClient, app: Flask) -
         ({"host_plays": "yes", "host_name": ""}, "host_name", "Your name"),
         ({"host_plays": "yes", "host_name": "Hilda", "email_3": HOST}, "email_3", "already in the game"),
         ({"confirm": None}, "confirm", "Tick this box"),
+        ({"policy_quiet_hours": "late"}, "policy_quiet_hours", "written like 22:00-08:00"),
     ],
 )
 def test_bad_input_is_shown_next_to_its_field_and_nothing_is_created(

@@ -27,12 +27,13 @@ def test_both_kinds_of_scheduler_carry_the_same_jobs_coalesced_and_never_overlap
     assert isinstance(scheduler, expected)
     scheduled = scheduler.get_jobs()
     assert [job.id for job in scheduled] == [job.id for job in jobs(runtime.config)] == [
-        "bot_turns", "deliver_mail", "chat_emails",
+        "bot_turns", "deliver_mail", "chat_emails", "sweep",
     ]
     intervals = {
         "bot_turns": timedelta(seconds=runtime.config.scheduler.interval_seconds),
         "deliver_mail": timedelta(seconds=runtime.config.mail.deliver_interval_seconds),
         "chat_emails": timedelta(seconds=runtime.config.scheduler.interval_seconds),
+        "sweep": timedelta(seconds=runtime.config.scheduler.sweep_interval_seconds),
     }
     for job in scheduled:
         assert job.coalesce is True

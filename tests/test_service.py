@@ -66,7 +66,8 @@ def test_a_new_game_waits_to_be_started(runtime: Runtime, new_game: NewGame) -> 
         game = session.scalars(select(Game)).one()
         assert game.policies == {
             "reminder_delay_hours": 24, "reminder_interval_hours": 24, "reminder_count": 3,
-            "deadline_hours": 72, "timeout_policy": "auto-pass",
+            "deadline_hours": 72, "timeout_policy": "auto-pass", "warning_hours": 6, "quiet_hours": "22:00-08:00",
+            "away_cap_days": 7, "absent_after": 2,
         }
         assert [action.action for action in session.scalars(select(HostAction))] == ["create_game"]
 

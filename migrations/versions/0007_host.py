@@ -1,7 +1,7 @@
 """Host sign-in: one-use host links (issue 7)
 
 Revision ID: 0007_host
-Revises: 0005_trust
+Revises: 0006_scheduler
 Create Date: 2026-11-29 23:20:00
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0007_host'
-down_revision: str | None = '0005_trust'
+down_revision: str | None = '0006_scheduler'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -27,16 +27,18 @@ from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 import engine
 from pbem.mail import contents, trust_context
-from pbem.mail.formatting import format_when
+from pbem.mail.formatting import format_duration, format_when
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
 from pbem.service.chat_lines import ChatExcerpt, mark_shown, unread_excerpt
+from pbem.service.deadlines import policy
 from pbem.service.deadlines import turn_deadline as policy_deadline
 from pbem.service.events import describe, visible_events
+from pbem.service.turn_clock import current_clock
 from pbem.tokens import LinkSigner, SeatLink
 
 # Snapshots read at a time when looking back for the start of a round's payouts (a round's gold picks
@@ -47,10 +49,36 @@ DIGEST_LINES = 40
 
 
 def turn_deadline(game: Game) -> datetime | None:
-    """When the pending decision times out (None: no deadline, nothing pending, or the game is paused)."""
+    """When the pending decision times out (None: no deadline, nothing pending, or the game is paused).
+
+    The turn's clock (`pbem/service/turn_clock.py`) holds it, with quiet hours, away time and extensions.
+    """
     if game.to_act_seat is None or game.paused:
         return None
-    return policy_deadline(game.turn_started_at, game.policies or {})
+    session = object_session(game)
+    clock = current_clock(session, game) if session is not None else None
+    if clock is None:
+        return policy_deadline(game.turn_started_at, game.policies or {})
+    return clock.deadline_at
+
+
+AT_DEADLINE = {
+    "auto-pass": "If you have not played by then, the game discards a card from your hand face down for you "
+    "(the one you marked on your turn page, if you did) and moves on.",
+    "bot": "If you have not played by then, a computer player takes your turn.",
+    "notify-host": "If you have not played by then, the host decides what happens.",
+    "gold": "If you have not chosen by then, you get the highest gold card on offer.",
+    "steal": "If you have not decided by then, your Theft is let go.",
+}
+
+
+def decision_words(state: engine.Game) -> tuple[str, str | None]:
+    """What the seat is to decide, and the at-deadline key for it (None: by the game's policy)."""
+    if state.phase == "gold":
+        return "gold pick", "gold"
+    if state.phase == "steal":
+        return "decision about your Theft", "steal"
+    return "turn", None
 
 
 class GameMail:
@@ -114,10 +142,55 @@ class GameMail:
             describe(events, game.names),
             format_when(deadline, seat.timezone) if deadline is not None else None,
         )
+        context["waiting_since"] = format_when(game.turn_started_at, seat.timezone) if game.turn_started_at else None
+        context["deadline_in"] = (
+            format_duration(deadline - game.turn_started_at) if deadline is not None and game.turn_started_at else None
+        )
         self._to_seat(
             session, game, seat, "your_turn", (game.current_seq,), context, drop_when_stale=True,
             chat=unread_excerpt(session, game, seat),
         )
+
+    # -- reminders (the scheduler's sweep, pbem/service/sweep.py) ------------------------------------
+
+    def turn_reminder(
+        self, session: Session, game: Game, seat: Seat, state: engine.Game, *, started_at: datetime,
+        deadline: datetime | None, now: datetime, number: int | None, key: str,
+    ) -> OutboxMessage | None:
+        """A reminder of the pending decision (`number` of the ladder, None for the host's nudge), once per key.
+
+        A seat that chose the daily digest hears of its turn there, so the ladder passes it by; the host's
+        nudge and the warning before the deadline still reach it.
+        """
+        if number is not None and seat.notify_mode == "digest":
+            return None
+        context = self._reminder_context(game, seat, state, started_at, deadline, now)
+        context.update(reminder_number=number, reminder_count=policy(game.policies, "reminder_count"))
+        return self._to_seat(
+            session, game, seat, "turn_reminder", (game.current_seq, key), context, drop_when_stale=True
+        )
+
+    def deadline_warning(
+        self, session: Session, game: Game, seat: Seat, state: engine.Game, *, started_at: datetime,
+        deadline: datetime, now: datetime,
+    ) -> OutboxMessage | None:
+        """The last warning before the deadline, once per decision."""
+        context = self._reminder_context(game, seat, state, started_at, deadline, now)
+        context["left"] = format_duration(deadline - now)
+        return self._to_seat(session, game, seat, "deadline_warning", (game.current_seq,), context, drop_when_stale=True)
+
+    def _reminder_context(
+        self, game: Game, seat: Seat, state: engine.Game, started_at: datetime, deadline: datetime | None, now: datetime
+    ) -> dict[str, Any]:
+        decision, at_key = decision_words(state)
+        at_deadline = AT_DEADLINE[at_key or ("auto-pass" if seat.auto_pass else policy(game.policies, "timeout_policy"))]
+        return {
+            "decision": decision,
+            "waited": format_duration(now - started_at),
+            "waiting_since": format_when(started_at, seat.timezone),
+            "deadline": format_when(deadline, seat.timezone) if deadline is not None else None,
+            "at_deadline": at_deadline,
+        }
 
     def _round_digests(self, session: Session, game: Game, state: engine.Game, started: dict[str, Any]) -> None:
         finished = started["round"] - 1

@@ -4,6 +4,8 @@
   run of failures to that seat's address: a later successful delivery starts a new run.
 - `enqueue_stalling_notice`: a player is keeping the table waiting (the reminder sweep of the
   scheduler calls it), once per pending decision.
+- `enqueue_absent_notice`: a seat timed out too many turns in a row (`pbem/service/timeouts.py`), with
+  one-click links to let the game pass for it without waiting or to replace the player.
 Both go to `games.host_email` in the host's own conversation about the game.
 """
 
@@ -71,5 +73,25 @@ def enqueue_stalling_notice(
             "waited": format_duration(now - game.turn_started_at),
             "waiting_since": format_when(game.turn_started_at),
             "reminders_sent": reminders_sent,
+        },
+    )
+
+
+def enqueue_absent_notice(
+    session: Session, outbox: Outbox, *, game: Game, seat: Seat, auto_pass_url: str, host_url: str
+) -> OutboxMessage | None:
+    """Tell the host that `seat` timed out too many turns in a row; once per run of timeouts (and seat holder)."""
+    return outbox.enqueue_to_host(
+        session,
+        game=game,
+        kind="host_seat_absent",
+        dedupe_key=dedupe_key(
+            "host_seat_absent", game.public_id, seat.seat_index, seat.token_version, game.current_seq
+        ),
+        context={
+            "seat_name": seat.display_name,
+            "timeouts": seat.timeouts_in_row,
+            "auto_pass_url": auto_pass_url,
+            "host_url": host_url,
         },
     )

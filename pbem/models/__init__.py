@@ -6,12 +6,14 @@ from pbem.models.games import Game, HostAction, Seat, Snapshot, SnapshotIsAppend
 from pbem.models.limits import RateLimitHit
 from pbem.models.mail import MailThread, OutboxMessage
 from pbem.models.chat import ChatMessage, InboundMail
+from pbem.models.clocks import TurnClock
 
 __all__ = [
     "Base", "Game", "HostAction", "MailThread", "OutboxMessage", "RateLimitHit", "Seat", "Snapshot",
     "SnapshotIsAppendOnly", "RoundCommitment",
 ]
 __all__ += ["ChatMessage", "InboundMail"]
+__all__ += ["TurnClock"]
 from pbem.models.hosting import HostSignIn  # noqa: E402
 
 __all__ += ["HostSignIn"]

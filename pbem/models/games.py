@@ -68,6 +68,8 @@ class Seat(Base):
         UniqueConstraint("game_id", "display_name"),
         CheckConstraint(one_of("notify_mode", NOTIFY_MODES), name="notify_mode"),
         CheckConstraint("is_bot OR email IS NOT NULL", name="human_has_email"),
+        # The sweep's daily digests look for the seats that asked for them, not through every seat.
+        Index("ix_seats_notify_mode", "notify_mode"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -86,6 +88,18 @@ class Seat(Base):
     chat_emails: Mapped[bool] = mapped_column(default=False, server_default=false())
     chat_read_upto: Mapped[int | None]
     chat_mailed_at: Mapped[datetime | None]
+    # Keeping long games moving (pbem/service/turn_clock.py): quiet hours in the seat's time zone ("22:00-08:00";
+    # None: the game's default), away time (until when, and how much of the game's cap is used), the run of
+    # timeouts that flags a seat as absent, the host's "auto-pass without waiting", the card to discard on a
+    # timeout, and the host's last nudge (at most one an hour).
+    quiet_hours: Mapped[str | None] = mapped_column(String(11))
+    away_until: Mapped[datetime | None]
+    away_used_seconds: Mapped[int] = mapped_column(default=0, server_default="0")
+    timeouts_in_row: Mapped[int] = mapped_column(default=0, server_default="0")
+    absent: Mapped[bool] = mapped_column(default=False, server_default=false())
+    auto_pass: Mapped[bool] = mapped_column(default=False, server_default=false())
+    timeout_card: Mapped[int | None]
+    nudged_at: Mapped[datetime | None]
 
     game: Mapped[Game] = relationship(back_populates="seats")
 

@@ -1,4 +1,4 @@
-"""The scheduler's job list. Later issues add the reminder/deadline sweep here."""
+"""The scheduler's job list: computer turns, mail, chat emails, the sweep (reminders, deadlines, digests), replies."""
 
 from __future__ import annotations
 
@@ -38,6 +38,11 @@ def chat_emails(runtime: Runtime) -> int:
     return queue_due_chat_emails(runtime.db, runtime.clock, runtime.games.mail)
 
 
+def sweep(runtime: Runtime) -> int:
+    """Reminders, deadline warnings, deadlines and daily digests that are due; returns how many were handled."""
+    return runtime.sweep.run().total
+
+
 def receive_replies(runtime: Runtime) -> int:
     """Poll the reply mailbox (`mail.imap`); an unreachable mailbox is a warning, tried again next time."""
     try:
@@ -58,6 +63,12 @@ def jobs(config: Config) -> list[Job]:
             interval=timedelta(seconds=config.mail.deliver_interval_seconds),
         ),
         Job(id="chat_emails", description="email table talk to seats that asked", run=chat_emails, interval=every),
+        Job(
+            id="sweep",
+            description="send due reminders and warnings, apply deadlines, queue daily digests",
+            run=sweep,
+            interval=timedelta(seconds=config.scheduler.sweep_interval_seconds),
+        ),
     ] + ([Job(
         id="receive_replies",
         description="post replies from the reply mailbox to the chat",

@@ -24,5 +24,29 @@ def visible_events(events: Iterable[dict[str, Any]], seat: int | None) -> list[d
     return [event for event in events if is_visible(event, seat)]
 
 
+# Events the server adds beside the engine's (public, stored with the snapshot like the engine's own).
+TIMED_OUT_HOW = {
+    "auto-pass": "discarded a card face down for them",
+    "bot": "let a computer player take the turn",
+    "gold": "took the highest gold card on offer for them",
+    "steal": "let their Theft go",
+}
+
+
+def describe_event(event: dict[str, Any], names: list[str]) -> str:
+    if event.get("type") == "timed_out":
+        seat = event.get("seat")
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
+        return f"{who} ran out of time: the game {TIMED_OUT_HOW.get(event.get('how', ''), 'moved on')}."
+    return engine.describe_event(event, names)
+
+
+def describe_openly(event: dict[str, Any], names: list[str]) -> str:
+    """Like `engine.describe_openly` (every event in the third person), for the server's events too."""
+    if event.get("type") == "timed_out":
+        return describe_event(event, names)
+    return engine.describe_openly(event, names)
+
+
 def describe(events: Iterable[dict[str, Any]], names: list[str]) -> list[str]:
-    return [engine.describe_event(event, names) for event in events]
+    return [describe_event(event, names) for event in events]

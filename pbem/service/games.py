@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -41,6 +41,7 @@ from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostAction, Seat, Snapshot
 from pbem.service.events import describe, visible_events
 from pbem.service.fairness import seal_dealt_round
+from pbem.service.turn_clock import plan_turn, seat_moved
 from pbem.tokens import LinkSigner, SeatLink
 
 MAX_TITLE = 200
@@ -250,6 +251,7 @@ class GameService:
             new_state, events = engine.apply_move(state, seat, move)
         except engine.IllegalMove as exc:
             raise InvalidMove(str(exc)) from None
+        seat_moved(game.seats[seat])
         snapshot = self._append_snapshot(
             session, game, new_state, move=move, events=events, actor=seat, submission_id=submission_id
         )
@@ -262,6 +264,33 @@ class GameService:
             game_over=engine.is_over(new_state),
             replayed=False,
         )
+
+    def apply_timeout(
+        self, session: Session, game: Game, choose: Callable[[engine.Game], tuple[dict[str, Any], str]]
+    ) -> Snapshot:
+        """The pending decision times out: `choose(state)` decides the move (and says how, for the log).
+
+        The caller (the sweep, or the host skipping a turn) holds the game row locked and has claimed the
+        decision. The snapshot's events begin with a public `timed_out` event, so the log and the next emails
+        say so. The submission id is derived from the sequence number: a second attempt at the same decision
+        fails on the unique constraint instead of applying twice.
+        """
+        seat = game.to_act_seat
+        if game.status != "active" or seat is None or game.current_seq is None:
+            raise GameFinished()
+        state = _load_state(session, game)
+        move, how = choose(state)
+        try:
+            new_state, events = engine.apply_move(state, seat, move)
+        except engine.IllegalMove as exc:
+            raise InvalidMove(str(exc)) from None
+        events = [{"type": "timed_out", "seat": seat, "how": how, "audience": "public"}, *events]
+        snapshot = self._append_snapshot(
+            session, game, new_state, move=move, events=events, actor=seat,
+            submission_id=f"timeout-{game.current_seq}",
+        )
+        self.mail.after_move(session, game, new_state, events)
+        return snapshot
 
     def _replay(self, session: Session, game: Game, seat: int, submission_id: str) -> MoveResult | None:
         earlier = session.scalar(
@@ -316,6 +345,8 @@ class GameService:
         session.flush()
         # A snapshot that deals a round seals that deal, in this same transaction (docs/fairness.md).
         seal_dealt_round(session, game, seq, state, events, now)
+        # The new pending decision gets its reminders and deadline (pbem/service/turn_clock.py).
+        plan_turn(session, game, now)
         return snapshot
 
     # -- moderation ------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.models import Game, Snapshot
 from pbem.service.disclosure import game_is_closed
-from pbem.service.events import describe, visible_events
+from pbem.service.events import describe, describe_openly, visible_events
 from pbem.service.timeline import round_starts
 
 # Moves of the same round shown before the current one, newest first.
@@ -72,7 +72,7 @@ class Eyes:
 
     def lines(self, events: Iterable[dict[str, Any]], names: list[str]) -> list[str]:
         if self.open:
-            return [engine.describe_openly(event, names) for event in events]
+            return [describe_openly(event, names) for event in events]
         return describe(visible_events(events, self.seat), names)
 
 

@@ -6,8 +6,8 @@ known to the whole table; a seat's preferences are shown only to that seat.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -17,7 +17,10 @@ from pbem.db import Database
 from pbem.errors import ValidationError
 from pbem.models import Game, Seat
 from pbem.models.games import NOTIFY_MODES
+from pbem.mail.formatting import zone
 from pbem.service.games import _find_game, _require_seat
+from pbem.service.presence import away_label
+from pbem.service.turn_clock import away_cap, current_clock
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,17 @@ class SeatProfile:
     last_seen_at: datetime | None
     computer_seats: frozenset[int]
     policies: dict[str, Any]
+    # Keeping long games moving (pbem/service/presence.py, turn_clock.py): the pending turn's deadline with
+    # quiet hours, away time and extensions; "away until Fri 3 Dec" per seat; this seat's own settings.
+    deadline_at: datetime | None = None
+    away: dict[int, str] = field(default_factory=dict)
+    away_until: datetime | None = None
+    away_until_date: str = ""  # the date the player gave, for the form (ISO, in their time zone)
+    away_left: timedelta = timedelta(0)
+    quiet_hours: str | None = None
+    timeout_card: int | None = None
+    auto_pass: bool = False
+    absent: bool = False
 
 
 class SeatService:
@@ -45,6 +59,8 @@ class SeatService:
         with self._db.read() as session:
             game = _find_game(session, game_id)
             own = _seat(game, seat)
+            now = self._clock.now()
+            clock = current_clock(session, game)
             return SeatProfile(
                 seat=own.seat_index,
                 names=tuple(game.names),
@@ -53,6 +69,22 @@ class SeatService:
                 last_seen_at=own.last_seen_at,
                 computer_seats=frozenset(other.seat_index for other in game.seats if other.is_bot),
                 policies=dict(game.policies),
+                deadline_at=clock.deadline_at if clock is not None and not game.paused else None,
+                away={
+                    other.seat_index: label
+                    for other in game.seats
+                    if (label := away_label(other.away_until, own.timezone, now)) is not None
+                },
+                away_until=own.away_until if own.away_until is not None and own.away_until > now else None,
+                away_until_date=(
+                    own.away_until.astimezone(zone(own.timezone)).date().isoformat()
+                    if own.away_until is not None and own.away_until > now else ""
+                ),
+                away_left=max(away_cap(game) - timedelta(seconds=own.away_used_seconds), timedelta(0)),
+                quiet_hours=own.quiet_hours,
+                timeout_card=own.timeout_card,
+                auto_pass=own.auto_pass,
+                absent=own.absent,
             )
 
     def set_notify_mode(self, game_id: str, seat: int, mode: str) -> None:

@@ -10,7 +10,7 @@ from pbem.clock import Clock
 from pbem.config import Config, load_config
 from pbem.paths import TEMPLATES_DIR
 from pbem.runtime import build_runtime
-from pbem.web import chat, csrf, dev_mail, errors, home, mail_links, player, security
+from pbem.web import auto_pass_links, chat, csrf, dev_mail, errors, home, mail_links, player, security
 from pbem.web import deals, replay  # noqa: F401  (their routes join the player blueprint)
 from pbem.web import host
 from pbem.web.app_context import EXTENSION_KEY
@@ -36,6 +36,7 @@ def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Fl
     app.register_blueprint(home.blueprint)
     app.register_blueprint(player.blueprint)
     app.register_blueprint(mail_links.blueprint)
+    app.register_blueprint(auto_pass_links.blueprint)
     app.register_blueprint(chat.blueprint)
     app.register_blueprint(host.blueprint)
     if config.is_development:

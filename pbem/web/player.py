@@ -10,6 +10,7 @@ the reason and the error's status.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from flask import (
@@ -116,6 +117,42 @@ def settings(access: SeatAccess) -> Any:
     mode = request.form.get("notify_mode", "")
     runtime().seats.set_notify_mode(access.link.game_id, access.link.seat, mode)
     flash("Saved: an email for each of your turns." if mode == "turn" else "Saved: one email a day.", "notice")
+    return redirect(access.url("player.table"), 303)
+
+
+@seat_route("/presence", ["POST"])
+def presence(access: SeatAccess) -> Any:
+    """Away time, quiet hours, the card to discard on a timeout, "I'm back" (pbem/service/presence.py)."""
+    game_id, seat = access.link.game_id, access.link.seat
+    service = runtime().presence
+    action = request.form.get("action", "")
+    if action == "away":
+        raw = request.form.get("away_until", "").strip()
+        try:
+            day = date.fromisoformat(raw) if raw else None
+        except ValueError:
+            raise ValidationError("Choose the date you will be back.") from None
+        service.set_away(game_id, seat, day)
+        flash(f"Saved: away until {day:%a} {day.day} {day:%b}." if day else "Saved: you are back.", "notice")
+    elif action == "back":
+        service.come_back(game_id, seat)
+        flash("Welcome back: the game waits for you again.", "notice")
+    elif action == "quiet":
+        zone_name = request.form.get("timezone", "").strip()
+        raw = request.form.get("quiet_hours", "").strip()
+        service.set_timing(
+            game_id, seat, timezone_name=zone_name or None, quiet_hours="" if raw.lower() == "none" else raw or None
+        )
+        flash(f"Saved: quiet hours {raw or 'as the game sets them'}" + (f", in {zone_name}." if zone_name else "."),
+              "notice")
+    elif action == "timeout_card":
+        raw = request.form.get("timeout_card", "").strip()
+        if raw and not raw.isdigit():
+            raise ValidationError("Choose a card from your hand.")
+        service.mark_timeout_card(game_id, seat, int(raw) if raw else None)
+        flash("Saved: the card to discard if you time out." if raw else "Saved: a random card if you time out.", "notice")
+    else:
+        raise ValidationError("Unknown setting.")
     return redirect(access.url("player.table"), 303)
 
 

@@ -73,6 +73,7 @@ class SeatRow:
     has_gold: bool | None  # Saboteur 2: whether the seat holds any gold piece (how many is its secret)
     trapped: bool
     theft: bool
+    away: str | None = None  # "away until Fri 3 Dec", in the reader's time zone
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ class TurnPage:
     units: tuple[str, str]  # what gold is counted in: ("nugget", "nuggets") or ("gold piece", "gold pieces")
     inspections: list[str]  # Saboteur 2: the dwarf cards this seat saw this round
     stealing: bool  # Saboteur 2: this seat's Theft is the pending decision
+    profile: SeatProfile | None = None  # away time, quiet hours, the card to discard on a timeout
 
     @property
     def playing(self) -> bool:
@@ -149,7 +151,10 @@ def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: 
     picking = your_turn and view.get("phase") == "gold"
     stealing = your_turn and view.get("phase") == "steal"
     since = state.turn_started_at
-    deadline = turn_deadline(since, profile.policies) if state.to_act is not None and not state.paused else None
+    deadline = None
+    if state.to_act is not None and not state.paused:
+        # The turn's clock holds the deadline (quiet hours, away time, extensions); a game from before clocks: policy.
+        deadline = profile.deadline_at or turn_deadline(since, profile.policies)
     legal_cards = {move.get("card") for move in state.legal_moves if move.get("type") == "play"}
     last_own = max((entry.seq for entry in history if entry.actor == seat), default=0)
     entries = [_log_entry(entry, names, profile.timezone) for entry in history]
@@ -187,6 +192,7 @@ def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: 
                 has_gold=row.get("has_gold"),
                 trapped=bool(row.get("trapped")),
                 theft=bool(row.get("theft")),
+                away=profile.away.get(row["seat"]),
             )
             for row in view.get("seats", [])
         ],
@@ -203,6 +209,7 @@ def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: 
             f"{names[seen['seat']]}: {role_words(seen['role'], 'saboteur2')[0]}" for seen in you.get("inspections", [])
         ],
         stealing=stealing,
+        profile=profile,
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -275,6 +276,16 @@ def read_form(data: MultiDict[str, str], host_email: str, files: MultiDict[str, 
                 errors["deck"] = "The deck file is not UTF-8 text."
             except ValidationError as exc:
                 errors["deck"] = exc.message
+    if not any(key.startswith("policy_") for key in errors):
+        # Checks across a whole policy set, or of a value's form (quiet hours), live in PolicyConfig itself.
+        try:
+            PolicyConfig(**form.policies)
+        except ConfigError as exc:
+            named = re.match(r"policies\.(\w+): (.*)", str(exc))
+            field_name = f"policy_{named.group(1)}" if named else "policies"
+            errors[field_name] = _sentence(named.group(2) if named else str(exc))
+        except TypeError as exc:
+            errors["policies"] = _sentence(str(exc))
     known = {f"policy_{p.name}" for p in policy_fields()}
     unknown = sorted(key for key in data if key.startswith("policy_") and key not in known)
     if unknown:

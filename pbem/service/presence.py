@@ -1,0 +1,142 @@
+"""A player's own say over their clock, from the turn page: away time, quiet hours, the card to lose on a timeout.
+
+- Away until a date (in the seat's time zone, back on that morning when its quiet hours end): the seat's
+  deadlines are held back meanwhile, within the game's per-seat cap (`away_cap_days`, all spells together);
+  others see "away until Fri 3 Dec" beside the name. Clearing it ("I'm back") refunds what was not used.
+- Time zone and quiet hours ("22:00-08:00", "" for none, None for the game's default).
+- The card to discard face down "if I time out"; a marked card no longer in hand is ignored.
+- "I'm back": the run of timeouts, the absent flag and the host's auto-pass end (as when they play a turn).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta, timezone
+
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.clock import Clock
+from pbem.db import Database
+from pbem.errors import ValidationError
+from pbem.mail.formatting import zone
+from pbem.models import Game, Seat
+from pbem.service.chat import post_system_line
+from pbem.service.deadlines import parse_quiet_hours
+from pbem.service.games import _lock_game, _require_seat
+from pbem.service.sweep import load_state
+from pbem.service.turn_clock import charge_away, current_clock, quiet_hours_of, refund_away, reschedule, seat_moved
+
+MAX_AWAY_AHEAD = timedelta(days=365)
+
+
+def away_label(away_until: datetime | None, zone_name: str | None, now: datetime) -> str | None:
+    """E.g. "away until Fri 3 Dec" (None when the seat is not away), in the reader's time zone."""
+    if away_until is None or away_until <= now:
+        return None
+    local = away_until.astimezone(zone(zone_name))
+    return f"away until {local:%a} {local.day} {local:%b}"
+
+
+def back_on(day: date, game: Game, seat: Seat) -> datetime:
+    """The moment a player away "until `day`" counts as back: that morning, when their quiet hours end."""
+    quiet = quiet_hours_of(game, seat)
+    morning = quiet[1] if quiet is not None else time(0, 0)
+    return datetime.combine(day, morning, tzinfo=zone(seat.timezone)).astimezone(timezone.utc)
+
+
+class Presence:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    def set_away(self, game_id: str, seat: int, until: date | None) -> datetime | None:
+        """Away until the morning of `until` (None: back now). Returns the stored moment."""
+        now = self._clock.now()
+        with self._db.write() as session:
+            game, row = _game_seat(session, game_id, seat)
+            if until is None:
+                moment = None
+            else:
+                if not isinstance(until, date):
+                    raise ValidationError("Choose the date you will be back.")
+                moment = back_on(until, game, row)
+                if moment <= now:
+                    raise ValidationError("Choose a date after today for being back.")
+                if moment - now > MAX_AWAY_AHEAD:
+                    raise ValidationError("Choose a date within a year.")
+            self._retime(session, game, row, now, away_until=moment)
+            label = away_label(moment, row.timezone, now)
+            post_system_line(
+                session, game, f"{row.display_name} is {label}." if label else f"{row.display_name} is back.",
+                "away", now=now,
+            )
+            return moment
+
+    def come_back(self, game_id: str, seat: int) -> None:
+        """The player is here again: no longer away, absent or auto-passed."""
+        now = self._clock.now()
+        with self._db.write() as session:
+            game, row = _game_seat(session, game_id, seat)
+            was = row.absent or row.auto_pass or (row.away_until is not None and row.away_until > now)
+            seat_moved(row)
+            self._retime(session, game, row, now, away_until=None)
+            if was:
+                post_system_line(session, game, f"{row.display_name} is back.", "away", now=now)
+
+    def set_timing(self, game_id: str, seat: int, *, timezone_name: str | None, quiet_hours: str | None) -> None:
+        """The seat's time zone (an IANA name such as "Europe/Berlin"; None: unchanged) and quiet hours
+        ("22:00-08:00"; "" for none; None for the game's default). Both are checked before either changes."""
+        if timezone_name is not None:
+            timezone_name = timezone_name.strip()
+            try:
+                ZoneInfo(timezone_name)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise ValidationError(f"Unknown time zone {timezone_name!r}: use a name such as Europe/Berlin.") from None
+        if quiet_hours is not None:
+            if not isinstance(quiet_hours, str):
+                raise ValidationError("Quiet hours are written like 22:00-08:00.")
+            try:
+                parse_quiet_hours(quiet_hours)
+            except ValueError as exc:
+                raise ValidationError(f"Quiet hours: {exc}.") from None
+            quiet_hours = quiet_hours.strip().replace(" ", "")
+        now = self._clock.now()
+        with self._db.write() as session:
+            game, row = _game_seat(session, game_id, seat)
+            if timezone_name is not None:
+                row.timezone = timezone_name
+            row.quiet_hours = quiet_hours
+            self._retime(session, game, row, now, away_until=row.away_until)
+
+    def mark_timeout_card(self, game_id: str, seat: int, card: int | None) -> None:
+        """The card to discard face down if this seat's turn times out (None: a random one)."""
+        if card is not None and type(card) is not int:
+            raise ValidationError("Choose a card from your hand.")
+        with self._db.write() as session:
+            game, row = _game_seat(session, game_id, seat)
+            if card is not None:
+                if game.current_seq is None:
+                    raise ValidationError("The game has not started yet.")
+                hand = engine.view(load_state(session, game), seat)["you"].get("hand", [])
+                if card not in {entry["id"] for entry in hand}:
+                    raise ValidationError("That card is not in your hand.")
+            row.timeout_card = card
+
+    def _retime(self, session: Session, game: Game, row: Seat, now: datetime, *, away_until: datetime | None) -> None:
+        """Store the seat's new away time and replan its pending turn, if it has one."""
+        clock = current_clock(session, game)
+        mine = clock is not None and clock.seat == row.seat_index and game.status == "active"
+        if mine:
+            refund_away(game, clock, now)  # type: ignore[arg-type]
+        row.away_until = away_until
+        if mine:
+            charge_away(game, clock, now)  # type: ignore[arg-type]
+            reschedule(game, clock, now)  # type: ignore[arg-type]
+
+
+def _game_seat(session: Session, game_id: str, seat: int) -> tuple[Game, Seat]:
+    game = _lock_game(session, game_id)
+    _require_seat(game, seat)
+    return game, game.seats[seat]

@@ -1,0 +1,131 @@
+"""What happens when a pending decision runs out of time: the move, the record, the word to the table.
+
+- A gold pick takes the highest value on offer; a Saboteur 2 Theft is let go.
+- Policy `auto-pass`: discard one card face down, the one the player marked in advance ("if I time out,
+  discard this") if it is still in hand, else a random one. It never builds or plays an action, so a timeout
+  reveals nothing about the seat's side.
+- Policy `bot`: the computer player decides (`pbem.service.bots.bot_move`, the one place bots choose).
+- Policy `notify-host`: the host is told and the game waits for them.
+
+Every timeout counts towards the seat's run; after `absent_after` in a row the seat is flagged absent and
+the host is emailed one-click links. Callers hold the game row locked and have claimed the decision.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.clock import Clock
+from pbem.mail.formatting import format_duration
+from pbem.mail.host_notices import enqueue_absent_notice, enqueue_stalling_notice
+from pbem.mail.outbox import Outbox
+from pbem.models import Game, Seat, TurnClock
+from pbem.service.auto_pass_links import AutoPassLinks
+from pbem.service.bots import bot_move
+from pbem.service.chat import post_system_line
+from pbem.service.deadlines import policy
+from pbem.service.games import GameService
+from pbem.service.turn_clock import reschedule
+
+
+def timeout_move(state: engine.Game, seat: int, marked_card: int | None, how: str, seed: int) -> dict[str, Any]:
+    """The move made for a seat that ran out of time (`how`: "auto-pass" or "bot")."""
+    moves = engine.legal_moves(state, seat)
+    picks = [move for move in moves if move["type"] == "pick_gold"]
+    if picks:
+        return max(picks, key=lambda move: move["value"])
+    if any(move["type"] == "steal" for move in moves):
+        return {"type": "steal", "target": None}
+    if how == "bot":
+        return bot_move(state, seat, seed)
+    hand = [card["id"] for card in engine.view(state, seat)["you"].get("hand", [])]
+    passes = [move for move in moves if move["type"] == "pass"]
+    if not hand or not passes:
+        return bot_move(state, seat, seed)  # cannot happen in Saboteur (a seat with no cards is passed over)
+    card = marked_card if marked_card in hand else random.Random(seed).choice(hand)
+    move = {"type": "pass", "cards": [card]}
+    return move if move in passes else random.Random(seed).choice(passes)
+
+
+def how_timed_out(state: engine.Game, how: str) -> str:
+    """The word stored in the `timed_out` event: what the game did instead of the player."""
+    if state.phase == "gold":
+        return "gold"
+    if state.phase == "steal":
+        return "steal"
+    return how
+
+
+class Timeouts:
+    def __init__(self, games: GameService, outbox: Outbox, clock: Clock, links: AutoPassLinks, base_url: str) -> None:
+        self._games = games
+        self._outbox = outbox
+        self._clock = clock
+        self._links = links
+        self._base_url = base_url.rstrip("/")
+
+    def time_out(self, session: Session, game: Game, clock: TurnClock, now: datetime, *, by_host: bool = False) -> str:
+        """Apply the game's timeout policy to the pending decision; returns what was done.
+
+        `by_host`: the host skipped the turn (notify-host then means: pass for them now).
+        """
+        seat = game.seats[clock.seat]  # type: ignore[index]
+        chosen = "auto-pass" if seat.auto_pass else policy(game.policies, "timeout_policy")
+        if chosen == "notify-host" and not by_host:
+            enqueue_stalling_notice(
+                session, self._outbox, game=game, seat=seat, now=now, reminders_sent=clock.reminders_sent
+            )
+            clock.timed_out = True
+            reschedule(game, clock, now)
+            post_system_line(
+                session, game, f"{seat.display_name} ran out of time for this turn; the host decides what happens.",
+                "timeout", now=now,
+            )
+            self._count(session, game, seat)
+            return "notify-host"
+        how = "bot" if chosen == "bot" else "auto-pass"
+        seed = secrets.randbits(63)
+        marked = seat.timeout_card
+        done: list[str] = []
+
+        def choose(state: engine.Game) -> tuple[dict[str, Any], str]:
+            done.append(how_timed_out(state, how))
+            return timeout_move(state, seat.seat_index, marked, how, seed), done[0]
+
+        waited = format_duration(now - clock.started_at)
+        self._games.apply_timeout(session, game, choose)
+        seat.timeout_card = None
+        action = "was skipped by the host" if by_host else f"ran out of time after {waited}"
+        post_system_line(session, game, f"{seat.display_name} {action}: {_line(done[0])}", "timeout", now=now)
+        self._count(session, game, seat)
+        return done[0]
+
+    def _count(self, session: Session, game: Game, seat: Seat) -> None:
+        seat.timeouts_in_row += 1
+        if seat.absent or seat.timeouts_in_row < policy(game.policies, "absent_after"):
+            return
+        seat.absent = True
+        enqueue_absent_notice(
+            session, self._outbox, game=game, seat=seat,
+            auto_pass_url=self._links.url(game.public_id, seat.seat_index, seat.token_version),
+            host_url=f"{self._base_url}/host/games/{game.public_id}",
+        )
+        post_system_line(
+            session, game, f"{seat.display_name} has timed out {seat.timeouts_in_row} turns in a row; the host is asked "
+            "what to do.", "absent", now=self._clock.now(),
+        )
+
+
+def _line(how: str) -> str:
+    return {
+        "auto-pass": "a card was discarded face down for them.",
+        "bot": "a computer player took the turn.",
+        "gold": "they got the highest gold card on offer.",
+        "steal": "their Theft was let go.",
+    }.get(how, "the game moved on.")

@@ -1,0 +1,143 @@
+"""Keeping each game's `turn_clocks` row true, inside the caller's transaction.
+
+The game service calls `plan_turn` with every snapshot; pausing, extending, away time and the sweep call
+`reschedule` after changing a fact. The row's `due_at` is the next moment the sweep has work for the pending
+decision; every change bumps `version`, so a sweep that read the row before loses its conditional claim.
+Away time is charged to the seat's per-game cap when it holds a deadline back, and refunded for the part
+not used when the turn ends or the away date changes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy.orm import Session
+
+from pbem.models import Game, Seat, TurnClock
+from pbem.service.deadlines import QuietHours, TurnFacts, TurnSchedule, parse_quiet_hours, policy, turn_schedule
+
+
+def quiet_hours_of(game: Game, seat: Seat) -> QuietHours:
+    """The seat's own quiet hours, else the game's default ("" on either: none)."""
+    text = seat.quiet_hours if seat.quiet_hours is not None else policy(game.policies, "quiet_hours")
+    try:
+        return parse_quiet_hours(text)
+    except ValueError:
+        return None
+
+
+def facts_of(clock: TurnClock) -> TurnFacts:
+    return TurnFacts(
+        started_at=clock.started_at,
+        held_back=timedelta(seconds=clock.paused_seconds + clock.away_seconds),
+        extended=timedelta(seconds=clock.extended_seconds),
+        reminders_sent=clock.reminders_sent,
+        warned=clock.warned,
+    )
+
+
+def schedule_of(game: Game, clock: TurnClock) -> TurnSchedule | None:
+    """The pending decision's reminder, warning and deadline (None: no person's decision is pending)."""
+    if clock.seat is None or game.status != "active":
+        return None
+    seat = game.seats[clock.seat]
+    if seat.is_bot:
+        return None
+    return turn_schedule(facts_of(clock), game.policies or {}, seat.timezone, quiet_hours_of(game, seat))
+
+
+def clock_of(session: Session, game: Game) -> TurnClock | None:
+    return session.get(TurnClock, game.id)
+
+
+def plan_turn(session: Session, game: Game, now: datetime) -> TurnClock:
+    """A new pending decision (the game service, with each snapshot): a fresh clock for it."""
+    clock = clock_of(session, game)
+    if clock is None:
+        clock = TurnClock(game_id=game.id, version=0)
+        session.add(clock)
+    else:
+        refund_away(game, clock, now)
+    clock.seq = game.current_seq if game.current_seq is not None else 0
+    clock.seat = game.to_act_seat if game.status == "active" else None
+    clock.started_at = game.turn_started_at or now
+    clock.version = (clock.version or 0) + 1
+    clock.reminders_sent = 0
+    clock.last_reminder_at = None
+    clock.warned = False
+    clock.timed_out = False
+    clock.paused_at = now if game.paused else None
+    clock.paused_seconds = 0
+    clock.extended_seconds = 0
+    clock.away_from = None
+    clock.away_seconds = 0
+    charge_away(game, clock, now)
+    reschedule(game, clock, now)
+    return clock
+
+
+def reschedule(game: Game, clock: TurnClock, now: datetime) -> None:
+    """Store the deadline and the next due moment after a fact changed; bumps the version."""
+    clock.version = (clock.version or 0) + 1
+    schedule = schedule_of(game, clock)
+    if schedule is None:
+        clock.deadline_at = None
+        clock.due_at = None
+        return
+    clock.deadline_at = schedule.deadline_at
+    seat = game.seats[clock.seat] if clock.seat is not None else None
+    if game.paused or clock.paused_at is not None or clock.timed_out:
+        clock.due_at = None
+    elif seat is not None and seat.auto_pass:
+        clock.due_at = now  # the host lets the game pass for this seat without waiting
+    else:
+        moments = [m for m in (schedule.reminder_at, schedule.warning_at, schedule.deadline_at) if m is not None]
+        clock.due_at = min(moments) if moments else None
+
+
+def away_cap(game: Game) -> timedelta:
+    return timedelta(days=policy(game.policies, "away_cap_days"))
+
+
+def charge_away(game: Game, clock: TurnClock, now: datetime) -> None:
+    """Hold the deadline back while the deciding seat is away, within what is left of its cap."""
+    if clock.seat is None or game.status != "active":
+        return
+    seat = game.seats[clock.seat]
+    if seat.away_until is None or seat.away_until <= now:
+        return
+    remaining = int(away_cap(game).total_seconds()) - seat.away_used_seconds
+    wanted = int((seat.away_until - max(now, clock.started_at)).total_seconds())
+    charge = max(min(wanted, remaining), 0)
+    if charge == 0:
+        return
+    # The charged stretch, used part included, ends `charge` seconds from now.
+    clock.away_from = now - timedelta(seconds=clock.away_seconds)
+    clock.away_seconds += charge
+    seat.away_used_seconds += charge
+
+
+def refund_away(game: Game, clock: TurnClock, now: datetime) -> None:
+    """Give back the part of this turn's away charge that lies after `now` (the player came back early)."""
+    if clock.seat is None or clock.away_from is None or not clock.away_seconds or clock.seat >= len(game.seats):
+        return
+    end = clock.away_from + timedelta(seconds=clock.away_seconds)
+    unused = int(max(min((end - now).total_seconds(), clock.away_seconds), 0))
+    clock.away_seconds -= unused
+    seat = game.seats[clock.seat]
+    seat.away_used_seconds = max(seat.away_used_seconds - unused, 0)
+
+
+def current_clock(session: Session, game: Game) -> TurnClock | None:
+    """The clock of the decision pending now (None if the row is missing or still about an older snapshot)."""
+    clock = clock_of(session, game)
+    if clock is None or clock.seq != game.current_seq:
+        return None
+    return clock
+
+
+def seat_moved(seat: Seat) -> None:
+    """A player took a decision themselves: they are back (no run of timeouts, not absent, no auto-pass)."""
+    seat.timeouts_in_row = 0
+    seat.absent = False
+    seat.auto_pass = False
