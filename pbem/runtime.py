@@ -76,6 +76,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
     fresh_links = FreshLinks(db, clock, links, outbox, limiter, config.link_max_age_days)
     auto_pass_links = AutoPassLinks(config.secret_keys, config.base_url, clock)
     timeouts = Timeouts(games, outbox, clock, auto_pass_links, config.base_url)
+    turn_controls = TurnControls(db, clock, games.mail, timeouts)
     return Runtime(
         config=config, clock=clock, db=db, links=links, outbox=outbox, games=games,
         limiter=limiter, seats=seats, fresh_links=fresh_links,
@@ -83,13 +84,13 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
         chronicle=Chronicle(db),
         auto_pass_links=auto_pass_links,
         sweep=TurnSweep(db, clock, games.mail, timeouts),
-        turn_controls=TurnControls(db, clock, games.mail, timeouts),
+        turn_controls=turn_controls,
         presence=Presence(db, clock),
         host_access=HostAccess(
             db, clock, HostLinkSigner(config.secret_keys, config.base_url, HOST_LINK_MAX_AGE, clock), outbox, limiter,
             config.access,
         ),
-        hosting=Hosting(db, clock, games, limiter),
+        hosting=Hosting(db, clock, games, limiter, turn_controls.status),
         moderation=Moderation(db, clock, games, outbox, config.link_max_age_days),
     )
 

@@ -9,7 +9,7 @@ opened. Mail facts come from `pbem/mail/status.py` (delivery only, never content
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,7 +21,6 @@ import engine
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import GameNotFound, NotYourGame, RateLimited, ValidationError
-from pbem.mail.game_mail import turn_deadline
 from pbem.mail.status import SeatMailStatus, seat_mail_status
 from pbem.models import Game, HostAction, Snapshot
 from pbem.service.events import describe, visible_events
@@ -29,6 +28,7 @@ from pbem.service.games import GameService, HistoryEntry, PlayerSpec
 from pbem.service.host_access import HostSession, normal_email
 from pbem.service.moderation import host_plays, may_host
 from pbem.service.rate_limits import Limit, RateLimiter
+from pbem.service.turn_controls import SeatTurnStatus, TurnStatus
 
 PER_HOST_GAMES = Limit("host_create_game", count=10, window=timedelta(days=1))
 # Private event types, in words for the rollback warning: what kind of secret a seat learned (never which).
@@ -62,6 +62,8 @@ class GameRow:
     deadline: datetime | None
     last_activity: datetime
     mail_trouble: list[str]  # names of seats whose mail is failing
+    reminders_sent: int
+    waiting_for_host: bool  # notify-host: the deadline passed and the game waits for the host
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ class SeatRow:
     is_bot: bool
     last_seen_at: datetime | None
     mail: SeatMailStatus | None
+    turn: SeatTurnStatus | None  # away, timeouts in a row, absent, auto-pass
 
 
 @dataclass(frozen=True)
@@ -98,11 +101,15 @@ class GameDetail:
 
 
 class Hosting:
-    def __init__(self, db: Database, clock: Clock, games: GameService, limiter: RateLimiter) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, games: GameService, limiter: RateLimiter,
+        turn_status: Callable[[str], TurnStatus],
+    ) -> None:
         self._db = db
         self._clock = clock
         self._games = games
         self._limiter = limiter
+        self._turn_status = turn_status  # TurnControls.status: the turn clock's view of a game
 
     def create_and_start(
         self, *, host: HostSession, title: str, players: Sequence[PlayerSpec], variant: str,
@@ -139,13 +146,14 @@ class Hosting:
             ))
         state = self._games.current_state(game_id, None)
         mail = {status.seat: status for status in seat_mail_status(self._db, game_id)}
+        turn = {status.seat: status for status in self._turn_status(game_id).seats}
         plays = host_plays(game, host)
         return GameDetail(
             row=self._row(game),
             policies=dict(game.policies or {}),
             seats=[
                 SeatRow(seat.seat_index, seat.display_name, seat.email, seat.is_bot, seat.last_seen_at,
-                        mail.get(seat.seat_index))
+                        mail.get(seat.seat_index), turn.get(seat.seat_index))
                 for seat in game.seats
             ],
             public_view=state.view,
@@ -224,6 +232,7 @@ class Hosting:
             status.name for status in seat_mail_status(self._db, game.public_id) if status.in_trouble
         ] if game.current_seq is not None else []
         running = game.status == "active"
+        turn = self._turn_status(game.public_id)
         return GameRow(
             game_id=game.public_id,
             title=game.title,
@@ -234,9 +243,11 @@ class Hosting:
             round=view.get("round") if view else None,
             to_act=game.names[game.to_act_seat] if running and game.to_act_seat is not None else None,
             waiting_since=game.turn_started_at if running and game.to_act_seat is not None else None,
-            deadline=turn_deadline(game) if running else None,
+            deadline=turn.deadline if running else None,
             last_activity=game.updated_at,
             mail_trouble=trouble,
+            reminders_sent=turn.reminders_sent,
+            waiting_for_host=turn.waiting_for_host,
         )
 
 

@@ -25,11 +25,7 @@ from pbem.models import Game, Seat, Snapshot
 from pbem.service.chat import post_system_line
 from pbem.service.games import MAX_NAME, GameService, _clean_email, _clean_text, _lock_game
 from pbem.service.host_access import HostSession, normal_email
-
-try:  # reset a replaced seat's away and timeout counters (issue 6); absent until that work lands
-    from pbem.service.turn_controls import hand_over as _hand_over
-except ImportError:  # pragma: no cover - depends on which branches are merged
-    _hand_over = None
+from pbem.service.turn_controls import hand_over
 
 MAX_REASON = 500
 RUNNING = ("created", "active")
@@ -86,8 +82,7 @@ class Moderation:
             row.display_name, row.email, row.is_bot = new_name, new_email, False
             row.token_version += 1
             row.notify_mode, row.last_seen_at, row.chat_emails = "turn", None, False
-            if _hand_over is not None:
-                _hand_over(session, row, self._clock.now())
+            hand_over(session, row, self._clock.now())  # the old player's timeouts, absence and away time end
             self._games.log_host_action(session, game, host.email, "replace_player", {
                 "seat": seat, "old_name": old_name, "new_name": new_name, "was_bot": was_bot,
             })

@@ -27,6 +27,13 @@ blueprint = Blueprint("host", __name__, url_prefix="/host")
 csrf.protect(blueprint)
 
 CONFIRM_MISSING = "Please tick the confirmation box: nothing was done."
+# The turn controls of pbem/service/turn_controls.py, with what the host is told once done.
+TURN_CONTROLS = {
+    "pause": "The game is paused: no moves, reminders or deadlines until you resume it.",
+    "resume": "The game goes on; the turn's reminders and deadline continue where they stopped.",
+    "skip": "The pending turn was played as a timeout.",
+    "extend": "The deadline is extended.",
+}
 
 
 @dataclass(frozen=True)
@@ -155,6 +162,11 @@ def game_json(game_id: str) -> Response:
             {
                 "seat": seat.seat, "name": seat.name, "email": seat.email, "is_bot": seat.is_bot,
                 "last_seen_at": _iso(seat.last_seen_at),
+                "turn": None if seat.turn is None else {
+                    "away_until": _iso(seat.turn.away_until), "away_used_hours": seat.turn.away_used.total_seconds() / 3600,
+                    "timeouts_in_row": seat.turn.timeouts_in_row, "absent": seat.turn.absent,
+                    "auto_pass": seat.turn.auto_pass,
+                },
                 "mail": None if seat.mail is None else {
                     "sent": seat.mail.sent, "waiting": seat.mail.waiting, "retrying": seat.mail.retrying,
                     "failed": seat.mail.failed, "in_trouble": seat.mail.in_trouble, "last_error": seat.mail.last_error,
@@ -215,6 +227,15 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
     elif action == "email":
         moderation.correct_email(game_id, seat, request.form.get("email", ""), host=host)
         message = "The address is corrected; a new link has been emailed to it."
+    elif action == "nudge":
+        runtime().hosting.owned(game_id, host)  # 403 for another host's game
+        runtime().turn_controls.nudge(game_id, seat, actor_email=host.email)
+        message = "A reminder is on its way."
+    elif action == "auto-pass":
+        runtime().hosting.owned(game_id, host)
+        on = request.form.get("on") == "yes"
+        runtime().turn_controls.let_auto_pass(game_id, seat, on, actor_email=host.email)
+        message = "The game passes for this seat until they come back." if on else "The game waits for this seat again."
     else:
         raise ValidationError("There is no such action.")
     flash(message, "host")
@@ -230,6 +251,18 @@ def game_action(game_id: str, action: str) -> Any:
         runtime().hosting.owned(game_id, host)  # 403 for another host's game
         runtime().games.start_game(game_id, actor_email=host.email)
         message = "The game has started: every player has been emailed their link."
+    elif action in TURN_CONTROLS:
+        runtime().hosting.owned(game_id, host)  # 403 for another host's game
+        controls = runtime().turn_controls
+        if action == "pause":
+            controls.pause(game_id, actor_email=host.email)
+        elif action == "resume":
+            controls.resume(game_id, actor_email=host.email)
+        elif action == "skip":
+            controls.skip(game_id, actor_email=host.email)
+        else:
+            controls.extend_deadline(game_id, _int(request.form.get("hours"), "number of hours"), actor_email=host.email)
+        message = TURN_CONTROLS[action]
     elif action == "end":
         moderation.end_game(game_id, host=host)
         message = "The game is over, with the standings as they were."
@@ -293,6 +326,7 @@ def _row_json(row: GameRow) -> dict[str, Any]:
         "host_email": row.host_email, "round": row.round, "to_act": row.to_act,
         "waiting_since": _iso(row.waiting_since), "deadline": _iso(row.deadline),
         "last_activity": _iso(row.last_activity), "mail_trouble": row.mail_trouble,
+        "reminders_sent": row.reminders_sent, "waiting_for_host": row.waiting_for_host,
     }
 
 
