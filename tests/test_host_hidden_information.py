@@ -18,8 +18,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 import engine
+from pbem.models import Game, TurnClock
+from pbem.runtime import Runtime
 from tests.conftest import Chooser, app_runtime, dig_for_gold, store_game
 from tests.host_helpers import post, sign_in
 from tests.test_hidden_information import Twins, cards_named, hidden_cards, role_paths, stir_things_up
@@ -45,6 +48,26 @@ def host_pages(client: FlaskClient, game_id: str, seq: int) -> dict[str, Any]:
     row = [game for game in client.get("/host/games.json").get_json()["games"] if game["id"] == game_id]
     pages["dashboard"] = row[0]
     return pages
+
+
+def copy_turn_clock(runtime: Runtime, real_id: str, twin_id: str) -> None:
+    """The turn's clock (deadline, reminders) is no secret and no part of the engine state: the twin keeps the
+    real game's, as the game service would have kept it."""
+    with runtime.db.write() as session:
+        real = session.scalar(select(Game).where(Game.public_id == real_id))
+        twin = session.scalar(select(Game).where(Game.public_id == twin_id))
+        assert real is not None and twin is not None
+        clock = session.get(TurnClock, real.id)
+        if clock is None:
+            return
+        values = {column.key: getattr(clock, column.key) for column in TurnClock.__table__.columns
+                  if column.key != "game_id"}
+        copy = session.get(TurnClock, twin.id)
+        if copy is None:
+            session.add(TurnClock(game_id=twin.id, **values))
+        else:
+            for key, value in values.items():
+                setattr(copy, key, value)
 
 
 def comparable(pages: dict[str, Any], game_id: str, real_id: str) -> str:
@@ -90,6 +113,7 @@ def test_host_pages_do_not_change_when_only_hidden_information_changes(
 
     for _ in range(steps):
         twins.follow()
+        copy_turn_clock(runtime, game_id, twin_id)
         state, seq = runtime.games.engine_state(game_id)
         phases.add(state.phase)
         real = host_pages(client, game_id, seq)
