@@ -1,6 +1,6 @@
 """The host's pages in real headless Chromium, at a phone's and a desktop's size: sign in through the host
 link that arrives at a real SMTP server (aiosmtpd), create a 4-player game with the form, replace a player
-and find the handover email at the SMTP server, rotate a seat's link."""
+and find the handover email at the SMTP server, pause and resume a game, rotate a seat's link."""
 
 from __future__ import annotations
 
@@ -106,3 +106,21 @@ def test_rotating_a_link_from_the_game_page(
     assert any("renewed your link" in body for body in delivered_to(smtp_server, smtp_deliverer, "ann@example.org"))
     token = old.rsplit("/", 1)[1]
     assert page.request.get(f"{live_server.url}/play/{token}").status == 410
+
+
+def test_pausing_and_resuming_a_game_from_its_page(
+    page: Page, live_server: LiveServer, smtp_server: SmtpServer, smtp_deliverer: Deliverer, new_game: Callable[..., str],
+    screenshots: Shoot,
+) -> None:
+    game_id = new_game()
+    sign_in(page, live_server, smtp_server, smtp_deliverer, HOST)
+    page.goto(f"{live_server.url}/host/games/{game_id}")
+    page.get_by_label("Pause: no moves, reminders or deadlines until I resume").check()
+    page.get_by_role("button", name="Pause", exact=True).click()
+    expect(page.locator("#game-status")).to_have_text("active (paused)")
+    assert live_server.runtime.turn_controls.status(game_id).paused
+    screenshots(page, "paused")
+    page.get_by_label("Resume: moves, reminders and the deadline go on").check()
+    page.get_by_role("button", name="Resume", exact=True).click()
+    expect(page.locator("#game-status")).to_have_text("active")
+    expect(page.locator("#chat")).to_contain_text("The host resumed the game.")
