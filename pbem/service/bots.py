@@ -26,12 +26,13 @@ from pbem.db import Database
 from pbem.errors import PbemError
 from pbem.models import Game, Seat, Snapshot
 from pbem.service.events import visible_events
-from pbem.service.games import GameService
+from pbem.service.games import GameService, PlayerSpec
 
 log = logging.getLogger(__name__)
 
 BOT_LEASE = timedelta(minutes=2)
 BATCH = 50
+DEMO_TITLES = {"base": "Demo game", "saboteur2": "Demo game (Saboteur 2)"}
 
 
 @dataclass(frozen=True)
@@ -122,3 +123,14 @@ def play_due_bot_turns(db: Database, clock: Clock, games: GameService, delay: ti
             continue
         played += not result.replayed
     return played
+
+
+def start_demo(games: GameService, *, name: str, email: str, bots: int, variant: str = "base") -> str:
+    """Start a demo game: one person (seat 0, so the game opens on your turn) against `bots` computer
+    players named "Bot 1"...; returns its public id."""
+    players = [PlayerSpec(name=name, email=email)] + [PlayerSpec(f"Bot {n}", is_bot=True) for n in range(1, bots + 1)]
+    game_id = games.create_game(
+        title=DEMO_TITLES.get(variant, "Demo game"), players=players, host_email=email, variant=variant, is_demo=True
+    )
+    games.start_game(game_id)
+    return game_id
