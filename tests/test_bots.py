@@ -168,15 +168,16 @@ def test_a_computer_sees_the_events_of_its_seat_only(
     _state, seq = runtime.games.engine_state(game_id)
     everything = stored_events(runtime, game_id)
 
-    for seat in range(len(BOTS)):
-        seen = seat_events(runtime.db, game_id, seat, seq)
-
-        assert seen == [event for event in everything if is_visible(event, seat)]
-        assert any(event["audience"] == [seat] for event in seen)  # its own role, at least
-        assert all(event["audience"] in ("public", [seat]) for event in seen)
     with runtime.db.read() as session:
+        game_pk = session.scalars(select(Game.id).where(Game.public_id == game_id)).one()
         dealt = session.scalars(select(Snapshot.events).where(Snapshot.seq == 0)).one()
-    assert seat_events(runtime.db, game_id, 0, 0) == [event for event in dealt if is_visible(event, 0)]
+        for seat in range(len(BOTS)):
+            seen = seat_events(session, game_pk, seat, seq)
+
+            assert seen == [event for event in everything if is_visible(event, seat)]
+            assert any(event["audience"] == [seat] for event in seen)  # its own role, at least
+            assert all(event["audience"] in ("public", [seat]) for event in seen)
+        assert seat_events(session, game_pk, 0, 0) == [event for event in dealt if is_visible(event, 0)]
 
 
 @pytest.mark.parametrize(("variant", "players"), [("base", 4), ("base", 8), ("saboteur2", 3), ("saboteur2", 11)])

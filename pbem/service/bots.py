@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.orm import Session
 
 import engine
 from pbem.clock import Clock
@@ -92,16 +93,16 @@ def bot_move(state: engine.Game, seat: int, seed: int, events: Iterable[dict] = 
     return bot.decide(engine.view(state, seat), engine.legal_moves(state, seat), visible_events(events, seat))
 
 
-def seat_events(db: Database, game_id: str, seat: int, upto_seq: int) -> list[dict]:
-    """The events of the game up to snapshot `upto_seq` that `seat` may see, oldest first (for `bot_move`)."""
-    with db.read() as session:
-        rows = session.scalars(
-            select(Snapshot.events)
-            .join(Game, Game.id == Snapshot.game_id)
-            .where(Game.public_id == game_id, Snapshot.seq <= upto_seq)
-            .order_by(Snapshot.seq)
-        )
-        return visible_events((event for events in rows for event in events), seat)
+def seat_events(session: Session, game_pk: int, seat: int, upto_seq: int) -> list[dict]:
+    """The events of game `game_pk` (its primary key) up to snapshot `upto_seq` that `seat` may see, oldest
+    first: what `bot_move` judges the other seats by. Takes the caller's session, so a caller holding the
+    game row locked (a timeout) reads them in its own transaction."""
+    rows = session.scalars(
+        select(Snapshot.events)
+        .where(Snapshot.game_id == game_pk, Snapshot.seq <= upto_seq)
+        .order_by(Snapshot.seq)
+    )
+    return visible_events((event for events in rows for event in events), seat)
 
 
 def play_due_bot_turns(db: Database, clock: Clock, games: GameService, delay: timedelta) -> int:
@@ -113,7 +114,8 @@ def play_due_bot_turns(db: Database, clock: Clock, games: GameService, delay: ti
         state, seq = games.engine_state(turn.game_id)
         if seq != turn.seq:
             continue
-        events = seat_events(db, turn.game_id, turn.seat, seq)
+        with db.read() as session:
+            events = seat_events(session, turn.game_pk, turn.seat, seq)
         move = bot_move(state, turn.seat, secrets.randbits(64), events)
         try:
             result = games.submit_move(turn.game_id, turn.seat, move, turn.seq, f"bot-{turn.seq}")
