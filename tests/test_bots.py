@@ -241,7 +241,8 @@ def test_a_demo_game_of_one_person_against_computer_players_plays_to_its_end_thr
     assert scores == engine.scores(state) and len(scores) == 5 and sum(scores) > 0
     assert len(state.results) == 3
     with runtime.db.read() as session:
-        moves = session.execute(select(Snapshot.actor_seat, Snapshot.submission_id).where(Snapshot.seq > 0).order_by(Snapshot.seq)
+        moves = session.execute(
+            select(Snapshot.actor_seat, Snapshot.submission_id).where(Snapshot.seq > 0).order_by(Snapshot.seq)
         ).all()
     assert len(moves) == last
     # each decision taken on snapshot `before`: yours from the script, the others' by the bot job
