@@ -18,8 +18,16 @@ run: env
 	$(BIN)/pbem run
 
 # pytest exits 5 when it collects no test; make treats every non-zero exit as failure, so that never passes.
+# The long, CPU-bound tests (marked slow: thousands of bot games, long property runs) run in a second pytest
+# beside the rest, which mostly waits on databases, mail and the browser; both must pass.
+SLOW_LOG := $(VENV)/slow-tests.log
+
 test: env system-packages
-	$(BIN)/pytest
+	@$(BIN)/pytest -m slow -p no:cacheprovider > $(SLOW_LOG) 2>&1 & slow=$$!; \
+	$(BIN)/pytest -m "not slow"; rest=$$?; \
+	wait $$slow; slow_status=$$?; \
+	echo "---- the slow tests (run alongside) ----"; cat $(SLOW_LOG); \
+	test $$rest -eq 0 && test $$slow_status -eq 0
 
 env: $(STAMP)
 

@@ -23,12 +23,11 @@ from pbem.mail.listener import listener_for
 from pbem.migrate import upgrade
 from pbem.runtime import Runtime, build_runtime
 from pbem.scheduler import build_scheduler
+from pbem.service.bots import start_demo
 from pbem.service.games import PlayerSpec
 from pbem.variants import load_deck, variant_choices
 from pbem.web.app_context import EXTENSION_KEY
 
-DEMO_TITLE = "Demo game"
-DEMO_TITLES = {"saboteur2": "Demo game (Saboteur 2)"}
 VARIANT_NAMES = [choice.name for choice in variant_choices()]
 
 
@@ -221,13 +220,7 @@ def demo(state: CliState, name: str, email: str, bots: int, always_new: bool, va
             invites = existing[0].invites
             click.echo(f"continuing demo game {existing[0].game_id} (use --new for another)")
         else:
-            seats = [PlayerSpec(name=name, email=email)]
-            seats += [PlayerSpec(name=f"Bot {n}", is_bot=True) for n in range(1, bots + 1)]
-            game_id = runtime.games.create_game(
-                title=DEMO_TITLES.get(variant, DEMO_TITLE), players=seats, host_email=email, variant=variant,
-                is_demo=True,
-            )
-            runtime.games.start_game(game_id)
+            game_id = start_demo(runtime.games, name=name, email=email, bots=bots, variant=variant)
             invites = runtime.games.invites(game_id)
             click.echo(f"demo game {game_id} started")
     except PbemError as exc:

@@ -16,6 +16,7 @@ from pbem.config import Config
 from pbem.mail.deliver import deliverer_for
 from pbem.models import OutboxMessage, Seat
 from pbem.runtime import Runtime
+from pbem.service.games import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
 from pbem.web.security import CONTENT_SECURITY_POLICY
 from tests.conftest import dump, mailbox, play_moves
@@ -127,6 +128,21 @@ def test_the_catcher_lists_every_email_and_shows_each_with_its_headers_text_and_
     assert "Message-ID" in shown and rows[1].message_id.replace("<", "&lt;").replace(">", "&gt;") in shown
     assert "List-Unsubscribe-Post" in shown and "ben@example.org" in shown
     assert f'<iframe src="/dev/mail/{rows[1].id}/html" sandbox="allow-popups allow-popups-to-escape-sandbox"' in shown
+
+
+def test_the_catcher_shows_your_demo_game_link_above_the_mail_and_no_link_for_computer_seats(
+    client: FlaskClient, runtime: Runtime, new_game: NewGame
+) -> None:
+    computers = [PlayerSpec("Bot 1", is_bot=True), PlayerSpec("Bot 2", is_bot=True)]
+    demo = new_game([PlayerSpec("You", "you@localhost"), *computers], is_demo=True)
+    new_game()  # not a demo: its links stay in its players' emails
+    you, *bots = runtime.games.invites(demo)
+
+    page = client.get("/dev/mail").get_data(as_text=True)
+
+    banner = page[page.index("Your demo game") : page.index("</p>", page.index("Your demo game"))]
+    assert f'<a href="{you.link}">' in banner
+    assert all(bot.link not in page for bot in bots) and page.count("Your demo game") == 1
 
 
 def test_the_html_part_is_served_in_a_sandbox_that_runs_no_script(

@@ -4,6 +4,7 @@ that keeps timing out is flagged absent and the host gets one-click links."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from datetime import timedelta
@@ -16,8 +17,9 @@ import engine
 from pbem.clock import SettableClock
 from pbem.models import ChatMessage, Game, HostAction, Snapshot
 from pbem.runtime import Runtime
+from pbem.service import bots
 from pbem.service.games import PlayerSpec
-from tests.conftest import app_runtime, mailbox
+from tests.conftest import app_runtime, mailbox, play_moves
 from tests.engine.tables import arrange, card_in_hand
 from tests.engine.test_engine_building import TO_THE_GOALS
 
@@ -182,10 +184,12 @@ def test_the_bot_policy_lets_the_computer_player_decide(
     runtime: Runtime, new_game: NewGame, clock: SettableClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game_id = new_game(policies={"timeout_policy": "bot"})
-    state, seat, _ = to_act(runtime, game_id)
-    from pbem.service import bots
-
-    expected = bots.bot_move(state, seat, 7)
+    play_moves(runtime, game_id, 3, random.Random(5))
+    state, seat, seq = to_act(runtime, game_id)
+    with runtime.db.read() as session:
+        game_pk = session.scalars(select(Game.id).where(Game.public_id == game_id)).one()
+        seen = bots.seat_events(session, game_pk, seat, seq)
+    expected = bots.bot_move(state, seat, 7, seen)
     monkeypatch.setattr("pbem.service.timeouts.secrets.randbits", lambda _bits: 7)
 
     clock.advance(DEADLINE)

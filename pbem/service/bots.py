@@ -4,29 +4,36 @@ The scheduler calls `play_due_bot_turns`. Each due turn is first claimed with a 
 short lease on the game row, valid only for that sequence number), so two schedulers running at once
 never both think; the move then goes through `GameService.submit_move` like anyone's, with a submission
 id derived from the sequence number, so even a doubled attempt applies once.
+
+The computer decides with `engine.bots.HeuristicBot` from what the seat itself may know: its
+`engine.view`, its legal moves and the stored events it may see (public ones and its own), exactly
+what a person at that seat is shown. It is handed the full state only to build those.
 """
 
 from __future__ import annotations
 
 import logging
-import random
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.orm import Session
 
 import engine
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import PbemError
-from pbem.models import Game, Seat
-from pbem.service.games import GameService
+from pbem.models import Game, Seat, Snapshot
+from pbem.service.events import visible_events
+from pbem.service.games import GameService, PlayerSpec
 
 log = logging.getLogger(__name__)
 
 BOT_LEASE = timedelta(minutes=2)
 BATCH = 50
+DEMO_TITLES = {"base": "Demo game", "saboteur2": "Demo game (Saboteur 2)"}
 
 
 @dataclass(frozen=True)
@@ -74,10 +81,28 @@ def claim(db: Database, clock: Clock, turn: DueBotTurn) -> bool:
         return result.rowcount == 1
 
 
-def bot_move(state: engine.Game, seat: int, seed: int) -> dict:
+def bot_move(state: engine.Game, seat: int, seed: int, events: Iterable[dict] = ()) -> dict:
     """The move a computer player makes for `seat`: the one place that decides how bots choose, used for
-    computer seats and for absent players whose game times them out to a bot."""
-    return engine.bots.choose(state, seat, random.Random(seed))
+    computer seats and for absent players whose game times them out to a bot.
+
+    The bot reads only the seat's view, its legal moves and, of `events` (the game's stored events, oldest
+    first; see `seat_events`), those the seat may see; it judges the other seats from this round's.
+    Without events it still plays, only without suspicion of anyone.
+    """
+    bot = engine.bots.HeuristicBot(seed)
+    return bot.decide(engine.view(state, seat), engine.legal_moves(state, seat), visible_events(events, seat))
+
+
+def seat_events(session: Session, game_pk: int, seat: int, upto_seq: int) -> list[dict]:
+    """The events of game `game_pk` (its primary key) up to snapshot `upto_seq` that `seat` may see, oldest
+    first: what `bot_move` judges the other seats by. Takes the caller's session, so a caller holding the
+    game row locked (a timeout) reads them in its own transaction."""
+    rows = session.scalars(
+        select(Snapshot.events)
+        .where(Snapshot.game_id == game_pk, Snapshot.seq <= upto_seq)
+        .order_by(Snapshot.seq)
+    )
+    return visible_events((event for events in rows for event in events), seat)
 
 
 def play_due_bot_turns(db: Database, clock: Clock, games: GameService, delay: timedelta) -> int:
@@ -89,7 +114,9 @@ def play_due_bot_turns(db: Database, clock: Clock, games: GameService, delay: ti
         state, seq = games.engine_state(turn.game_id)
         if seq != turn.seq:
             continue
-        move = bot_move(state, turn.seat, secrets.randbits(64))
+        with db.read() as session:
+            events = seat_events(session, turn.game_pk, turn.seat, seq)
+        move = bot_move(state, turn.seat, secrets.randbits(64), events)
         try:
             result = games.submit_move(turn.game_id, turn.seat, move, turn.seq, f"bot-{turn.seq}")
         except PbemError as exc:
@@ -98,3 +125,14 @@ def play_due_bot_turns(db: Database, clock: Clock, games: GameService, delay: ti
             continue
         played += not result.replayed
     return played
+
+
+def start_demo(games: GameService, *, name: str, email: str, bots: int, variant: str = "base") -> str:
+    """Start a demo game: one person (seat 0, so the game opens on your turn) against `bots` computer
+    players named "Bot 1"...; returns its public id."""
+    players = [PlayerSpec(name=name, email=email)] + [PlayerSpec(f"Bot {n}", is_bot=True) for n in range(1, bots + 1)]
+    game_id = games.create_game(
+        title=DEMO_TITLES.get(variant, "Demo game"), players=players, host_email=email, variant=variant, is_demo=True
+    )
+    games.start_game(game_id)
+    return game_id

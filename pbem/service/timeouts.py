@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -27,15 +28,18 @@ from pbem.mail.host_notices import enqueue_absent_notice, enqueue_stalling_notic
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Seat, TurnClock
 from pbem.service.auto_pass_links import AutoPassLinks
-from pbem.service.bots import bot_move
+from pbem.service.bots import bot_move, seat_events
 from pbem.service.chat import post_system_line
 from pbem.service.deadlines import policy
 from pbem.service.games import GameService
 from pbem.service.turn_clock import reschedule
 
 
-def timeout_move(state: engine.Game, seat: int, marked_card: int | None, how: str, seed: int) -> dict[str, Any]:
-    """The move made for a seat that ran out of time (`how`: "auto-pass" or "bot")."""
+def timeout_move(
+    state: engine.Game, seat: int, marked_card: int | None, how: str, seed: int, events: Sequence[dict[str, Any]] = ()
+) -> dict[str, Any]:
+    """The move made for a seat that ran out of time (`how`: "auto-pass" or "bot"; `events`: what the seat has
+    seen, for the bot to judge the others by)."""
     moves = engine.legal_moves(state, seat)
     picks = [move for move in moves if move["type"] == "pick_gold"]
     if picks:
@@ -43,7 +47,7 @@ def timeout_move(state: engine.Game, seat: int, marked_card: int | None, how: st
     if any(move["type"] == "steal" for move in moves):
         return {"type": "steal", "target": None}
     if how == "bot":
-        return bot_move(state, seat, seed)
+        return bot_move(state, seat, seed, events)
     hand = [card["id"] for card in engine.view(state, seat)["you"].get("hand", [])]
     passes = [move for move in moves if move["type"] == "pass"]
     if not hand or not passes:
@@ -93,10 +97,11 @@ class Timeouts:
         seed = secrets.randbits(63)
         marked = seat.timeout_card
         done: list[str] = []
+        seen = seat_events(session, game.id, seat.seat_index, game.current_seq or 0) if how == "bot" else []
 
         def choose(state: engine.Game) -> tuple[dict[str, Any], str]:
             done.append(how_timed_out(state, how))
-            return timeout_move(state, seat.seat_index, marked, how, seed), done[0]
+            return timeout_move(state, seat.seat_index, marked, how, seed, seen), done[0]
 
         waited = format_duration(now - clock.started_at)
         self._games.apply_timeout(session, game, choose)

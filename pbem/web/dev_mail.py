@@ -37,11 +37,13 @@ NEW_TAB = '<base target="_blank">'
 
 @blueprint.get("")
 def inbox() -> str:
-    with runtime().db.read() as session:
+    """The mail list, under a banner with the players' links to the unfinished demo games (`pbem demo`)."""
+    current = runtime()
+    with current.db.read() as session:
         messages = list(
             session.scalars(select(OutboxMessage).order_by(OutboxMessage.id.desc()).limit(LIST_LIMIT))
         )
-    return render_template("dev/mail_list.html", messages=messages)
+    return render_template("dev/mail_list.html", messages=messages, demos=current.games.demo_invites())
 
 
 @blueprint.get("/<int:message_id>")

@@ -49,15 +49,17 @@
     return;
   }
 
-  // While someone else is to play, look for news now and then and redraw the table when it changes.
+  // While someone else is to play, look for news now and then and redraw the table when it changes
+  // (every few seconds while a computer player is to play: it moves within seconds).
   function waitForChanges() {
     if (table.getAttribute("data-active") !== "yes") { return; }
+    var seconds = Number(table.getAttribute("data-poll-seconds")) || 20;
     window.setInterval(function () {
       if (document.visibilityState !== "visible") { return; }
       getState().then(function (state) {
         if (String(state.seq) !== pageSeq) { window.location.reload(); }
       }).catch(function () {});
-    }, 20000);
+    }, seconds * 1000);
   }
 
   var board = document.querySelector("svg.board");

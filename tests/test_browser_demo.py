@@ -1,0 +1,47 @@
+"""The demo in headless Chromium: the home page's link opens your seat, you play, the computer players
+answer through the bot job, and the page comes back to your turn by itself within seconds.
+
+The bot job runs here as the scheduler would run it, with the test's clock moved past its delay.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from pbem.clock import SettableClock
+from pbem.service.bots import play_due_bot_turns, start_demo
+from tests.conftest import LiveServer
+
+pytestmark = pytest.mark.browser
+
+DELAY = timedelta(seconds=3)
+
+
+def test_a_newcomer_opens_the_demo_from_the_home_page_plays_and_the_computers_answer(
+    page: Page, live_server: LiveServer, clock: SettableClock
+) -> None:
+    runtime = live_server.runtime
+    game_id = start_demo(runtime.games, name="You", email="you@localhost", bots=3)
+
+    page.goto(live_server.url + "/")
+    page.locator("section.demo a").first.click()
+    expect(page.locator('#table[data-script="ready"]')).to_be_visible()
+    expect(page.locator("#headline")).to_have_text("Your turn: play a card, or pass.")
+    assert page.url == f"{live_server.url}/table/{game_id}"
+
+    page.locator("#move-list summary").click()
+    page.locator("#move-form button.move-choice[name=move]").first.click()
+    page.locator("#confirm-actions button").first.click()
+    expect(page.locator("#headline")).to_have_text("Bot 1's turn (computer player).")
+    expect(page.locator("#table")).to_have_attribute("data-poll-seconds", "3")
+
+    for _ in range(3):
+        clock.advance(DELAY)
+        assert play_due_bot_turns(runtime.db, clock, runtime.games, DELAY) == 1
+
+    expect(page.locator("#headline")).to_have_text("Your turn: play a card, or pass.", timeout=10_000)
+    expect(page.locator(".seat .tag", has_text="computer")).to_have_count(3)
+    assert len(runtime.games.history(game_id, 0)) == 4
