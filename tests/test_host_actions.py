@@ -182,6 +182,8 @@ def test_a_rollback_appends_a_copy_of_the_earlier_state(host: FlaskClient, runti
     assert snapshots[-1].state == earlier
     assert audit(runtime_, game_id)[-1] == ("rollback", {"from_seq": 5, "to_seq": 2, "reason": "Ben misclicked"})
     assert system_lines(runtime_, game_id) == ["The host rolled the game back to turn 2: Ben misclicked"]
+    assert runtime_.games.history(game_id)[-1].lines == [
+        "The host took the game back to how it stood at turn 2; play goes on from there."]
 
 
 def test_a_rollback_needs_a_reason_and_an_earlier_turn(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:

@@ -33,17 +33,22 @@ TIMED_OUT_HOW = {
 }
 
 
+SERVER_EVENTS = ("timed_out", "rolled_back")
+
+
 def describe_event(event: dict[str, Any], names: list[str]) -> str:
     if event.get("type") == "timed_out":
         seat = event.get("seat")
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
         return f"{who} ran out of time: the game {TIMED_OUT_HOW.get(event.get('how', ''), 'moved on')}."
+    if event.get("type") == "rolled_back":
+        return f"The host took the game back to how it stood at turn {event.get('to_seq')}; play goes on from there."
     return engine.describe_event(event, names)
 
 
 def describe_openly(event: dict[str, Any], names: list[str]) -> str:
     """Like `engine.describe_openly` (every event in the third person), for the server's events too."""
-    if event.get("type") == "timed_out":
+    if event.get("type") in SERVER_EVENTS:
         return describe_event(event, names)
     return engine.describe_openly(event, names)
 
