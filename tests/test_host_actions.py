@@ -166,6 +166,23 @@ def test_abandoning_stops_the_game(host: FlaskClient, runtime_: Runtime, game_id
     assert post(host, f"/host/games/{game_id}/abandon", confirm="yes").status_code == 409
 
 
+@pytest.mark.parametrize(("action", "news"), [
+    ("end", "The host ended \"Test mine\" early. Standings as they are: Ann 0, Ben 0, Cat 0."),
+    ("abandon", "The host abandoned \"Test mine\"."),
+])
+def test_every_person_at_the_table_is_emailed_when_the_host_ends_or_abandons_the_game(
+    host: FlaskClient, runtime_: Runtime, game_id: str, action: str, news: str
+) -> None:
+    assert post(host, f"/host/games/{game_id}/{action}", confirm="yes").status_code == 303
+
+    closed = mailbox(runtime_, "game_closed")
+    assert sorted(row.to_address for row in closed) == ["ann@example.org", "ben@example.org", "cat@example.org"]
+    for row in closed:
+        assert news in " ".join(row.body_text.split())
+        token = re.search(r"/play/([\w.-]+)", row.body_text)
+        assert token and host.get(f"/play/{token.group(1)}").status_code in (200, 303)
+
+
 def test_a_rollback_appends_a_copy_of_the_earlier_state(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:
     play_moves(runtime_, game_id, 5, random.Random(3))
     with runtime_.db.read() as session:

@@ -152,6 +152,7 @@ class Moderation:
             self._games.log_host_action(session, game, host.email, "end_game", {"scores": scores})
             self._tell_table(session, game, f"The host ended the game early. Standings as they are: {standings}.",
                              "game_ended")
+            self._tell_everyone(session, game, "ended", standings)
 
     def abandon_game(self, game_id: str, *, host: HostSession) -> None:
         with self._db.write() as session:
@@ -161,6 +162,7 @@ class Moderation:
             game.status, game.to_act_seat, game.updated_at = "abandoned", None, self._clock.now()
             self._games.log_host_action(session, game, host.email, "abandon_game", {})
             self._tell_table(session, game, "The host abandoned the game.", "game_abandoned")
+            self._tell_everyone(session, game, "abandoned", "")
 
     def reveal(self, game_id: str, reason: object, *, host: HostSession) -> Revealed:
         """Everything, for a dispute, for a host who holds no seat; written down and told to the table."""
@@ -208,6 +210,17 @@ class Moderation:
 
     def _tell_table(self, session: Session, game: Game, text: str, kind: str) -> None:
         post_system_line(session, game, text, kind, now=self._clock.now())
+
+    def _tell_everyone(self, session: Session, game: Game, how: str, standings: str) -> None:
+        """An email to every person at the table: no move will follow to bring them the news."""
+        for row in game.seats:
+            if row.is_bot or row.email is None:
+                continue
+            self._outbox.enqueue(
+                session, game=game, seat=row, kind="game_closed",
+                dedupe_key=dedupe_key("game_closed", game.public_id, row.seat_index),
+                context={"how": how, "standings": standings, **self._games.mail.link_context(game, row)},
+            )
 
 
 def _state(session: Session, game: Game, seq: int) -> engine.Game:
