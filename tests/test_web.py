@@ -54,6 +54,7 @@ def test_the_home_page_says_what_this_is(client: FlaskClient) -> None:
 
     assert response.status_code == 200
     assert b"Saboteur" in response.data and b"email" in response.data
+    assert b'href="/host"' in response.data  # where a host starts
 
 
 def test_in_development_the_home_page_lists_demo_links_for_people_only(app: Flask, client: FlaskClient) -> None:
