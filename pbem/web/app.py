@@ -12,7 +12,7 @@ from pbem.config import Config, load_config
 from pbem.db import Database
 from pbem.paths import TEMPLATES_DIR
 from pbem.runtime import build_runtime
-from pbem.web import chat, csrf, dev_mail, errors, home, mail_links, player, security
+from pbem.web import chat, csrf, dev_mail, errors, floor, home, mail_links, player, security
 from pbem.web import deals, replay  # noqa: F401  (their routes join the player blueprint)
 from pbem.web.app_context import EXTENSION_KEY
 
@@ -41,6 +41,8 @@ def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Fl
     app.register_blueprint(chat.blueprint)
     if config.is_development:
         app.register_blueprint(dev_mail.blueprint)
+    if config.bench_routes:
+        app.register_blueprint(floor.blueprint)
     return app
 
 
