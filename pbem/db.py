@@ -117,7 +117,9 @@ def with_driver(url: URL) -> URL:
 def _read_bind(engine: Engine) -> Engine:
     """What read sessions run on. PostgreSQL: autocommit. Under READ COMMITTED every statement sees its own
     snapshot even inside a transaction, so a read-only transaction buys nothing there but a BEGIN and a
-    ROLLBACK, two round trips per request. SQLite keeps its transaction: there it is one consistent snapshot."""
+    ROLLBACK, two round trips per request. SQLite keeps its transaction: there it is one consistent snapshot.
+    (So no server-side cursors, `yield_per` or `stream_results`, in read sessions: PostgreSQL wants a
+    transaction for those.)"""
     if engine.dialect.name == "postgresql":
         return engine.execution_options(isolation_level="AUTOCOMMIT")
     return engine
