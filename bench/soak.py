@@ -157,7 +157,8 @@ class Player:
             self.tally.anomaly(f"a double click at seq {seq} answered {[r.status for r in replies]}")
             return
         answers = [reply.json() for reply in replies]
-        if sorted(answer["replayed"] for answer in answers) != [False, True] or {a["seq"] for a in answers} != {seq + 1}:
+        replayed = sorted(answer["replayed"] for answer in answers)
+        if replayed != [False, True] or {answer["seq"] for answer in answers} != {seq + 1}:
             self.tally.anomaly(f"a double click at seq {seq} gave {answers}")
             return
         with self.tally.lock:
@@ -217,7 +218,8 @@ def wait_for_outbox(runtime: Any, timeout: float) -> dict[str, int]:
     deadline = time.monotonic() + timeout
     while True:
         with runtime.db.read() as session:
-            counts = dict(session.execute(select(OutboxMessage.status, func.count()).group_by(OutboxMessage.status)).all())
+            by_status = select(OutboxMessage.status, func.count()).group_by(OutboxMessage.status)
+            counts = dict(session.execute(by_status).all())
         if not counts.get("queued") and not counts.get("sending") or time.monotonic() > deadline:
             return counts
         time.sleep(1)
@@ -236,7 +238,8 @@ def check(runtime: Any, inbox: Inbox, tally: Tally, game_ids: list[str]) -> list
         if unfinished or len(games) != len(game_ids):
             problems.append(f"{len(unfinished)} of {len(game_ids)} games did not finish")
         seqs: dict[int, list[int]] = collections.defaultdict(list)
-        for game_pk, seq in session.execute(select(Snapshot.game_id, Snapshot.seq).order_by(Snapshot.game_id, Snapshot.seq)):
+        numbered = select(Snapshot.game_id, Snapshot.seq).order_by(Snapshot.game_id, Snapshot.seq)
+        for game_pk, seq in session.execute(numbered):
             seqs[game_pk].append(seq)
         gaps = [public for pk, public, _, current in games if seqs[pk] != list(range((current or 0) + 1))]
         if gaps:

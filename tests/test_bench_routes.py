@@ -43,7 +43,8 @@ def test_enabled_floor_a_reads_a_row_and_floor_b_writes_one(config, clock, new_g
     assert written.status_code == 204
     assert missing.status_code == 404
     with runtime.db.read() as session:
-        assert session.scalar(select(func.count()).select_from(HostAction).where(HostAction.action == "bench_floor")) == 1
+        floor_rows = select(func.count()).select_from(HostAction).where(HostAction.action == "bench_floor")
+        assert session.scalar(floor_rows) == 1
 
 
 @pytest.mark.parametrize("value", ['"yes"', "1"])

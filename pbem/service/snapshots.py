@@ -19,6 +19,7 @@ def latest_state(session: Session, game: Game) -> engine.Game:
     key = ("latest_state", game.id, game.current_seq)
     cached = session.info.get(key)
     if cached is None:
-        raw = session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == game.current_seq))
+        latest = select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == game.current_seq)
+        raw = session.scalar(latest)
         cached = session.info[key] = engine.Game.from_dict(raw)
     return cached
