@@ -144,6 +144,8 @@ class Config:
     database_url: str = field(default="", repr=False)  # may hold a password
     instance_path: str = ""
     link_max_age_days: int = field(default=30, metadata={"minimum": 1})
+    # The floor routes of bench/http_bench.py (pbem/web/floor.py): for benchmarks only, never in production.
+    bench_routes: bool = False
     mail: MailConfig = field(default_factory=MailConfig)
     scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
     policies: PolicyConfig = field(default_factory=PolicyConfig)
@@ -247,6 +249,10 @@ def _convert(key: str, expected: Any, value: Any, metadata: Mapping[str, Any]) -
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise ConfigError(f"{key} must be a list of strings")
         return tuple(value)
+    if expected is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{key} must be true or false, not {value!r}")
+        return value
     if expected is int:
         if not isinstance(value, int) or isinstance(value, bool):
             raise ConfigError(f"{key} must be a whole number, not {value!r}")

@@ -5,12 +5,19 @@ error. On SQLite that transaction starts with `BEGIN IMMEDIATE`, taking the writ
 read, so two writers never both read the same latest snapshot and race to build on it (pysqlite's own
 transaction handling is switched off, per SQLAlchemy's documented recipe, so that SQLAlchemy emits
 BEGIN itself). PostgreSQL is reached through psycopg 3.
+
+Inside `Database.shared_reads()` (the web app opens one per request) every `read()` uses one session, so a
+page that asks several services pays for one connection checkout and one transaction, and a lookup cached in
+`session.info` (the game row, the latest state) is made once. A `write()` closes that session first, so what
+is read after a write sees it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, text
@@ -22,14 +29,23 @@ SQLITE_BUSY_TIMEOUT_SECONDS = 30
 _WRITE_OPTION = "pbem_write"
 
 
+@dataclass
+class _SharedReads:
+    """The session that `read()` hands out inside `shared_reads()`, opened on first use."""
+
+    session: Session | None = None
+    depth: int = 0  # read() blocks currently open on it
+
+
 class Database:
     def __init__(self, url: str | URL, *, echo: bool = False) -> None:
         self.url = make_url(url)
         self.engine = make_engine(self.url, echo=echo)
-        self._read_sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._read_sessions = sessionmaker(_read_bind(self.engine), expire_on_commit=False)
         self._write_sessions = sessionmaker(
             self.engine.execution_options(**{_WRITE_OPTION: True}), expire_on_commit=False
         )
+        self._shared: ContextVar[_SharedReads | None] = ContextVar("pbem_shared_reads", default=None)
 
     @property
     def is_sqlite(self) -> bool:
@@ -38,14 +54,46 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[Session]:
         """A write transaction: committed when the block ends, rolled back if it raises."""
+        self._close_shared_reads()
         with self._write_sessions() as session, session.begin():
             yield session
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A unit of work that only reads: closing it rolls back, and loaded objects stay readable."""
-        with self._read_sessions() as session:
-            yield session
+        """A unit of work that only reads: closing it rolls back, and loaded objects stay readable.
+
+        Inside `shared_reads()` this is the scope's one session, closed when the scope ends."""
+        shared = self._shared.get()
+        if shared is None:
+            with self._read_sessions() as session:
+                yield session
+            return
+        if shared.session is None:
+            shared.session = self._read_sessions()
+        shared.depth += 1
+        try:
+            yield shared.session
+        finally:
+            shared.depth -= 1
+
+    @contextmanager
+    def shared_reads(self) -> Iterator[None]:
+        """Every `read()` inside uses one session (one connection, one transaction): one web request."""
+        shared = _SharedReads()
+        token = self._shared.set(shared)
+        try:
+            yield
+        finally:
+            self._shared.reset(token)
+            if shared.session is not None:
+                shared.session.close()
+
+    def _close_shared_reads(self) -> None:
+        """Before a write: end the shared read transaction, so later reads start afresh and see the write."""
+        shared = self._shared.get()
+        if shared is not None and shared.session is not None and shared.depth == 0:
+            shared.session.close()
+            shared.session = None
 
     def is_reachable(self) -> bool:
         try:
@@ -64,6 +112,17 @@ def with_driver(url: URL) -> URL:
     if url.get_backend_name() == "postgresql":
         return url.set(drivername="postgresql+psycopg")
     return url
+
+
+def _read_bind(engine: Engine) -> Engine:
+    """What read sessions run on. PostgreSQL: autocommit. Under READ COMMITTED every statement sees its own
+    snapshot even inside a transaction, so a read-only transaction buys nothing there but a BEGIN and a
+    ROLLBACK, two round trips per request. SQLite keeps its transaction: there it is one consistent snapshot.
+    (So no server-side cursors, `yield_per` or `stream_results`, in read sessions: PostgreSQL wants a
+    transaction for those.)"""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+    return engine
 
 
 def make_engine(url: URL, *, echo: bool = False) -> Engine:

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event, false
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
-from pbem.models.base import Base, one_of
+from pbem.models.base import Base, CompressedJson, one_of
 
 GAME_STATUSES = ("created", "active", "finished", "abandoned")
 NOTIFY_MODES = ("turn", "digest")
@@ -118,7 +118,7 @@ class Snapshot(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     seq: Mapped[int]
-    state: Mapped[dict[str, Any]]
+    state: Mapped[dict[str, Any]] = mapped_column(CompressedJson)  # deflated: ~650 B for ten players
     move: Mapped[dict[str, Any] | None]
     events: Mapped[list[Any]]
     actor_seat: Mapped[int | None]

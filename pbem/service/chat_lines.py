@@ -50,6 +50,9 @@ class ChatExcerpt:
 
 def unread_excerpt(session: Session, game: Game, seat: Seat, *, cap: int = EMAIL_EXCERPT) -> ChatExcerpt:
     """The messages `seat` has not been shown (its own left out), newest `cap` of them, for an email."""
+    upto = session.scalar(select(func.max(ChatMessage.id)).where(ChatMessage.game_id == game.id))
+    if upto is None or upto <= (seat.chat_read_upto or 0):
+        return ChatExcerpt(lines=[], more=0, upto=upto)  # nothing new at the table: one query, not three
     unread = (
         ChatMessage.game_id == game.id,
         ChatMessage.id > (seat.chat_read_upto or 0),
@@ -57,7 +60,6 @@ def unread_excerpt(session: Session, game: Game, seat: Seat, *, cap: int = EMAIL
     )
     count = session.scalar(select(func.count()).select_from(ChatMessage).where(*unread)) or 0
     newest = session.scalars(select(ChatMessage).where(*unread).order_by(ChatMessage.id.desc()).limit(cap)).all()
-    upto = session.scalar(select(func.max(ChatMessage.id)).where(ChatMessage.game_id == game.id))
     return ChatExcerpt(lines=[chat_line(row) for row in reversed(newest)], more=max(count - cap, 0), upto=upto)
 
 

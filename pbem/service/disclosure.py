@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-import engine
-from pbem.models import Game, Snapshot
+from pbem.models import Game
+from pbem.service.snapshots import latest_state
 
 CLOSED_STATUSES = ("finished", "abandoned")
 
@@ -36,6 +35,5 @@ def disclosure(session: Session, game: Game) -> Disclosure:
     """What is open in `game` now, read from its latest snapshot."""
     if game.current_seq is None:
         return Disclosure(closed=game_is_closed(game), ended_rounds=frozenset())
-    state = session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == game.current_seq))
-    results = engine.Game.from_dict(state).results
+    results = latest_state(session, game).results
     return Disclosure(closed=game_is_closed(game), ended_rounds=frozenset(result["round"] for result in results))

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, joinedload, selectinload
 
 import engine
 from pbem.clock import Clock
@@ -41,6 +41,7 @@ from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostAction, Seat, Snapshot
 from pbem.service.events import describe, visible_events
 from pbem.service.fairness import seal_dealt_round
+from pbem.service.snapshots import latest_state
 from pbem.service.turn_clock import plan_turn, seat_moved
 from pbem.tokens import LinkSigner, SeatLink
 
@@ -475,9 +476,12 @@ class GameService:
         """The seat a magic link opens; BadLink, ExpiredLink or RevokedLink otherwise."""
         claimed = self._links.verify(token)
         with self._db.read() as session:
-            seat = session.scalar(
-                select(Seat).join(Game).where(Game.public_id == claimed.game_id, Seat.seat_index == claimed.seat)
-            )
+            # The same lookup the request's next read makes: within one request it is made once.
+            try:
+                seats = _find_game(session, claimed.game_id).seats
+            except GameNotFound:
+                raise RevokedLink() from None
+            seat = seats[claimed.seat] if 0 <= claimed.seat < len(seats) else None
             if seat is None or seat.token_version != claimed.version:
                 raise RevokedLink()
             return claimed
@@ -507,9 +511,18 @@ class GameService:
 
 
 def _find_game(session: Session, game_id: str) -> Game:
-    game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
+    """The game with its seats, in one query; asked again in the same session, the row already loaded.
+
+    (SQLAlchemy would hand back the same object from its identity map anyway, without refreshing it.)"""
+    key = ("game", game_id)
+    game = session.info.get(key)
     if game is None:
-        raise GameNotFound()
+        game = session.execute(
+            select(Game).where(Game.public_id == game_id).options(joinedload(Game.seats))
+        ).unique().scalar_one_or_none()
+        if game is None:
+            raise GameNotFound()
+        session.info[key] = game
     return game
 
 
@@ -535,8 +548,7 @@ def _require_seat(game: Game, seat: int) -> None:
 
 
 def _load_state(session: Session, game: Game) -> engine.Game:
-    state = session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == game.current_seq))
-    return engine.Game.from_dict(state)
+    return latest_state(session, game)
 
 
 def _seat_link(game: Game, seat: Seat) -> SeatLink:

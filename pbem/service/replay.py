@@ -107,7 +107,8 @@ def replay_all(session: Session, game: Game, eyes: Eyes) -> Iterator[ReplayStep]
         select(Snapshot.seq, Snapshot.actor_seat, Snapshot.created_at, Snapshot.events, Snapshot.state)
         .where(Snapshot.game_id == game.id)
         .order_by(Snapshot.seq)
-        .execution_options(yield_per=64)
+        # No yield_per: read sessions on PostgreSQL autocommit (pbem/db.py), and a server-side cursor needs a
+        # transaction. A finished game is a few hundred snapshots of about a kilobyte each: read at once.
     )
     for seq, actor, when, events, state in rows:
         if seq in starts.values():

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, g
 
 from pbem.clock import Clock
 from pbem.config import Config, load_config
+from pbem.db import Database
 from pbem.paths import TEMPLATES_DIR
 from pbem.runtime import build_runtime
-from pbem.web import auto_pass_links, chat, csrf, dev_mail, errors, home, mail_links, player, security
+from pbem.web import auto_pass_links, chat, csrf, dev_mail, errors, floor, home, mail_links, player, security
 from pbem.web import deals, replay  # noqa: F401  (their routes join the player blueprint)
 from pbem.web import host
 from pbem.web.app_context import EXTENSION_KEY
@@ -30,6 +32,7 @@ def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Fl
     )
     app.extensions[EXTENSION_KEY] = runtime
     app.jinja_env.globals["development"] = config.is_development
+    share_reads_per_request(app, runtime.db)
     security.init_app(app)
     errors.init_app(app)
     csrf.init_app(app)
@@ -41,4 +44,22 @@ def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Fl
     app.register_blueprint(host.blueprint)
     if config.is_development:
         app.register_blueprint(dev_mail.blueprint)
+    if config.bench_routes:
+        app.register_blueprint(floor.blueprint)
     return app
+
+
+def share_reads_per_request(app: Flask, db: Database) -> None:
+    """One read session per request: the turn page asks several services and pays for one transaction."""
+
+    @app.before_request
+    def open_shared_reads() -> None:
+        stack = ExitStack()
+        stack.enter_context(db.shared_reads())
+        g.pbem_shared_reads = stack
+
+    @app.teardown_request
+    def close_shared_reads(_error: BaseException | None) -> None:
+        stack = g.pop("pbem_shared_reads", None)
+        if stack is not None:
+            stack.close()

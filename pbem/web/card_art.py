@@ -129,8 +129,9 @@ def goal_face(gold: bool, segments: Iterable[Mapping[str, Any]]) -> Markup:
     return Markup('<g class="art">{}</g>').format(Markup("").join(parts))
 
 
+@lru_cache(maxsize=32)
 def tool_icon(tool: str, *, broken: bool) -> Markup:
-    """A small tool picture for the list of players (a broken one is struck through)."""
+    """A small tool picture for the list of players (a broken one is struck through); drawn once per kind."""
     slash = Markup('<path class="strike" d="M14 26 L46 66"/>') if broken else Markup("")
     return Markup('<svg class="tool-icon{}" viewBox="10 22 40 48" role="img" aria-label="{}">{}{}</svg>').format(
         " broken" if broken else "", f"broken {tool}" if broken else tool, _tool(tool), slash

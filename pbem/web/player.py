@@ -103,8 +103,10 @@ def move(access: SeatAccess) -> Any:
             seq=expected_seq,
             submission_id=submission_id,
         )
+    # The names are read before the move, in the request's read session that resolved the link already.
+    names = list(runtime().seats.profile(access.link.game_id, access.link.seat).names)
     result = games.submit_move(access.link.game_id, access.link.seat, chosen, expected_seq, submission_id)
-    lines = describe(result.events, list(runtime().seats.profile(access.link.game_id, access.link.seat).names))
+    lines = describe(result.events, names)
     if wants_json():
         return jsonify(seq=result.seq, lines=lines, replayed=result.replayed, game_over=result.game_over)
     for line in lines:
