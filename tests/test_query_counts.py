@@ -28,11 +28,12 @@ from tests.test_player import form_fields, page_moves
 
 # A mid-game table of six, as the benchmark's turn page (bench/http_bench.py).
 SIX = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")]
-TURN_PAGE_MAX = 5  # the game with its seats, the latest state, the history, the chat, the sealed deals
+TURN_PAGE_MAX = 5  # the game with its seats and turn clock, the latest state, the history, the chat, the sealed deals
 STATE_JSON_MAX = 2  # the game with its seats, the latest state
 # The read side (the game with its seats, once) plus the move's own transaction: lock, replay check, state,
-# update, insert, and the next player's email in the outbox (thread, recent chat, recent moves).
-MOVE_POST_MAX = 17
+# update, insert, the turn clock of the next decision (read, update), and the next player's email in the outbox
+# (thread, recent chat, recent moves, the deadline).
+MOVE_POST_MAX = 19
 TRANSACTION_CONTROL = ("BEGIN", "SAVEPOINT", "RELEASE", "COMMIT", "ROLLBACK")
 
 

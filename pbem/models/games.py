@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event, false
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
 from pbem.models.base import Base, CompressedJson, one_of
+
+if TYPE_CHECKING:
+    from pbem.models.clocks import TurnClock
 
 GAME_STATUSES = ("created", "active", "finished", "abandoned")
 NOTIFY_MODES = ("turn", "digest")
@@ -55,6 +58,9 @@ class Game(Base):
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat_index", cascade="all, delete-orphan"
     )
+    # Read-only: the game service writes clocks through `pbem/service/turn_clock.py`. Loaded with the game by
+    # `_find_game`, so a page that shows the deadline needs no query of its own for it.
+    clock: Mapped[TurnClock | None] = relationship(viewonly=True, lazy="select")
 
     @property
     def names(self) -> list[str]:

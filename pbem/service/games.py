@@ -518,7 +518,7 @@ def _find_game(session: Session, game_id: str) -> Game:
     game = session.info.get(key)
     if game is None:
         game = session.execute(
-            select(Game).where(Game.public_id == game_id).options(joinedload(Game.seats))
+            select(Game).where(Game.public_id == game_id).options(joinedload(Game.seats), joinedload(Game.clock))
         ).unique().scalar_one_or_none()
         if game is None:
             raise GameNotFound()
