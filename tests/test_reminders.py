@@ -213,3 +213,16 @@ def test_a_seat_on_the_daily_digest_gets_no_ladder_reminders_but_still_the_last_
     assert [(when, kind) for when, kind, to in queued if to == address and kind in TURN_MAIL] == [
         (at(2, 22), "deadline_warning"),
     ]
+
+
+def test_a_reminder_offers_one_click_unsubscribe_to_the_daily_digest(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
+    game_id = new_game()
+    _, address = first_player(runtime, game_id)
+
+    sweep_every(runtime, clock, timedelta(hours=1), at(1, 10))
+
+    [reminder] = game_mail(runtime, game_id, "turn_reminder", address)
+    assert reminder.headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert reminder.headers["List-Unsubscribe"].startswith("<https://pbem.test/")

@@ -294,3 +294,50 @@ def test_the_hosts_one_click_link_asks_first_and_then_lets_the_game_auto_pass_fo
 
 def test_a_tampered_auto_pass_link_is_refused(client: FlaskClient) -> None:
     assert client.get("/host-links/auto-pass/not-a-token").status_code == 403
+
+
+def passed_mail(runtime: Runtime, game_id: str, seat: int) -> list[str]:
+    address = f"{runtime.games.current_state(game_id).players[seat].lower()}@example.org"
+    return [" ".join(row.body_text.split()) for row in mailbox(runtime, "deadline_passed", to=address)]
+
+
+def test_the_seat_that_timed_out_is_emailed_what_the_game_did_for_it(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
+    game_id = new_game()
+    state, seat, _ = to_act(runtime, game_id)
+    runtime.presence.mark_timeout_card(game_id, seat, state.hands[seat][0])
+
+    clock.advance(DEADLINE)
+    runtime.sweep.run()
+
+    [body] = passed_mail(runtime, game_id, seat)
+    assert "waited 3 days for you" in body and "your turn's deadline has passed" in body
+    own_lines = runtime.games.history(game_id, seat)[-1].lines
+    assert all(f"- {line}" in body for line in own_lines[1:]) and len(own_lines) > 1
+    others = [s for s in range(3) if s != seat]
+    assert all(passed_mail(runtime, game_id, other) == [] for other in others)
+
+
+def test_under_notify_host_the_seat_is_told_the_host_decides(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
+    game_id = new_game(policies={"timeout_policy": "notify-host"})
+    _, seat, _ = to_act(runtime, game_id)
+
+    clock.advance(DEADLINE)
+    runtime.sweep.run()
+    runtime.sweep.run()
+
+    [body] = passed_mail(runtime, game_id, seat)
+    assert "The host has been told and decides what happens next" in body
+
+
+def test_a_turn_the_host_skips_is_told_as_the_hosts_doing(runtime: Runtime, new_game: NewGame) -> None:
+    game_id = new_game()
+    _, seat, _ = to_act(runtime, game_id)
+
+    runtime.turn_controls.skip(game_id, actor_email="host@example.org")
+
+    [body] = passed_mail(runtime, game_id, seat)
+    assert "the host moved the game on" in body and "deadline has passed" not in body

@@ -179,6 +179,23 @@ class GameMail:
         context["left"] = format_duration(deadline - now)
         return self._to_seat(session, game, seat, "deadline_warning", (game.current_seq,), context, drop_when_stale=True)
 
+    def deadline_passed(
+        self, session: Session, game: Game, seat: Seat, *, started_at: datetime, now: datetime,
+        lines: list[str], host_decides: bool = False, by_host: bool = False,
+    ) -> OutboxMessage | None:
+        """What the game did when `seat`'s time ran out (or that the host decides, or that the host skipped the
+        turn), once per decision."""
+        if seat.is_bot or seat.email is None:
+            return None
+        context = {
+            "waited": format_duration(now - started_at),
+            "waiting_since": format_when(started_at, seat.timezone),
+            "lines": lines,
+            "host_decides": host_decides,
+            "by_host": by_host,
+        }
+        return self._to_seat(session, game, seat, "deadline_passed", (game.current_seq, host_decides), context)
+
     def _reminder_context(
         self, game: Game, seat: Seat, state: engine.Game, started_at: datetime, deadline: datetime | None, now: datetime
     ) -> dict[str, Any]:

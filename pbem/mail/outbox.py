@@ -34,7 +34,7 @@ EMAIL_TEMPLATE_DIR = "email"
 HOST_RECIPIENT = "host"
 # Notifications that the daily digest replaces, so "unsubscribe" (switch to the digest) means something
 # for them. Digests, game-over mail and host notices are always sent and carry no unsubscribe header.
-ONE_CLICK_UNSUBSCRIBE_KINDS = frozenset({"game_started", "your_turn"})
+ONE_CLICK_UNSUBSCRIBE_KINDS = frozenset({"game_started", "your_turn", "turn_reminder"})
 
 
 @lru_cache(maxsize=1)

@@ -31,6 +31,7 @@ from pbem.service.auto_pass_links import AutoPassLinks
 from pbem.service.bots import bot_move, seat_events
 from pbem.service.chat import post_system_line
 from pbem.service.deadlines import policy
+from pbem.service.events import describe, visible_events
 from pbem.service.games import GameService
 from pbem.service.turn_clock import reschedule
 
@@ -91,6 +92,9 @@ class Timeouts:
                 session, game, f"{seat.display_name} ran out of time for this turn; the host decides what happens.",
                 "timeout", now=now,
             )
+            self._games.mail.deadline_passed(
+                session, game, seat, started_at=clock.started_at, now=now, lines=[], host_decides=True
+            )
             self._count(session, game, seat)
             return "notify-host"
         how = "bot" if chosen == "bot" else "auto-pass"
@@ -103,8 +107,13 @@ class Timeouts:
             done.append(how_timed_out(state, how))
             return timeout_move(state, seat.seat_index, marked, how, seed, seen), done[0]
 
-        waited = format_duration(now - clock.started_at)
-        self._games.apply_timeout(session, game, choose)
+        started_at = clock.started_at  # the clock moves on to the next decision with the move
+        waited = format_duration(now - started_at)
+        snapshot = self._games.apply_timeout(session, game, choose)
+        self._games.mail.deadline_passed(
+            session, game, seat, started_at=started_at, now=now, by_host=by_host,
+            lines=describe(visible_events(snapshot.events[1:], seat.seat_index), game.names),
+        )
         seat.timeout_card = None
         action = "was skipped by the host" if by_host else f"ran out of time after {waited}"
         post_system_line(session, game, f"{seat.display_name} {action}: {_line(done[0])}", "timeout", now=now)
