@@ -509,6 +509,9 @@ VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, 
 def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
     """A fresh browser context (no cookies) at a phone's and at a desktop's size; fails on any script error
     and on any failed request other than a page's own (a page may rightly answer 409 or 422)."""
+    if "live_server" in request.fixturenames:
+        # Set the server up first, so it is torn down last: the page's own requests finish before it stops.
+        request.getfixturevalue("live_server")
     context = browser.new_context(viewport=VIEWPORTS[request.param], device_scale_factor=1)
     opened = context.new_page()
     errors: list[str] = []
