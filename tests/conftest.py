@@ -359,6 +359,27 @@ def app_runtime(app: Flask) -> Runtime:
     return app.extensions[EXTENSION_KEY]
 
 
+@pytest.fixture
+def runtime_of(app: Flask) -> Runtime:
+    """The runtime behind the `app` fixture (the one its requests use)."""
+    return app_runtime(app)
+
+
+@pytest.fixture
+def host(client: FlaskClient, runtime_of: Runtime) -> FlaskClient:
+    """The test client, signed in as the host of the games `new_game` makes."""
+    from tests.host_helpers import sign_in
+
+    sign_in(client, runtime_of)
+    return client
+
+
+@pytest.fixture
+def game_id(new_game: Callable[..., str]) -> str:
+    """A started game of three (Ann, Ben, Cat), hosted by host@example.org."""
+    return new_game()
+
+
 # -- games in chosen positions ------------------------------------------------------------------------------
 
 

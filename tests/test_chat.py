@@ -20,13 +20,8 @@ from pbem.errors import RateLimited, ValidationError
 from pbem.models import ChatMessage, Game, Seat
 from pbem.runtime import Runtime
 from pbem.service.chat import MAX_LENGTH, PER_MINUTE, clean_text, post_system_line
-from tests.conftest import app_runtime, dump, seat_token, store_game
+from tests.conftest import dump, seat_token, store_game
 from tests.test_player import form_fields, open_table
-
-
-@pytest.fixture
-def runtime_of(app: Flask) -> Runtime:
-    return app_runtime(app)
 
 
 @pytest.fixture

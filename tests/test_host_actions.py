@@ -15,24 +15,8 @@ import engine
 from pbem.models import Game, HostAction, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.games import PlayerSpec
-from tests.conftest import app_runtime, dump, mailbox, play_moves, seat_token
+from tests.conftest import dump, mailbox, play_moves, seat_token
 from tests.host_helpers import HOST, post, sign_in
-
-
-@pytest.fixture
-def runtime_(app: Flask) -> Runtime:
-    return app_runtime(app)
-
-
-@pytest.fixture
-def host(client: FlaskClient, runtime_: Runtime) -> FlaskClient:
-    sign_in(client, runtime_)
-    return client
-
-
-@pytest.fixture
-def game_id(new_game) -> str:
-    return new_game()
 
 
 def audit(runtime: Runtime, game_id: str) -> list[tuple[str, dict]]:
@@ -46,111 +30,118 @@ def system_lines(runtime: Runtime, game_id: str) -> list[str]:
     return [line.text for line in runtime.chat.messages(game_id).lines if line.kind == "system"]
 
 
-def test_replacing_a_player_hands_over_the_seat(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:
-    old_token = seat_token(runtime_, game_id, 1)
+def test_replacing_a_player_hands_over_the_seat(host: FlaskClient, runtime_of: Runtime, game_id: str) -> None:
+    old_token = seat_token(runtime_of, game_id, 1)
     response = post(host, f"/host/games/{game_id}/seats/1/replace", confirm="yes", name="Eve", email="eve@example.org")
     assert response.status_code == 303
 
-    assert runtime_.games.current_state(game_id).players == ["Ann", "Eve", "Cat"]
+    assert runtime_of.games.current_state(game_id).players == ["Ann", "Eve", "Cat"]
     assert host.get(f"/play/{old_token}").status_code == 410  # the old links died
-    handover = mailbox(runtime_, "handover", to="eve@example.org")
+    handover = mailbox(runtime_of, "handover", to="eve@example.org")
     assert len(handover) == 1
-    view = runtime_.games.current_state(game_id, 1).view
+    view = runtime_of.games.current_state(game_id, 1).view
     body = handover[0].body_text
     assert engine.role_name(view["you"]["role"]) in body
     assert all(card["label"] in body for card in view["you"]["hand"])
     new_token = re.search(r"/play/(\S+)", body).group(1)
-    assert runtime_.games.resolve_link(new_token).seat == 1
-    assert system_lines(runtime_, game_id) == ["Seat 2 changed hands: Eve takes over from Ben."]
-    assert audit(runtime_, game_id)[-1][0] == "replace_player"
+    assert runtime_of.games.resolve_link(new_token).seat == 1
+    assert system_lines(runtime_of, game_id) == ["Seat 2 changed hands: Eve takes over from Ben."]
+    assert audit(runtime_of, game_id)[-1][0] == "replace_player"
 
 
 def test_the_table_is_told_nothing_private_when_a_seat_changes_hands(
-    host: FlaskClient, runtime_: Runtime, game_id: str
+    host: FlaskClient, runtime_of: Runtime, game_id: str
 ) -> None:
-    view = runtime_.games.current_state(game_id, 1).view
+    view = runtime_of.games.current_state(game_id, 1).view
     post(host, f"/host/games/{game_id}/seats/1/replace", confirm="yes", name="Eve", email="eve@example.org")
-    told = " ".join(system_lines(runtime_, game_id))
+    told = " ".join(system_lines(runtime_of, game_id))
     assert engine.role_name(view["you"]["role"]) not in told
     assert not any(card["label"] in told for card in view["you"]["hand"])
-    assert [m.to_address for m in mailbox(runtime_, "handover")] == ["eve@example.org"]
+    assert [m.to_address for m in mailbox(runtime_of, "handover")] == ["eve@example.org"]
 
 
-def test_a_replacement_needs_a_valid_email_and_a_free_name(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:
-    before = dump(runtime_.db)
+def test_a_replacement_needs_a_valid_email_and_a_free_name(
+    host: FlaskClient, runtime_of: Runtime, game_id: str
+) -> None:
+    before = dump(runtime_of.db)
     bad_email = post(host, f"/host/games/{game_id}/seats/1/replace", confirm="yes", name="Eve", email="eve")
     taken = post(host, f"/host/games/{game_id}/seats/1/replace", confirm="yes", name="cat", email="eve@example.org")
     assert bad_email.status_code == 400 and b"not an email address" in bad_email.data
     assert taken.status_code == 400 and b"already called cat" in taken.data
-    assert _unchanged(before, dump(runtime_.db))
+    assert _unchanged(before, dump(runtime_of.db))
 
 
-def test_rotating_a_link_kills_the_old_one_and_emails_a_new_one(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:
-    old_token = seat_token(runtime_, game_id, 0)
+def test_rotating_a_link_kills_the_old_one_and_emails_a_new_one(
+    host: FlaskClient, runtime_of: Runtime, game_id: str
+) -> None:
+    old_token = seat_token(runtime_of, game_id, 0)
     assert post(host, f"/host/games/{game_id}/seats/0/rotate", confirm="yes").status_code == 303
     assert host.get(f"/play/{old_token}").status_code == 410
-    sent = mailbox(runtime_, "seat_link", to="ann@example.org")
+    sent = mailbox(runtime_of, "seat_link", to="ann@example.org")
     assert len(sent) == 1 and "renewed your link" in sent[0].body_text
-    assert runtime_.games.resolve_link(re.search(r"/play/(\S+)", sent[0].body_text).group(1)).seat == 0
-    assert audit(runtime_, game_id)[-1] == ("rotate_link", {"seat": 0})
-    assert system_lines(runtime_, game_id) == ["The host renewed Ann's link."]
+    assert runtime_of.games.resolve_link(re.search(r"/play/(\S+)", sent[0].body_text).group(1)).seat == 0
+    assert audit(runtime_of, game_id)[-1] == ("rotate_link", {"seat": 0})
+    assert system_lines(runtime_of, game_id) == ["The host renewed Ann's link."]
 
 
-def test_resending_a_link_keeps_old_links_working(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:
-    old_token = seat_token(runtime_, game_id, 2)
+def test_resending_a_link_keeps_old_links_working(host: FlaskClient, runtime_of: Runtime, game_id: str) -> None:
+    old_token = seat_token(runtime_of, game_id, 2)
     assert post(host, f"/host/games/{game_id}/seats/2/resend", confirm="yes").status_code == 303
-    assert runtime_.games.resolve_link(old_token).seat == 2
-    assert len(mailbox(runtime_, "seat_link", to="cat@example.org")) == 1
-    assert audit(runtime_, game_id)[-1] == ("resend_link", {"seat": 2})
+    assert runtime_of.games.resolve_link(old_token).seat == 2
+    assert len(mailbox(runtime_of, "seat_link", to="cat@example.org")) == 1
+    assert audit(runtime_of, game_id)[-1] == ("resend_link", {"seat": 2})
 
 
 def test_correcting_an_email_sends_a_new_link_to_the_new_address(
-    host: FlaskClient, runtime_: Runtime, game_id: str
+    host: FlaskClient, runtime_of: Runtime, game_id: str
 ) -> None:
-    old_token = seat_token(runtime_, game_id, 1)
+    old_token = seat_token(runtime_of, game_id, 1)
     assert post(host, f"/host/games/{game_id}/seats/1/email", confirm="yes", email="ben@new.example").status_code == 303
     assert host.get(f"/play/{old_token}").status_code == 410
-    assert len(mailbox(runtime_, "seat_link", to="ben@new.example")) == 1
-    assert runtime_.games.invites(game_id)[1].email == "ben@new.example"
+    assert len(mailbox(runtime_of, "seat_link", to="ben@new.example")) == 1
+    assert runtime_of.games.invites(game_id)[1].email == "ben@new.example"
     bad = post(host, f"/host/games/{game_id}/seats/1/email", confirm="yes", email="nope")
     assert bad.status_code == 400
 
 
-def test_a_computer_seat_has_no_link_to_rotate(host: FlaskClient, runtime_: Runtime, new_game) -> None:
+def test_a_computer_seat_has_no_link_to_rotate(host: FlaskClient, runtime_of: Runtime, new_game) -> None:
     game_id = new_game([PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"),
                         PlayerSpec("Bot 1", None, is_bot=True)])
     assert post(host, f"/host/games/{game_id}/seats/2/rotate", confirm="yes").status_code == 400
     # ... but a person may take it over
     assert post(host, f"/host/games/{game_id}/seats/2/replace", confirm="yes", name="Eve",
                 email="eve@example.org").status_code == 303
-    assert runtime_.games.invites(game_id)[2].is_bot is False
+    assert runtime_of.games.invites(game_id)[2].is_bot is False
 
 
 @pytest.mark.parametrize("action", ["end", "abandon"])
-def test_ending_or_abandoning_needs_a_confirmation(host: FlaskClient, runtime_: Runtime, game_id: str, action: str) -> None:
-    before = dump(runtime_.db)
+def test_ending_or_abandoning_needs_a_confirmation(
+    host: FlaskClient, runtime_of: Runtime, game_id: str, action: str
+) -> None:
+    before = dump(runtime_of.db)
     response = post(host, f"/host/games/{game_id}/{action}")
     assert response.status_code == 400 and b"tick the confirmation box" in response.data
-    assert _unchanged(before, dump(runtime_.db))
+    assert _unchanged(before, dump(runtime_of.db))
 
 
 @pytest.mark.parametrize("path", ["end", "abandon", "seats/0/rotate", "seats/0/resend", "reveal", "rollback"])
 def test_actions_without_the_csrf_token_are_refused(
-    host: FlaskClient, runtime_: Runtime, game_id: str, path: str
+    host: FlaskClient, runtime_of: Runtime, game_id: str, path: str
 ) -> None:
-    before = dump(runtime_.db)
+    before = dump(runtime_of.db)
     response = host.post(f"/host/games/{game_id}/{path}", data={"confirm": "yes", "reason": "x", "to": "0"})
     assert response.status_code == 400
-    assert _unchanged(before, dump(runtime_.db))
+    assert _unchanged(before, dump(runtime_of.db))
 
 
 def test_ending_early_finishes_with_the_standings_and_opens_the_export(
-    host: FlaskClient, runtime_: Runtime, game_id: str
+    host: FlaskClient, runtime_of: Runtime, game_id: str
 ) -> None:
     assert host.get(f"/host/games/{game_id}/export.json").status_code == 409
     assert post(host, f"/host/games/{game_id}/end", confirm="yes").status_code == 303
-    assert runtime_.games.current_state(game_id).status == "finished"
-    assert system_lines(runtime_, game_id)[-1].startswith("The host ended the game early. Standings as they are: Ann 0")
+    assert runtime_of.games.current_state(game_id).status == "finished"
+    assert system_lines(runtime_of, game_id)[-1].startswith(
+        "The host ended the game early. Standings as they are: Ann 0")
     export = host.get(f"/host/games/{game_id}/export.json")
     assert export.status_code == 200
     archive = export.get_json()
@@ -159,10 +150,10 @@ def test_ending_early_finishes_with_the_standings_and_opens_the_export(
     assert archive["snapshots"][0]["state"] and archive["seats"][0]["email"] == "ann@example.org"
 
 
-def test_abandoning_stops_the_game(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:
+def test_abandoning_stops_the_game(host: FlaskClient, runtime_of: Runtime, game_id: str) -> None:
     assert post(host, f"/host/games/{game_id}/abandon", confirm="yes").status_code == 303
-    assert runtime_.games.current_state(game_id).status == "abandoned"
-    assert system_lines(runtime_, game_id) == ["The host abandoned the game."]
+    assert runtime_of.games.current_state(game_id).status == "abandoned"
+    assert system_lines(runtime_of, game_id) == ["The host abandoned the game."]
     assert post(host, f"/host/games/{game_id}/abandon", confirm="yes").status_code == 409
 
 
@@ -171,11 +162,11 @@ def test_abandoning_stops_the_game(host: FlaskClient, runtime_: Runtime, game_id
     ("abandon", "The host abandoned \"Test mine\"."),
 ])
 def test_every_person_at_the_table_is_emailed_when_the_host_ends_or_abandons_the_game(
-    host: FlaskClient, runtime_: Runtime, game_id: str, action: str, news: str
+    host: FlaskClient, runtime_of: Runtime, game_id: str, action: str, news: str
 ) -> None:
     assert post(host, f"/host/games/{game_id}/{action}", confirm="yes").status_code == 303
 
-    closed = mailbox(runtime_, "game_closed")
+    closed = mailbox(runtime_of, "game_closed")
     assert sorted(row.to_address for row in closed) == ["ann@example.org", "ben@example.org", "cat@example.org"]
     for row in closed:
         assert news in " ".join(row.body_text.split())
@@ -183,9 +174,9 @@ def test_every_person_at_the_table_is_emailed_when_the_host_ends_or_abandons_the
         assert token and host.get(f"/play/{token.group(1)}").status_code in (200, 303)
 
 
-def test_a_rollback_appends_a_copy_of_the_earlier_state(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:
-    play_moves(runtime_, game_id, 5, random.Random(3))
-    with runtime_.db.read() as session:
+def test_a_rollback_appends_a_copy_of_the_earlier_state(host: FlaskClient, runtime_of: Runtime, game_id: str) -> None:
+    play_moves(runtime_of, game_id, 5, random.Random(3))
+    with runtime_of.db.read() as session:
         game = session.scalar(select(Game).where(Game.public_id == game_id))
         earlier = session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == 2))
     review = host.get(f"/host/games/{game_id}/rollback?to=2")
@@ -193,60 +184,62 @@ def test_a_rollback_appends_a_copy_of_the_earlier_state(host: FlaskClient, runti
 
     response = post(host, f"/host/games/{game_id}/rollback", confirm="yes", to="2", reason="Ben misclicked")
     assert response.status_code == 303
-    with runtime_.db.read() as session:
+    with runtime_of.db.read() as session:
         snapshots = list(session.scalars(select(Snapshot).where(Snapshot.game_id == game.id).order_by(Snapshot.seq)))
     assert [s.seq for s in snapshots] == [0, 1, 2, 3, 4, 5, 6]  # nothing rewritten, one appended
     assert snapshots[-1].state == earlier
-    assert audit(runtime_, game_id)[-1] == ("rollback", {"from_seq": 5, "to_seq": 2, "reason": "Ben misclicked"})
-    assert system_lines(runtime_, game_id) == ["The host rolled the game back to turn 2: Ben misclicked"]
-    assert runtime_.games.history(game_id)[-1].lines == [
+    assert audit(runtime_of, game_id)[-1] == ("rollback", {"from_seq": 5, "to_seq": 2, "reason": "Ben misclicked"})
+    assert system_lines(runtime_of, game_id) == ["The host rolled the game back to turn 2: Ben misclicked"]
+    assert runtime_of.games.history(game_id)[-1].lines == [
         "The host took the game back to how it stood at turn 2; play goes on from there."]
 
 
-def test_a_rollback_needs_a_reason_and_an_earlier_turn(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:
-    play_moves(runtime_, game_id, 2, random.Random(4))
-    before = dump(runtime_.db)
+def test_a_rollback_needs_a_reason_and_an_earlier_turn(host: FlaskClient, runtime_of: Runtime, game_id: str) -> None:
+    play_moves(runtime_of, game_id, 2, random.Random(4))
+    before = dump(runtime_of.db)
     assert post(host, f"/host/games/{game_id}/rollback", confirm="yes", to="1", reason=" ").status_code == 400
     assert post(host, f"/host/games/{game_id}/rollback", confirm="yes", to="2", reason="x").status_code == 400
     assert post(host, f"/host/games/{game_id}/rollback", confirm="yes", to="-1", reason="x").status_code == 400
     assert post(host, f"/host/games/{game_id}/rollback", confirm="yes", to="one", reason="x").status_code == 400
-    assert _unchanged(before, dump(runtime_.db))
+    assert _unchanged(before, dump(runtime_of.db))
 
 
 def test_the_rollback_warning_names_the_kinds_of_secrets_seen_without_their_contents(
-    host: FlaskClient, runtime_: Runtime, game_id: str
+    host: FlaskClient, runtime_of: Runtime, game_id: str
 ) -> None:
-    play_moves(runtime_, game_id, 6, random.Random(5))
-    seen = runtime_.hosting.seen_since(game_id, 0, runtime_.host_access.session_for(HOST))
+    play_moves(runtime_of, game_id, 6, random.Random(5))
+    seen = runtime_of.hosting.seen_since(game_id, 0, runtime_of.host_access.session_for(HOST))
     assert any("saw the cards they drew" in line for line in seen), seen
     page = host.get(f"/host/games/{game_id}/rollback?to=0").get_data(as_text=True)
-    state, _ = runtime_.games.engine_state(game_id)
+    state, _ = runtime_of.games.engine_state(game_id)
     for seat in range(3):
         for card in engine.view(state, seat)["you"]["hand"]:
             assert f'"{card["label"]}' not in page
 
 
-def test_a_host_who_does_not_play_may_reveal_with_a_reason(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:
+def test_a_host_who_does_not_play_may_reveal_with_a_reason(
+    host: FlaskClient, runtime_of: Runtime, game_id: str
+) -> None:
     assert post(host, f"/host/games/{game_id}/reveal", confirm="yes", reason="").status_code == 400
     response = post(host, f"/host/games/{game_id}/reveal", confirm="yes", reason="Ann says Ben cheated")
     assert response.status_code == 200
-    state, _ = runtime_.games.engine_state(game_id)
+    state, _ = runtime_of.games.engine_state(game_id)
     assert engine.view(state, 0)["you"]["role"] in response.get_data(as_text=True)
-    assert system_lines(runtime_, game_id) == [
+    assert system_lines(runtime_of, game_id) == [
         "The host looked at the hidden cards to settle a dispute: Ann says Ben cheated"]
-    assert audit(runtime_, game_id)[-1] == ("reveal", {"reason": "Ann says Ben cheated"})
+    assert audit(runtime_of, game_id)[-1] == ("reveal", {"reason": "Ann says Ben cheated"})
 
 
-def test_a_host_who_plays_may_not_reveal(client: FlaskClient, runtime_: Runtime, new_game) -> None:
+def test_a_host_who_plays_may_not_reveal(client: FlaskClient, runtime_of: Runtime, new_game) -> None:
     game_id = new_game([PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"),
                         PlayerSpec("Hilda", HOST)])
-    sign_in(client, runtime_)
+    sign_in(client, runtime_of)
     page = client.get(f"/host/games/{game_id}").get_data(as_text=True)
     assert "Emergency reveal" not in page and "only what every player sees" in page
-    before = dump(runtime_.db)
+    before = dump(runtime_of.db)
     response = post(client, f"/host/games/{game_id}/reveal", confirm="yes", reason="curious")
     assert response.status_code == 403
-    assert _unchanged(before, dump(runtime_.db))
+    assert _unchanged(before, dump(runtime_of.db))
 
 
 def _unchanged(before: dict, after: dict) -> bool:
@@ -257,10 +250,10 @@ def _unchanged(before: dict, after: dict) -> bool:
 
 
 
-def test_the_host_talks_to_the_table_and_reads_its_chat(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:
-    runtime_.chat.post(game_id, 0, "Who broke my lamp?")
+def test_the_host_talks_to_the_table_and_reads_its_chat(host: FlaskClient, runtime_of: Runtime, game_id: str) -> None:
+    runtime_of.chat.post(game_id, 0, "Who broke my lamp?")
     assert post(host, f"/host/games/{game_id}/say", text="Play nicely").status_code == 303
-    lines = runtime_.chat.messages(game_id).lines
+    lines = runtime_of.chat.messages(game_id).lines
     assert [(line.kind, line.name, line.text) for line in lines] == [
         ("seat", "Ann", "Who broke my lamp?"), ("host", "Host", "Play nicely")]
     page = host.get(f"/host/games/{game_id}").get_data(as_text=True)
@@ -268,34 +261,36 @@ def test_the_host_talks_to_the_table_and_reads_its_chat(host: FlaskClient, runti
     assert post(host, f"/host/games/{game_id}/say", text="  ").status_code == 400
 
 
-def test_a_rollback_emails_the_seat_whose_turn_it_is_again(host: FlaskClient, runtime_: Runtime, game_id: str) -> None:
-    play_moves(runtime_, game_id, 3, random.Random(8))
-    before = len(mailbox(runtime_, "your_turn"))
+def test_a_rollback_emails_the_seat_whose_turn_it_is_again(
+    host: FlaskClient, runtime_of: Runtime, game_id: str
+) -> None:
+    play_moves(runtime_of, game_id, 3, random.Random(8))
+    before = len(mailbox(runtime_of, "your_turn"))
     post(host, f"/host/games/{game_id}/rollback", confirm="yes", to="1", reason="misclick")
-    state, seq = runtime_.games.engine_state(game_id)
+    state, seq = runtime_of.games.engine_state(game_id)
     to_act = engine.to_act(state)
-    latest = mailbox(runtime_, "your_turn")[before:]
-    assert [m.to_address for m in latest] == [runtime_.games.invites(game_id)[to_act].email]
+    latest = mailbox(runtime_of, "your_turn")[before:]
+    assert [m.to_address for m in latest] == [runtime_of.games.invites(game_id)[to_act].email]
     assert "rolled the game back" in latest[0].body_text  # the table is told in the next email too
 
 
 def test_after_an_early_end_the_players_pages_replay_and_archive_open(
-    host: FlaskClient, app: Flask, runtime_: Runtime, game_id: str
+    host: FlaskClient, app: Flask, runtime_of: Runtime, game_id: str
 ) -> None:
-    play_moves(runtime_, game_id, 4, random.Random(1))
+    play_moves(runtime_of, game_id, 4, random.Random(1))
     assert post(host, f"/host/games/{game_id}/end", confirm="yes").status_code == 303
     player = app.test_client()
-    assert player.get(f"/play/{seat_token(runtime_, game_id, 0)}", follow_redirects=True).status_code == 200
+    assert player.get(f"/play/{seat_token(runtime_of, game_id, 0)}", follow_redirects=True).status_code == 200
     for path in ("replay", "replay?step=1", "replay.html", "archive.json"):
         assert player.get(f"/table/{game_id}/{path}").status_code == 200, path
     assert "The host ended the game early" in player.get(f"/table/{game_id}").get_data(as_text=True)
 
 
-def test_a_game_waiting_to_start_is_started_from_its_page(host: FlaskClient, runtime_: Runtime, new_game) -> None:
+def test_a_game_waiting_to_start_is_started_from_its_page(host: FlaskClient, runtime_of: Runtime, new_game) -> None:
     game_id = new_game(start=False)
     assert "Start the game" in host.get(f"/host/games/{game_id}").get_data(as_text=True)
     assert post(host, f"/host/games/{game_id}/start").status_code == 400  # not confirmed
     assert post(host, f"/host/games/{game_id}/start", confirm="yes").status_code == 303
-    assert runtime_.games.current_state(game_id).status == "active"
-    assert len(mailbox(runtime_, "game_started")) == 3
+    assert runtime_of.games.current_state(game_id).status == "active"
+    assert len(mailbox(runtime_of, "game_started")) == 3
     assert post(host, f"/host/games/{game_id}/start", confirm="yes").status_code == 409

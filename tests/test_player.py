@@ -22,18 +22,13 @@ import engine
 from pbem.models import OutboxMessage, Seat, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.fresh_links import PER_CLIENT
-from tests.conftest import app_runtime, dig_for_gold, dump, play_until, seat_token, store_game
+from tests.conftest import dig_for_gold, dump, play_until, seat_token, store_game
 
 NAMES = ["Ann", "Ben", "Cat"]
 # Seed 1 deals Ann (seat 0, first to play) path cards, a broken lantern and a map.
 SEED = 1
 HIDDEN_FIELD = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
 MOVE_BUTTON = re.compile(r'<button name="move" value="([^"]*)"')
-
-
-@pytest.fixture
-def runtime_of(app: Flask) -> Runtime:
-    return app_runtime(app)
 
 
 @pytest.fixture

@@ -16,14 +16,13 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, select, update
 
 from pbem.models import Game
 from pbem.runtime import Runtime
 from pbem.service.games import PlayerSpec
-from tests.conftest import app_runtime, play_moves, seat_token
+from tests.conftest import play_moves, seat_token
 from tests.test_player import form_fields, page_moves
 
 # A mid-game table of six, as the benchmark's turn page (bench/http_bench.py).
@@ -51,11 +50,6 @@ def counted(runtime: Runtime) -> Iterator[list[str]]:
         yield statements
     finally:
         event.remove(runtime.db.engine, "before_cursor_execute", record)
-
-
-@pytest.fixture
-def runtime_of(app: Flask) -> Runtime:
-    return app_runtime(app)
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 import engine
 from engine.variants import variant_of
 from pbem.runtime import Runtime
-from tests.conftest import app_runtime, store_game
+from tests.conftest import store_game
 from tests.engine.tables import arrange
 from tests.engine.test_engine_building import TO_THE_GOALS
 from tests.test_player import current, form_fields, open_table, page_moves, table_path
@@ -37,11 +37,6 @@ EXPANSION_BOARD = {
 }
 ACTIONS = ["theft", "hands_off", "swap_hand", "inspection", "swap_hats", "free"]
 CHECKBOX = re.compile(r'<input type="(checkbox|radio)" name="(\w+)" value="(\d+)"')
-
-
-@pytest.fixture
-def runtime_of(app: Flask) -> Runtime:
-    return app_runtime(app)
 
 
 def expansion_table(**overrides: Any) -> engine.Game:

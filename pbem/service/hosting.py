@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import Session, selectinload
 
 import engine
 from pbem.clock import Clock
@@ -136,11 +136,7 @@ class Hosting:
 
     def detail(self, game_id: str, host: HostSession) -> GameDetail:
         with self._db.read() as session:
-            game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
-            if game is None:
-                raise GameNotFound()
-            if not may_host(game, host):
-                raise NotYourGame()
+            game = _owned(session, game_id, host)
             actions = list(session.scalars(
                 select(HostAction).where(HostAction.game_id == game.id).order_by(HostAction.id.desc())
             ))
@@ -217,12 +213,7 @@ class Hosting:
     def owned(self, game_id: str, host: HostSession) -> Game:
         """The game, if this host looks after it: GameNotFound, or NotYourGame (403) for another host's game."""
         with self._db.read() as session:
-            game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
-            if game is None:
-                raise GameNotFound()
-            if not may_host(game, host):
-                raise NotYourGame()
-            return game
+            return _owned(session, game_id, host)
 
     def _row(self, game: Game) -> GameRow:
         view = None
@@ -254,3 +245,12 @@ class Hosting:
 def public_view(state: engine.Game) -> dict[str, Any]:
     """The only view of a running game the host's pages may use."""
     return engine.view(state, None)
+
+
+def _owned(session: Session, game_id: str, host: HostSession) -> Game:
+    game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
+    if game is None:
+        raise GameNotFound()
+    if not may_host(game, host):
+        raise NotYourGame()
+    return game
