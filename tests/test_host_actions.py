@@ -209,7 +209,7 @@ def test_the_rollback_warning_names_the_kinds_of_secrets_seen_without_their_cont
 ) -> None:
     play_moves(runtime_of, game_id, 6, random.Random(5))
     seen = runtime_of.hosting.seen_since(game_id, 0, runtime_of.host_access.session_for(HOST))
-    assert any("saw the cards they drew" in line for line in seen), seen
+    assert any(" saw " in line and "the cards they drew" in line for line in seen), seen
     page = host.get(f"/host/games/{game_id}/rollback?to=0").get_data(as_text=True)
     state, _ = runtime_of.games.engine_state(game_id)
     for seat in range(3):
