@@ -15,6 +15,7 @@ from pbem.errors import ValidationError
 from pbem.runtime import Runtime
 from pbem.service.games import PlayerSpec
 from tests.conftest import app_runtime, mailbox, seat_token
+from tests.test_player import form_fields
 
 NewGame = Callable[..., str]
 
@@ -115,12 +116,6 @@ def test_a_date_that_is_not_ahead_is_refused_and_changes_nothing(runtime: Runtim
     assert runtime.turn_controls.status(game_id).seats[seat].away_until is None
 
 
-def csrf_of(page: str) -> str:
-    match = re.search(r'name="csrf_token" value="([^"]+)"', page)
-    assert match
-    return match.group(1)
-
-
 def presence_action(page: str) -> str:
     match = re.search(r'action="([^"]+/presence)"', page)
     assert match
@@ -137,9 +132,9 @@ def test_a_player_sets_away_time_on_the_turn_page_and_the_others_see_it_beside_t
     runtime.games.start_game(game_id)
     page = client.get(f"/play/{seat_token(runtime, game_id, 0)}", follow_redirects=True).get_data(as_text=True)
     assert "Away until" in page
-    action = presence_action(page)
+    action, csrf = presence_action(page), form_fields(page)["csrf_token"]
 
-    saved = client.post(action, data={"csrf_token": csrf_of(page), "action": "away", "away_until": "2026-01-09"})
+    saved = client.post(action, data={"csrf_token": csrf, "action": "away", "away_until": "2026-01-09"})
     forged = client.post(action, data={"action": "away", "away_until": "2026-01-10"})
 
     assert saved.status_code == 303 and forged.status_code == 400
@@ -162,7 +157,7 @@ def test_marking_the_card_to_discard_on_the_turn_page(client: FlaskClient) -> No
     card = state.hands[0][2]
 
     client.post(presence_action(page), data={
-        "csrf_token": csrf_of(page), "action": "timeout_card", "timeout_card": str(card),
+        "csrf_token": form_fields(page)["csrf_token"], "action": "timeout_card", "timeout_card": str(card),
     })
 
     assert f'<option value="{card}" selected>' in client.get(f"/table/{game_id}").get_data(as_text=True)
@@ -179,11 +174,13 @@ def test_a_player_sets_their_time_zone_and_quiet_hours_on_the_turn_page(client: 
     seat = seat_to_act(runtime, game_id)
     page = client.get(f"/play/{seat_token(runtime, game_id, seat)}", follow_redirects=True).get_data(as_text=True)
 
+    csrf = form_fields(page)["csrf_token"]
+
     bad = client.post(presence_action(page), data={
-        "csrf_token": csrf_of(page), "action": "quiet", "timezone": "Mars/Olympus", "quiet_hours": "23:00-07:00",
+        "csrf_token": csrf, "action": "quiet", "timezone": "Mars/Olympus", "quiet_hours": "23:00-07:00",
     })
     client.post(presence_action(page), data={
-        "csrf_token": csrf_of(page), "action": "quiet", "timezone": "America/New_York", "quiet_hours": "23:00-07:00",
+        "csrf_token": csrf, "action": "quiet", "timezone": "America/New_York", "quiet_hours": "23:00-07:00",
     })
 
     assert bad.status_code == 400

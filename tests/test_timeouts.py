@@ -22,6 +22,7 @@ from pbem.service.games import PlayerSpec
 from tests.conftest import app_runtime, mailbox, play_moves
 from tests.engine.tables import arrange, card_in_hand
 from tests.engine.test_engine_building import TO_THE_GOALS
+from tests.test_player import form_fields
 
 NewGame = Callable[..., str]
 Arranged = Callable[..., str]
@@ -253,12 +254,6 @@ def absent_link(runtime: Runtime) -> str:
     return match.group(1)
 
 
-def csrf_of(page: str) -> str:
-    match = re.search(r'name="csrf_token" value="([^"]+)"', page)
-    assert match
-    return match.group(1)
-
-
 def test_the_hosts_one_click_link_asks_first_and_then_lets_the_game_auto_pass_for_the_absent_seat(
     client: FlaskClient, clock: SettableClock
 ) -> None:
@@ -278,7 +273,7 @@ def test_the_hosts_one_click_link_asks_first_and_then_lets_the_game_auto_pass_fo
     assert not runtime.turn_controls.status(game_id).seats[seat].auto_pass  # GET changes nothing
     refused = client.post(link, data={})
     assert refused.status_code == 400
-    done = client.post(link, data={"csrf_token": csrf_of(confirm.get_data(as_text=True))})
+    done = client.post(link, data={"csrf_token": form_fields(confirm.get_data(as_text=True))["csrf_token"]})
 
     assert done.status_code == 200
     assert runtime.turn_controls.status(game_id).seats[seat].auto_pass

@@ -25,6 +25,7 @@ from pbem.web import csrf, player
 from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json
 from pbem.web.seat_access import SeatAccess, seat_routes
+from pbem.web.security import no_store
 from pbem.web.when import local_time
 
 blueprint = Blueprint("chat", __name__)
@@ -142,9 +143,7 @@ def chat_history(access: SeatAccess) -> str:
     )
 
 
-@blueprint.after_request
-def never_cache(response: Response) -> Response:
-    return player.never_cache(response)
+blueprint.after_request(no_store)
 
 
 @blueprint.errorhandler(PbemError)

@@ -42,6 +42,7 @@ from pbem.web.seat_access import (
     requested_token,
     seat_routes,
 )
+from pbem.web.security import no_store
 from pbem.web.turn_page import build_turn_page, join_words, new_submission_id
 
 blueprint = Blueprint("player", __name__)
@@ -198,11 +199,7 @@ def render_table(access: SeatAccess, *, status: int = 200, problem: str | None =
     ), status
 
 
-@blueprint.after_request
-def never_cache(response: Response) -> Response:
-    """Pages and JSON hold a seat's private view: no shared cache may keep them."""
-    response.headers["Cache-Control"] = "no-store"
-    return response
+blueprint.after_request(no_store)
 
 
 @blueprint.errorhandler(PbemError)

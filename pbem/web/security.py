@@ -35,5 +35,12 @@ def add_security_headers(response: Response) -> Response:
     return response
 
 
+def no_store(response: Response) -> Response:
+    """For blueprints whose pages and JSON hold a seat's private view or a host's moderation: no shared cache
+    may keep them."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def init_app(app: Flask) -> None:
     app.after_request(add_security_headers)

@@ -19,6 +19,7 @@ from pbem.web.errors import wants_json
 from pbem.web.host.forms import blank_form, engine_options, policy_fields, read_form
 from pbem.web.host.session import current_host, require_host, sign_in, sign_out
 from pbem.web.replay import archive_response
+from pbem.web.security import no_store
 from pbem.web.turn_page import LogEntry
 from pbem.web.when import ago, local_time, until
 from pbem.variants import variant_choices
@@ -334,10 +335,7 @@ def _iso(moment: Any) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-@blueprint.after_request
-def never_cache(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    return response
+blueprint.after_request(no_store)
 
 
 @blueprint.errorhandler(PbemError)
