@@ -10,6 +10,9 @@ Inside `Database.shared_reads()` (the web app opens one per request) every `read
 page that asks several services pays for one connection checkout and one transaction, and a lookup cached in
 `session.info` (the game row, the latest state) is made once. A `write()` closes that session first, so what
 is read after a write sees it.
+
+Both kinds of session carry the process's `Memo` (pbem/memo.py) of what was derived from committed snapshots:
+read sessions add to it as they read, a write transaction only what it set aside, once it has committed.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
+
+from pbem.memo import MEMO, MEMO_FILLS, Memo, store_committed
 
 SQLITE_BUSY_TIMEOUT_SECONDS = 30
 _WRITE_OPTION = "pbem_write"
@@ -41,9 +46,12 @@ class Database:
     def __init__(self, url: str | URL, *, echo: bool = False) -> None:
         self.url = make_url(url)
         self.engine = make_engine(self.url, echo=echo)
-        self._read_sessions = sessionmaker(_read_bind(self.engine), expire_on_commit=False)
+        self.memo = Memo()
+        self._read_sessions = sessionmaker(
+            _read_bind(self.engine), expire_on_commit=False, info={MEMO: self.memo, MEMO_FILLS: True}
+        )
         self._write_sessions = sessionmaker(
-            self.engine.execution_options(**{_WRITE_OPTION: True}), expire_on_commit=False
+            self.engine.execution_options(**{_WRITE_OPTION: True}), expire_on_commit=False, info={MEMO: self.memo}
         )
         self._shared: ContextVar[_SharedReads | None] = ContextVar("pbem_shared_reads", default=None)
 
@@ -55,8 +63,10 @@ class Database:
     def write(self) -> Iterator[Session]:
         """A write transaction: committed when the block ends, rolled back if it raises."""
         self._close_shared_reads()
-        with self._write_sessions() as session, session.begin():
-            yield session
+        with self._write_sessions() as session:
+            with session.begin():
+                yield session
+            store_committed(session)
 
     @contextmanager
     def read(self) -> Iterator[Session]:

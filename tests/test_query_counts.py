@@ -29,10 +29,11 @@ from tests.test_player import form_fields, page_moves
 SIX = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")]
 TURN_PAGE_MAX = 5  # the game with its seats and turn clock, the latest state, the history, the chat, the sealed deals
 STATE_JSON_MAX = 2  # the game with its seats, the latest state
-# The read side (the game with its seats, once) plus the move's own transaction: lock, replay check, state,
-# update, insert, the turn clock of the next decision (read, update), and the next player's email in the outbox
-# (thread, recent chat, recent moves, the deadline).
-MOVE_POST_MAX = 19
+# The read side (the game with its seats, once) plus the move's own transaction: the game locked with its seats
+# and turn clock, the game updated, the snapshot inserted, the clock updated; then the next player's email: the
+# moves since their last one, the unread chat (newest id, count, lines) and the seat's read marker, the outbox's
+# dedupe check, the thread, the outbox row. (The state comes from the memo: the last move's commit left it there.)
+MOVE_POST_MAX = 13
 TRANSACTION_CONTROL = ("BEGIN", "SAVEPOINT", "RELEASE", "COMMIT", "ROLLBACK")
 
 
@@ -149,3 +150,25 @@ def test_a_read_after_a_write_in_the_same_request_sees_the_write(runtime_of, six
             session.execute(update(Game).where(Game.public_id == game_id).values(paused=True))
 
         assert runtime_of.games.current_state(game_id).paused is True
+
+
+# -- drawn again: what the process remembers of a snapshot (pbem/memo.py) ---------------------------------------
+
+TURN_PAGE_AGAIN_MAX = 1  # the game with its seats and turn clock: the rest is remembered from the first drawing
+
+
+def test_the_turn_page_drawn_again_reads_only_the_game(client, runtime_of, six_at_the_table) -> None:
+    game_id = six_at_the_table(12)
+    open_seat(client, runtime_of, game_id, to_act(runtime_of, game_id))
+    first = client.get(f"/table/{game_id}").get_data(as_text=True)
+
+    with counted(runtime_of) as statements:
+        again = client.get(f"/table/{game_id}").get_data(as_text=True)
+
+    assert len(statements) <= TURN_PAGE_AGAIN_MAX, statements
+    assert _without_fresh_ids(again) == _without_fresh_ids(first)
+
+
+def _without_fresh_ids(page: str) -> str:
+    """A page with its per-drawing submission id left out (every form drawn gets a new one)."""
+    return page.replace(form_fields(page)["submission_id"], "")

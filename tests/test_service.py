@@ -235,9 +235,12 @@ def test_a_submission_id_cannot_be_borrowed_by_another_seat(runtime: Runtime, ne
     game_id = new_game()
     seat, move, seq = random_move(runtime, game_id, random.Random(3))
     runtime.games.submit_move(game_id, seat, move, seq, "mine")
+    next_seat, next_move, next_seq = random_move(runtime, game_id, random.Random(4))
+    before = dump(runtime.db)
 
     with pytest.raises(ValidationError, match="another seat"):
-        runtime.games.submit_move(game_id, (seat + 1) % 3, move, seq + 1, "mine")
+        runtime.games.submit_move(game_id, next_seat, next_move, next_seq, "mine")
+    assert dump(runtime.db) == before
 
 
 def test_moves_out_of_turn_unknown_seats_and_games_are_refused(runtime: Runtime, new_game: NewGame) -> None:

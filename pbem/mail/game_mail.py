@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session, object_session
 
 import engine
@@ -129,13 +129,13 @@ class GameMail:
         seat = game.seats[to_act]
         if seat.is_bot or seat.notify_mode != "turn":
             return
-        last_own = session.scalar(
-            select(Snapshot.seq)
+        # What happened since this seat's own last move (or since the start), in one statement.
+        last_own = (
+            select(func.coalesce(func.max(Snapshot.seq), 0))
             .where(Snapshot.game_id == game.id, Snapshot.actor_seat == to_act, Snapshot.seq < game.current_seq)
-            .order_by(Snapshot.seq.desc())
-            .limit(1)
+            .scalar_subquery()
         )
-        events = _visible_since(session, game, to_act, last_own if last_own is not None else 0)
+        events = _visible_since(session, game, to_act, last_own)
         deadline = turn_deadline(game)
         context = contents.your_turn(
             engine.view(state, to_act),
@@ -305,7 +305,9 @@ def _people(game: Game) -> list[Seat]:
     return [seat for seat in game.seats if not seat.is_bot]
 
 
-def _visible_since(session: Session, game: Game, seat: int, after_seq: int) -> list[dict[str, Any]]:
+def _visible_since(
+    session: Session, game: Game, seat: int, after_seq: int | ColumnElement[int]
+) -> list[dict[str, Any]]:
     """The events after snapshot `after_seq` that `seat` may see, in order."""
     batches = session.scalars(
         select(Snapshot.events).where(Snapshot.game_id == game.id, Snapshot.seq > after_seq).order_by(Snapshot.seq)

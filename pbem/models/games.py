@@ -52,6 +52,9 @@ class Game(Base):
     current_seq: Mapped[int | None]
     to_act_seat: Mapped[int | None]
     turn_started_at: Mapped[datetime | None]
+    # Counts the chat's messages as they are committed (pbem/service/chat.py, the only writer): a page drawn for
+    # one count holds every message of that count, so the chat can be drawn once per count (pbem/memo.py).
+    chat_version: Mapped[int] = mapped_column(default=0, server_default="0")
     # A scheduler that is about to play a computer seat's turn holds this lease (see pbem/service/bots.py).
     bot_lease_until: Mapped[datetime | None]
 

@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import RateLimited, ValidationError
+from pbem.memo import remembered
 from pbem.models import ChatMessage, Game, Seat
 from pbem.service.chat_lines import ChatLine, chat_line, mark_shown
 from pbem.service.games import _find_game, _require_seat
@@ -64,6 +65,7 @@ class SeatChat:
     chat_emails: bool
     read_upto: int | None
     timezone: str
+    version: int  # the game's chat count when this was read (`Game.chat_version`)
 
 
 def clean_text(raw: object) -> str:
@@ -102,7 +104,15 @@ def post_system_line(session: Session, game: Game, text: str, kind: str, *, now:
         game_id=game.id, sender_kind="system", sender_seat=None, sender_name=None, text=clean_text(text),
         source="system", system_kind=kind, created_at=now,
     )
+    return add_message(session, game, message)
+
+
+def add_message(session: Session, game: Game, message: ChatMessage) -> ChatMessage:
+    """The one way a message joins a game's chat: with it, the game's chat count goes up in the same transaction.
+
+    The count is raised in SQL under the game row's lock, so two messages committed at once get two counts."""
     session.add(message)
+    game.chat_version = Game.chat_version + 1
     session.flush()
     return message
 
@@ -133,9 +143,7 @@ class ChatService:
             game_id=game.id, sender_kind="seat", sender_seat=seat.seat_index, sender_name=seat.display_name,
             text=cleaned, source=source, system_kind=None, created_at=self._clock.now(),
         )
-        session.add(message)
-        session.flush()
-        return message
+        return add_message(session, game, message)
 
     def post_as_host(self, game_id: str, text: object) -> ChatLine:
         """The host's word to the table (the admin page of issue 7 calls this)."""
@@ -147,9 +155,7 @@ class ChatService:
                 game_id=game.id, sender_kind="host", sender_seat=None, sender_name=HOST_NAME, text=cleaned,
                 source="page", system_kind=None, created_at=self._clock.now(),
             )
-            session.add(message)
-            session.flush()
-            return chat_line(message)
+            return chat_line(add_message(session, game, message))
 
     def post_system_line(self, session: Session, game: Game, text: str, kind: str) -> ChatMessage:
         """A line from the server ("Cat timed out", "the host paused the game"), in the caller's transaction."""
@@ -181,10 +187,14 @@ class ChatService:
             game = _find_game(session, game_id)
             own = _own_seat(game, seat)
             return SeatChat(
-                page=self._page(session, game, before=before, after=after, limit=limit),
+                page=remembered(
+                    session, "chat", (game.public_id, game.chat_version, before, after, limit),
+                    lambda: self._page(session, game, before=before, after=after, limit=limit),
+                ),
                 chat_emails=own.chat_emails,
                 read_upto=own.chat_read_upto,
                 timezone=own.timezone,
+                version=game.chat_version,
             )
 
     def _page(self, session: Session, game: Game, *, before: int | None, after: int | None, limit: int) -> ChatPage:

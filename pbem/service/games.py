@@ -38,6 +38,7 @@ from pbem.errors import (
 )
 from pbem.mail.game_mail import GameMail
 from pbem.mail.outbox import Outbox
+from pbem.memo import remember_when_committed, remembered
 from pbem.models import Game, HostAction, Seat, Snapshot
 from pbem.service.events import describe, visible_events
 from pbem.service.fairness import seal_dealt_round
@@ -234,9 +235,12 @@ class GameService:
     ) -> MoveResult:
         game = _lock_game(session, game_id)
         _require_seat(game, seat)
-        replay = self._replay(session, game, seat, submission_id)
-        if replay is not None:
-            return replay
+        if expected_seq != game.current_seq:
+            # Only a repeat of a submission that was played can be looking at an older table. (A used id sent
+            # with the current sequence number fails on the unique constraint instead: submit_move answers then.)
+            replay = self._replay(session, game, seat, submission_id)
+            if replay is not None:
+                return replay
         if game.status == "created":
             raise GameNotStarted()
         if game.status in ("finished", "abandoned"):
@@ -335,6 +339,7 @@ class GameService:
             created_at=now,
         )
         session.add(snapshot)
+        remember_when_committed(session, "state", (game.public_id, seq), state)
         game.current_seq = seq
         game.to_act_seat = engine.to_act(state)
         game.turn_started_at = now
@@ -394,8 +399,10 @@ class GameService:
                     legal_moves=[],
                     scores=None,
                 )
-            state = _load_state(session, game)
-            over = engine.is_over(state)
+            view, legal_moves, scores = remembered(
+                session, "seat_view", (game.public_id, game.current_seq, seat),
+                lambda: _seat_view(_load_state(session, game), seat, game.to_act_seat),
+            )
             return GameState(
                 game_id=game.public_id,
                 title=game.title,
@@ -405,9 +412,9 @@ class GameService:
                 players=game.names,
                 to_act=game.to_act_seat,
                 turn_started_at=game.turn_started_at,
-                view=engine.view(state, seat),
-                legal_moves=engine.legal_moves(state, seat) if seat is not None and seat == game.to_act_seat else [],
-                scores=engine.scores(state) if over else None,
+                view=view,
+                legal_moves=legal_moves,
+                scores=scores,
             )
 
     def history(self, game_id: str, seat: int | None = None) -> list[HistoryEntry]:
@@ -416,20 +423,28 @@ class GameService:
             game = _find_game(session, game_id)
             if seat is not None:
                 _require_seat(game, seat)
-            rows = session.execute(
-                select(Snapshot.seq, Snapshot.created_at, Snapshot.actor_seat, Snapshot.events)
-                .where(Snapshot.game_id == game.id, Snapshot.seq > 0)
-                .order_by(Snapshot.seq)
-            )
-            return [
-                HistoryEntry(
-                    seq=row.seq,
-                    created_at=row.created_at,
-                    actor=row.actor_seat,
-                    lines=describe(visible_events(row.events, seat), game.names),
+            names = game.names
+
+            def described() -> list[HistoryEntry]:
+                rows = session.execute(
+                    select(Snapshot.seq, Snapshot.created_at, Snapshot.actor_seat, Snapshot.events)
+                    .where(Snapshot.game_id == game.id, Snapshot.seq > 0, Snapshot.seq <= game.current_seq)
+                    .order_by(Snapshot.seq)
                 )
-                for row in rows
-            ]
+                return [
+                    HistoryEntry(
+                        seq=row.seq,
+                        created_at=row.created_at,
+                        actor=row.actor_seat,
+                        lines=describe(visible_events(row.events, seat), names),
+                    )
+                    for row in rows
+                ]
+
+            if game.current_seq is None:
+                return []
+            # A copy of the list: the stored one is shared with later requests.
+            return list(remembered(session, "history", (game.public_id, game.current_seq, seat, tuple(names)), described))
 
     def engine_state(self, game_id: str) -> tuple[engine.Game, int]:
         """The full engine state and its sequence number, for computer players only (never shown to people)."""
@@ -531,12 +546,12 @@ def _lock_game(session: Session, game_id: str) -> Game:
 
     FOR NO KEY UPDATE: it serializes moves on one game without blocking rows that merely reference it.
     """
-    game = session.scalar(
+    game = session.execute(
         select(Game)
         .where(Game.public_id == game_id)
-        .options(selectinload(Game.seats))
+        .options(joinedload(Game.seats), joinedload(Game.clock))
         .with_for_update(of=Game, key_share=True)
-    )
+    ).unique().scalar_one_or_none()
     if game is None:
         raise GameNotFound()
     return game
@@ -549,6 +564,14 @@ def _require_seat(game: Game, seat: int) -> None:
 
 def _load_state(session: Session, game: Game) -> engine.Game:
     return latest_state(session, game)
+
+
+def _seat_view(
+    state: engine.Game, seat: int | None, to_act: int | None
+) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
+    """What `seat` sees of `state`, the moves it may make, and the scores once the game is over."""
+    legal_moves = engine.legal_moves(state, seat) if seat is not None and seat == to_act else []
+    return engine.view(state, seat), legal_moves, engine.scores(state) if engine.is_over(state) else None
 
 
 def _seat_link(game: Game, seat: Seat) -> SeatLink:

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request
+from markupsafe import Markup
 
 from pbem.errors import PbemError, ValidationError
 from pbem.service.chat import MAX_LENGTH
@@ -54,6 +55,7 @@ class ChatEntry:
 @dataclass(frozen=True)
 class ChatPanel:
     entries: list[ChatEntry]
+    drawn: Markup  # the entries as list items, drawn once per chat count, reader and time zone in this process
     has_earlier: bool
     last_id: int
     chat_emails: bool
@@ -82,8 +84,16 @@ def chat_panel(access: SeatAccess) -> ChatPanel:
     seat = access.link.seat
     chat = runtime().chat.seat_view(access.link.game_id, seat, limit=PANEL_SIZE)
     lines = chat.page.lines
+
+    def draw() -> tuple[list[ChatEntry], Markup]:
+        entries = chat_entries(lines, chat.timezone, seat)
+        return entries, Markup(render_template("play/_chat_entries.html", entries=entries))
+
+    key = ("chat_entries", access.link.game_id, chat.version, seat, chat.timezone)
+    entries, drawn = runtime().db.memo.get_or_make("fragment", key, draw)
     return ChatPanel(
-        entries=chat_entries(lines, chat.timezone, seat),
+        entries=entries,
+        drawn=drawn,
         has_earlier=chat.page.has_earlier,
         last_id=lines[-1].id if lines else 0,
         chat_emails=chat.chat_emails,

@@ -16,6 +16,7 @@ from werkzeug.exceptions import NotFound
 
 from pbem.service.chronicle import RoundStory
 from pbem.service.fairness import SealedRound
+from pbem.service.games import GameState
 from pbem.web.app_context import runtime
 from pbem.web.player import blueprint, seat_route
 from pbem.web.seat_access import SeatAccess, off_the_address_bar
@@ -34,17 +35,24 @@ class TrustPanel:
 
 
 @blueprint.app_template_global("trust_panel")
-def trust_panel(access: SeatAccess, view: dict[str, Any]) -> TrustPanel:
-    seals = runtime().chronicle.seals(access.link.game_id)
-    ended = [result["round"] for result in view.get("results", [])]
-    return TrustPanel(
-        current=seals.current,
-        rounds=[(number, access.url("player.round_page", round_number=number)) for number in ended],
-        over=seals.closed,
-        replay=access.url("player.replay"),
-        replay_file=access.url("player.replay_file") if seals.closed else None,
-        archive=access.url("player.archive") if seals.closed else None,
-    )
+def trust_panel(access: SeatAccess, state: GameState) -> TrustPanel:
+    """Seals change only with a new snapshot (a deal, a round's end) or when the game closes: the panel is made
+    once per snapshot, status and address in this process."""
+
+    def make() -> TrustPanel:
+        seals = runtime().chronicle.seals(access.link.game_id)
+        ended = [result["round"] for result in (state.view or {}).get("results", [])]
+        return TrustPanel(
+            current=seals.current,
+            rounds=[(number, access.url("player.round_page", round_number=number)) for number in ended],
+            over=seals.closed,
+            replay=access.url("player.replay"),
+            replay_file=access.url("player.replay_file") if seals.closed else None,
+            archive=access.url("player.archive") if seals.closed else None,
+        )
+
+    key = ("trust", state.game_id, state.seq, state.status, access.url("player.table"))
+    return runtime().db.memo.get_or_make("fragment", key, make)
 
 
 @seat_route("/rounds/<int:round_number>", ["GET"])

@@ -29,6 +29,8 @@ from markupsafe import Markup
 
 from pbem.errors import BadLink, ExpiredLink, GameNotFound, PbemError, RevokedLink, StaleTurn, ValidationError
 from pbem.service.events import describe
+from pbem.service.games import GameState
+from pbem.service.seats import SeatProfile
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.card_art import CARD_H, CARD_W, tool_icon
@@ -43,7 +45,7 @@ from pbem.web.seat_access import (
     seat_routes,
 )
 from pbem.web.security import no_store
-from pbem.web.turn_page import build_turn_page, join_words, new_submission_id
+from pbem.web.turn_page import build_turn_page, join_words, log_entries, new_submission_id
 
 blueprint = Blueprint("player", __name__)
 csrf.protect(blueprint)
@@ -189,14 +191,27 @@ def render_table(access: SeatAccess, *, status: int = 200, problem: str | None =
     state = current.games.current_state(game_id, seat)
     if state.view is None:
         return render_template("play/not_started.html", state=state), status
-    page = build_turn_page(
-        state, current.games.history(game_id, seat), current.seats.profile(game_id, seat), current.clock.now()
-    )
+    profile = current.seats.profile(game_id, seat)
+    page = build_turn_page(state, _log(state, profile), profile, current.clock.now(), current.db.memo)
     played = get_flashed_messages(category_filter=["played"])
     notices = get_flashed_messages(category_filter=["notice"])
     return render_template(
         "play/table.html", page=page, access=access, problem=problem, played=played, notices=notices
     ), status
+
+
+def _log(state: GameState, profile: SeatProfile) -> Markup:
+    """The log drawn once per snapshot, seat, names and time zone in this process: its history is read then."""
+    current = runtime()
+    names = tuple(profile.names)
+
+    def draw() -> Markup:
+        history = current.games.history(state.game_id, profile.seat)
+        entries = log_entries(history, profile.seat, names, profile.timezone)
+        return Markup(render_template("play/_log.html", log=entries))
+
+    key = ("log", state.game_id, state.seq, profile.seat, names, profile.timezone)
+    return current.db.memo.get_or_make("fragment", key, draw)
 
 
 blueprint.after_request(no_store)

@@ -15,6 +15,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from pbem.memo import Memo
 from pbem.results_text import dwarf_label, gold_unit, payout_line, share_line, theft_line, treasure_outcome
 from pbem.service.deadlines import turn_deadline
 from pbem.service.games import GameState, HistoryEntry
@@ -122,8 +123,7 @@ class TurnPage:
     peeks: list[str]
     seats: list[SeatRow]
     groups: list[MoveGroup]
-    recent: list[LogEntry]
-    earlier: list[LogEntry]
+    log: Markup
     results: list[RoundResult]
     final: list[tuple[str, int, bool]] | None
     notify_mode: str
@@ -140,8 +140,13 @@ class TurnPage:
         return self.your_turn and not self.picking_gold and not self.stealing
 
 
-def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: SeatProfile, now: datetime) -> TurnPage:
-    """The page for a started game (`state.view` present)."""
+def build_turn_page(
+    state: GameState, log: Markup, profile: SeatProfile, now: datetime, memo: Memo | None = None
+) -> TurnPage:
+    """The page for a started game (`state.view` present). `log`: the seat's history, drawn (`log_entries`).
+
+    With a `memo`, what depends on this snapshot and seat alone (the board's drawing and listing, the moves
+    grouped and labelled) is made once per process (pbem/memo.py)."""
     view = state.view or {}
     you = view.get("you") or {}
     seat = profile.seat
@@ -156,8 +161,7 @@ def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: 
         # The turn's clock holds the deadline (quiet hours, away time, extensions); a game from before clocks: policy.
         deadline = profile.deadline_at or turn_deadline(since, profile.policies)
     legal_cards = {move.get("card") for move in state.legal_moves if move.get("type") == "play"}
-    last_own = max((entry.seq for entry in history if entry.actor == seat), default=0)
-    entries = [_log_entry(entry, names, profile.timezone) for entry in history]
+    drawn = _snapshot_parts(state, seat, your_turn, memo)
     return TurnPage(
         state=state,
         seat=seat,
@@ -174,8 +178,8 @@ def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: 
         if since and state.to_act is not None
         else None,
         deadline=f"{local_time(deadline, profile.timezone)} ({until(deadline, now)})" if deadline else None,
-        board=board_svg(view),
-        board_listing=board_listing(view),
+        board=drawn.board,
+        board_listing=drawn.board_listing,
         hand=[HandCard(card, card_svg(card), card["id"] in legal_cards) for card in you.get("hand", [])],
         peeks=_peeks(view),
         seats=[
@@ -196,9 +200,8 @@ def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: 
             )
             for row in view.get("seats", [])
         ],
-        groups=group_moves(state.legal_moves, view) if your_turn else [],
-        recent=[entry for entry in entries if entry.seq > last_own],
-        earlier=[entry for entry in entries if entry.seq <= last_own],
+        groups=drawn.groups,
+        log=log,
         results=[_round_result(result, names) for result in view.get("results", [])],
         final=_final(view, names),
         notify_mode=profile.notify_mode,
@@ -210,6 +213,44 @@ def build_turn_page(state: GameState, history: Sequence[HistoryEntry], profile: 
         ],
         stealing=stealing,
         profile=profile,
+    )
+
+
+@dataclass(frozen=True)
+class SnapshotParts:
+    """What the page shows that follows from the snapshot and the seat alone."""
+
+    board: Markup
+    board_listing: list[str]
+    groups: list[MoveGroup]
+
+
+def _snapshot_parts(state: GameState, seat: int, your_turn: bool, memo: Memo | None) -> SnapshotParts:
+    view = state.view or {}
+
+    def draw() -> SnapshotParts:
+        groups = group_moves(state.legal_moves, view) if your_turn else []
+        return SnapshotParts(board=board_svg(view), board_listing=board_listing(view), groups=groups)
+
+    if memo is None:
+        return draw()
+    return memo.get_or_make("fragment", ("snapshot_parts", state.game_id, state.seq, seat), draw)
+
+
+@dataclass(frozen=True)
+class LogEntries:
+    """The seat's history for the log: the moves since its own last one, and the ones before."""
+
+    recent: list[LogEntry]
+    earlier: list[LogEntry]
+
+
+def log_entries(history: Sequence[HistoryEntry], seat: int, names: Sequence[str], zone_name: str) -> LogEntries:
+    last_own = max((entry.seq for entry in history if entry.actor == seat), default=0)
+    entries = [_log_entry(entry, names, zone_name) for entry in history]
+    return LogEntries(
+        recent=[entry for entry in entries if entry.seq > last_own],
+        earlier=[entry for entry in entries if entry.seq <= last_own],
     )
 
 
