@@ -32,6 +32,7 @@ CAPACITY: Mapping[str, int] = {
     "seat_view": 1024,
     "history": 256,
     "chat": 512,
+    "thread": 4096,  # the root Message-ID of one mailbox's conversation about one game: a short string
     "fragment": 1024,
 }
 
@@ -71,8 +72,18 @@ class Memo:
             self.put(kind, key, value)
         return value
 
+    def sizes(self) -> dict[str, int]:
+        """Entries held per kind."""
+        with self._lock:
+            return {kind: len(entries) for kind, entries in self._entries.items()}
+
+    def clear(self) -> None:
+        with self._lock:
+            for entries in self._entries.values():
+                entries.clear()
+
     def __len__(self) -> int:
-        return sum(len(entries) for entries in self._entries.values())
+        return sum(self.sizes().values())
 
 
 def remember_when_committed(session: Session, kind: str, key: Hashable, value: Any) -> None:
@@ -86,6 +97,12 @@ def store_committed(session: Session) -> None:
     for kind, key, value in session.info.pop(AFTER_COMMIT, ()):
         if memo is not None:
             memo.put(kind, key, value)
+
+
+def recalled(session: Session, kind: str, key: Hashable) -> Any | None:
+    """What the process remembers under `key`, or None: for callers that look things up their own way."""
+    memo = session.info.get(MEMO)
+    return None if memo is None else memo.get(kind, key)
 
 
 def remembered(session: Session, kind: str, key: Hashable, make: Callable[[], T]) -> T:

@@ -211,8 +211,8 @@ def test_two_transactions_starting_one_conversation_at_once_agree_on_its_root(da
     if database.is_sqlite:
         pytest.skip("SQLite's write lock lets one transaction at a time start a conversation")
     first, second = Session(database.engine), Session(database.engine)
-    start = {"game_id": game, "recipient": "seat:0", "address": "ann@example.org", "now": clock.now()}
-    assert conversation_root(first, message_id="<one@pbem.test>", **start) is None  # not committed yet
+    start = {"recipient": "seat:0", "address": "ann@example.org", "now": clock.now()}
+    assert conversation_root(first, game=first.get(Game, game), message_id="<one@pbem.test>", **start) is None
 
     def first_commits_just_before_the_second_inserts(conn, cursor, statement, *args) -> None:  # type: ignore[no-untyped-def]
         if statement.startswith("INSERT INTO mail_threads") and first.in_transaction():
@@ -220,7 +220,7 @@ def test_two_transactions_starting_one_conversation_at_once_agree_on_its_root(da
 
     event.listen(database.engine, "before_cursor_execute", first_commits_just_before_the_second_inserts)
     try:
-        root = conversation_root(second, message_id="<two@pbem.test>", **start)
+        root = conversation_root(second, game=second.get(Game, game), message_id="<two@pbem.test>", **start)
         second.commit()
     finally:
         event.remove(database.engine, "before_cursor_execute", first_commits_just_before_the_second_inserts)

@@ -32,8 +32,9 @@ STATE_JSON_MAX = 2  # the game with its seats, the latest state
 # The read side (the game with its seats, once) plus the move's own transaction: the game locked with its seats
 # and turn clock, the game updated, the snapshot inserted, the clock updated; then the next player's email: the
 # moves since their last one, the unread chat (newest id, count, lines) and the seat's read marker, the outbox's
-# dedupe check, the thread, the outbox row. (The state comes from the memo: the last move's commit left it there.)
-MOVE_POST_MAX = 13
+# dedupe check, the outbox row. (The state and the conversation's root come from the memo: the last move's
+# commit left them there.)
+MOVE_POST_MAX = 12
 TRANSACTION_CONTROL = ("BEGIN", "SAVEPOINT", "RELEASE", "COMMIT", "ROLLBACK")
 
 

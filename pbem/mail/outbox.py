@@ -125,7 +125,7 @@ class Outbox:
         now = self._clock.now()
         message_id = f"<{secrets.token_hex(16)}@{self._domain}>"
         root = conversation_root(
-            session, game_id=game.id, recipient=recipient.key, address=recipient.address, message_id=message_id, now=now
+            session, game=game, recipient=recipient.key, address=recipient.address, message_id=message_id, now=now
         )
         base_subject = game_subject(game) if recipient.seat is not None else host_subject(game)
         subject, headers = threading_headers(base_subject, root)

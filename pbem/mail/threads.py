@@ -15,29 +15,34 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from pbem.models import MailThread
+from pbem.memo import recalled, remember_when_committed
+from pbem.models import Game, MailThread
 
 
 def conversation_root(
-    session: Session, *, game_id: int, recipient: str, address: str, message_id: str, now: datetime
+    session: Session, *, game: Game, recipient: str, address: str, message_id: str, now: datetime
 ) -> str | None:
     """The root Message-ID this email replies to, or None when this email starts the conversation.
 
     Two transactions queuing the first emails of one conversation at once cannot both become the root:
     the unique key decides, and the loser (inside a savepoint, so its caller's transaction goes on)
-    replies to the winner's email instead.
+    replies to the winner's email instead. A root never changes once committed, so the process remembers it
+    (pbem/memo.py) and a conversation's later emails need no query for it.
     """
     key = address.strip().casefold()
-    existing = _root(session, game_id, recipient, key)
+    remembered_as = ("thread", game.public_id, recipient, key)
+    existing = recalled(session, "thread", remembered_as) or _root(session, game.id, recipient, key)
     if existing is not None:
+        remember_when_committed(session, "thread", remembered_as, existing)
         return existing
     try:
         with session.begin_nested():
             session.add(
-                MailThread(game_id=game_id, recipient=recipient, address=key, root_message_id=message_id, created_at=now)
+                MailThread(game_id=game.id, recipient=recipient, address=key, root_message_id=message_id, created_at=now)
             )
     except IntegrityError:
-        return _root(session, game_id, recipient, key)
+        return _root(session, game.id, recipient, key)
+    remember_when_committed(session, "thread", remembered_as, message_id)
     return None
 
 

@@ -568,7 +568,7 @@ def _load_state(session: Session, game: Game) -> engine.Game:
 
 def _seat_view(
     state: engine.Game, seat: int | None, to_act: int | None
-) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[int] | None]:
     """What `seat` sees of `state`, the moves it may make, and the scores once the game is over."""
     legal_moves = engine.legal_moves(state, seat) if seat is not None and seat == to_act else []
     return engine.view(state, seat), legal_moves, engine.scores(state) if engine.is_over(state) else None
