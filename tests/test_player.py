@@ -95,6 +95,17 @@ def test_a_link_remembers_the_seat_in_the_session_and_shows_the_table_without_th
     assert "You are Ann" in page
 
 
+def test_the_cookie_is_sent_again_only_when_it_changes(client, runtime_of, game) -> None:
+    client.get(f"/play/{seat_token(runtime_of, game, 0)}")
+    client.get(table_path(game))  # the first page adds the CSRF token to the session
+
+    again = client.get(table_path(game))
+    reopened = client.get(f"/play/{seat_token(runtime_of, game, 0)}")
+
+    assert "Set-Cookie" not in again.headers
+    assert "Set-Cookie" in reopened.headers and "Expires=" in reopened.headers["Set-Cookie"]
+
+
 def test_the_token_address_keeps_working_for_every_route(client, runtime_of, game) -> None:
     token = seat_token(runtime_of, game, 0)
     page = open_table(client, runtime_of, game, 0)

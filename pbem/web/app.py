@@ -28,6 +28,9 @@ def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Fl
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=config.base_url.startswith("https://"),
+        # The cookie is signed and sent again only when it changes (opening a link, signing in), not with every
+        # page: its 31 days run from the last link a player opened, and a host's sign-in keeps its own age.
+        SESSION_REFRESH_EACH_REQUEST=False,
         PREFERRED_URL_SCHEME="https" if config.base_url.startswith("https://") else "http",
     )
     app.extensions[EXTENSION_KEY] = runtime
