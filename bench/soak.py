@@ -11,8 +11,9 @@ expected sequence number, submission id, as the turn page does), and now and the
   concurrent moves two different moves of the seat posted at once: exactly one is played, the other gets 409
 
 When every game is over and the outbox is empty, it checks: every game finished; each game's snapshots
-are numbered 0..current with no gap; every email the outbox says was sent reached aiosmtpd exactly once,
-at the address it names, and nothing else did; and no request got a 5xx.
+are numbered 0..current with no gap; nothing is left waiting in the outbox, and only turn mail whose decision
+was taken before it could go out was dropped; every email the outbox says was sent reached aiosmtpd exactly
+once, at the address it names, and nothing else did; and no request got a 5xx.
 
     .venv/bin/python bench/soak.py [--games 500] [--clients 8] [--postgres URL] [--seed 1]
 """
@@ -247,8 +248,21 @@ def check(runtime: Any, inbox: Inbox, tally: Tally, game_ids: list[str]) -> list
         sent = [(to.lower(), message_id) for to, message_id in session.execute(
             select(OutboxMessage.to_address, OutboxMessage.message_id).where(OutboxMessage.status == "sent"))]
         failed = session.scalars(select(OutboxMessage.message_id).where(OutboxMessage.status == "failed")).all()
+        waiting = session.scalars(
+            select(OutboxMessage.message_id).where(OutboxMessage.status.in_(("queued", "sending")))
+        ).all()
+        # Only turn mail whose decision was taken before it went out may be dropped; everything else is sent.
+        wrongly_dropped = session.scalars(
+            select(OutboxMessage.message_id).where(
+                OutboxMessage.status == "dropped", OutboxMessage.drop_when_stale.is_(False)
+            )
+        ).all()
     if failed:
         problems.append(f"{len(failed)} emails failed")
+    if waiting:
+        problems.append(f"{len(waiting)} emails were still waiting to be sent when the soak ended")
+    if wrongly_dropped:
+        problems.append(f"{len(wrongly_dropped)} emails were dropped that should always be sent")
     expected, received = collections.Counter(sent), collections.Counter(inbox.received)
     if expected != received:
         missing, extra = expected - received, received - expected
@@ -269,7 +283,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (default 4)")
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES, help="PostgreSQL URL; a scratch schema is used")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--mail-timeout", type=float, default=300.0, help="seconds to wait for the outbox to drain")
+    parser.add_argument("--mail-timeout", type=float, default=900.0, help="seconds to wait for the outbox to drain")
     args = parser.parse_args()
     rng = random.Random(args.seed)
 
@@ -329,9 +343,12 @@ def main() -> None:
             print(f"played {tally.moves} moves in {played:.0f} s ({tally.moves / played:.1f} moves/s), "
                   f"{sum(tally.statuses.values())} requests; {tally.double_clicks} double clicks, "
                   f"{tally.stale_forms} stale forms, {tally.concurrent} pairs of concurrent moves", flush=True)
+            drained_from = time.perf_counter()
             outbox = wait_for_outbox(prod.runtime, args.mail_timeout)
+            drained = time.perf_counter() - drained_from
             time.sleep(2)
-            print(f"outbox: {outbox}; aiosmtpd received {len(inbox.received)} messages", flush=True)
+            print(f"outbox: {outbox} {drained:.0f} s after the last move; aiosmtpd received {len(inbox.received)} "
+                  "messages", flush=True)
             print(f"statuses: {dict(sorted(tally.statuses.items()))}")
             problems = check(prod.runtime, inbox, tally, [game_id for game_id, _ in games])
     finally:

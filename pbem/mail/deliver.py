@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import TYPE_CHECKING
 
-from sqlalchemy import ColumnElement, and_, or_, select, update
+from sqlalchemy import ColumnElement, and_, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from pbem.clock import Clock
@@ -113,9 +113,11 @@ class Deliverer:
     def run(self, limit: int | None = RUN_LIMIT) -> DeliveryReport:
         """Send what is due now (at most `limit` rows; None: all); stops early when the relay is unreachable."""
         report = DeliveryReport()
+        self.drop_stale(report)
+        swept = report.handled
         with ExitStack() as stack:
             connection: Connection | None = None
-            while limit is None or report.handled < limit:
+            while limit is None or report.handled - swept < limit:
                 claim = self.claim_next(report)
                 if claim is None:
                     break
@@ -132,6 +134,31 @@ class Deliverer:
                 else:
                     self._record_sent(claim, report)
         return report
+
+    def drop_stale(self, report: DeliveryReport) -> None:
+        """Drop, in one statement, the waiting turn mail whose decision has been taken since it was queued.
+
+        In a game played briskly most turn emails are stale before they could go out; dropping them one claim
+        at a time would keep the deliverer from the mail that still matters. (A row that turns stale after
+        this is still dropped when it is claimed.)"""
+        stale = and_(
+            OutboxMessage.drop_when_stale.is_(True),
+            OutboxMessage.status == "queued",
+            exists().where(
+                Game.id == OutboxMessage.game_id,
+                or_(Game.status != "active", Game.current_seq != OutboxMessage.game_seq),
+            ),
+        )
+        with self._db.write() as session:
+            dropped = session.execute(
+                update(OutboxMessage)
+                .where(stale)
+                .values(status="dropped", last_error=STALE_REASON, claim_token=None)
+                .execution_options(synchronize_session=False)
+            ).rowcount
+        if dropped:
+            report.dropped += dropped
+            log.info("dropped %d waiting turn emails: %s", dropped, STALE_REASON)
 
     def claim_next(self, report: DeliveryReport) -> Claim | None:
         """Claim the next due row for this deliverer; stale turn mail met on the way is dropped."""
