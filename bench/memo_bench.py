@@ -47,7 +47,8 @@ def main() -> None:
     folder = tempfile.mkdtemp(prefix="memo-bench-")
     url = f"sqlite:///{folder}/bench.db"
     upgrade(url)
-    app = create_app(Config(database_url=url, instance_path=folder, secret_keys=("m" * 32,), base_url="http://localhost"))
+    config = Config(database_url=url, instance_path=folder, secret_keys=("m" * 32,), base_url="http://localhost")
+    app = create_app(config)
     runtime = app.extensions[EXTENSION_KEY]
     rng = random.Random(1)
     pages: list[tuple[str, list[str]]] = []

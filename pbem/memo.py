@@ -7,8 +7,8 @@ board. Keys begin with a kind and the game's public id (random, so two databases
 sequence number, then whatever else the value depends on (the seat, the players' names, a time zone).
 
 Only what was read from committed rows may be stored: read sessions fill the memo; a write transaction only
-looks, and what it wrote (a new snapshot's state) is stored once it has committed. Each kind keeps its own least-recently-used entries, a fixed
-number per kind, so a worker's memory stays bounded however many games it serves.
+looks, and what it wrote (a new snapshot's state) is stored once it has committed. Each kind keeps a fixed number
+of entries, the least recently used leaving first, so a worker's memory stays bounded however many games it serves.
 """
 
 from __future__ import annotations
@@ -42,18 +42,13 @@ class Memo:
         self._capacity = dict(capacity)
         self._entries: dict[str, OrderedDict[Hashable, Any]] = {kind: OrderedDict() for kind in capacity}
         self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
 
     def get(self, kind: str, key: Hashable) -> Any | None:
         entries = self._entries[kind]
         with self._lock:
             value = entries.get(key)
-            if value is None:
-                self.misses += 1
-                return None
-            entries.move_to_end(key)
-            self.hits += 1
+            if value is not None:
+                entries.move_to_end(key)
             return value
 
     def put(self, kind: str, key: Hashable, value: Any) -> None:

@@ -78,7 +78,8 @@ def test_a_move_leaves_its_new_state_remembered_for_the_next_reader(runtime: Run
 
     remembered_state = runtime.db.memo.get("state", (game_id, 1))
     with runtime.db.read() as session:
-        stored = session.scalar(select(Snapshot.state).where(Snapshot.seq == 1, Snapshot.game_id == find_game(session, game_id).id))
+        game_pk = find_game(session, game_id).id
+        stored = session.scalar(select(Snapshot.state).where(Snapshot.game_id == game_pk, Snapshot.seq == 1))
     assert remembered_state is not None and remembered_state.to_dict() == stored
 
 

@@ -38,7 +38,9 @@ def conversation_root(
     try:
         with session.begin_nested():
             session.add(
-                MailThread(game_id=game.id, recipient=recipient, address=key, root_message_id=message_id, created_at=now)
+                MailThread(
+                    game_id=game.id, recipient=recipient, address=key, root_message_id=message_id, created_at=now
+                )
             )
     except IntegrityError:
         return _root(session, game.id, recipient, key)

@@ -444,7 +444,8 @@ class GameService:
             if game.current_seq is None:
                 return []
             # A copy of the list: the stored one is shared with later requests.
-            return list(remembered(session, "history", (game.public_id, game.current_seq, seat, tuple(names)), described))
+            key = (game.public_id, game.current_seq, seat, tuple(names))
+            return list(remembered(session, "history", key, described))
 
     def engine_state(self, game_id: str) -> tuple[engine.Game, int]:
         """The full engine state and its sequence number, for computer players only (never shown to people)."""
