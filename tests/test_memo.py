@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from sqlalchemy import select
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 from pbem.memo import Memo, remember_when_committed, remembered
 from pbem.models import Snapshot
