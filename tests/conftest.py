@@ -301,8 +301,18 @@ def smtp_deliverer(smtp_runtime: Runtime) -> Deliverer:
     return deliverer_for(smtp_runtime)
 
 
+def compose_waiting_mail(runtime: Runtime) -> None:
+    """Write the turn emails still waiting for their content, as a deliverer taking them now would.
+
+    Turn emails are composed when they go out; a test that reads every one of them, as a table whose mail goes
+    out between moves does, calls this after each move (stale ones are otherwise dropped unwritten)."""
+    deliverer_for(runtime).compose_waiting()
+
+
 def mailbox(runtime: Runtime, kind: str | None = None, to: str | None = None) -> list[OutboxMessage]:
-    """The outbox, oldest first, optionally of one kind or to one address."""
+    """The outbox, oldest first, optionally of one kind or to one address, with the turn emails still waiting
+    composed as the deliverer would compose them now."""
+    compose_waiting_mail(runtime)
     with runtime.db.read() as session:
         query = select(OutboxMessage).order_by(OutboxMessage.id)
         if kind is not None:

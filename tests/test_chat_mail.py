@@ -18,6 +18,7 @@ import engine
 from pbem.clock import SettableClock
 from pbem.mail.chat_mail import CHAT_EMAIL_GAP, queue_due_chat_emails
 from pbem.mail.daily import queue_due_daily_digests
+from pbem.mail.deliver import deliverer_for
 from pbem.mail.host_notices import enqueue_stalling_notice
 from pbem.mail.reply_address import TOKEN_LENGTH
 from pbem.models import Game, OutboxMessage, Seat
@@ -102,12 +103,13 @@ def test_what_one_email_quoted_the_next_does_not_repeat(runtime: Runtime, new_ga
     system_line(runtime, game_id, "Said once.")
     rng = random.Random(3)
     play_until_seat_is_to_act(runtime, game_id, recipient, rng)
+    first = newest(runtime, "your_turn", recipient)  # composed as it goes out, before the recipient plays
     seat, move, seq = random_move(runtime, game_id, rng)
     runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")
 
     play_until_seat_is_to_act(runtime, game_id, recipient, rng)
 
-    first, second = mailbox(runtime, "your_turn", ADDRESS[recipient])[-2:]
+    second = newest(runtime, "your_turn", recipient)
     assert "Said once." in first.body_text
     assert "Said once." not in second.body_text and "Table talk" not in second.body_text
 
@@ -219,7 +221,29 @@ def test_a_turn_email_that_quoted_the_chat_leaves_nothing_for_a_chat_email(runti
 
     play_until_seat_is_to_act(runtime, game_id, recipient, random.Random(6))
 
+    assert queue(runtime) == 0  # the turn email waiting to go out will quote it
+    assert "Quoted in the turn email." in newest(runtime, "your_turn", recipient).body_text
     assert queue(runtime) == 0
+
+
+def test_chat_left_to_a_turn_email_that_was_dropped_unsent_gets_its_chat_email(
+    runtime: Runtime, new_game: NewGame
+) -> None:
+    game_id = new_game()
+    first = first_to_act(runtime, game_id)
+    recipient = (first + 1) % 3
+    runtime.chat.set_chat_emails(game_id, recipient, True)
+    runtime.chat.post(game_id, first, "Did you see my tunnel?")
+    rng = random.Random(6)
+    play_until_seat_is_to_act(runtime, game_id, recipient, rng)
+    assert queue(runtime) == 0
+    seat, move, seq = random_move(runtime, game_id, rng)
+    runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")  # played from the page before the email went
+    deliverer_for(runtime).run()  # the turn email is dropped, never written
+
+    assert queue(runtime) == 1
+    [chat_email] = chat_emails_of(runtime, recipient)
+    assert "Did you see my tunnel?" in (chat_email.body_text or "")
 
 
 def test_schedulers_racing_for_the_same_chat_email_send_it_once(runtime: Runtime, new_game: NewGame) -> None:

@@ -23,7 +23,7 @@ from pbem.models import Game, OutboxMessage, Seat, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import is_visible
 from pbem.service.games import PlayerSpec
-from tests.conftest import PEOPLE, mailbox, play_moves
+from tests.conftest import PEOPLE, compose_waiting_mail, mailbox, play_moves
 from tests.engine.tables import arrange, card_in_hand
 from tests.engine.test_engine_building import TO_THE_GOALS
 
@@ -35,9 +35,11 @@ FINGERPRINT = re.compile(r"\b[0-9a-f]{64}\b")
 
 
 def play(runtime: Runtime, game_id: str, seat: int, move: dict[str, Any]) -> None:
+    """One move, then the mail it queued is written, as a deliverer running between moves would."""
     seq = runtime.games.current_state(game_id).seq
     assert seq is not None
     runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")
+    compose_waiting_mail(runtime)
 
 
 def pass_first_card(runtime: Runtime, game_id: str) -> None:
@@ -60,7 +62,9 @@ def gold_on_top(state: engine.Game, values: list[int]) -> None:
 
 
 def bodies(runtime: Runtime, game_id: str, address: str, kind: str | None = None) -> list[tuple[str, str, str]]:
-    """(subject, text, html) of every email of one game to one address, personal links masked."""
+    """(subject, text, html) of every email of one game to one address, personal links masked (the turn email
+    still waiting written as it would go now)."""
+    compose_waiting_mail(runtime)
     with runtime.db.read() as session:
         game_pk = session.scalars(select(Game.id).where(Game.public_id == game_id)).one()
         query = select(OutboxMessage).where(OutboxMessage.game_id == game_pk, OutboxMessage.to_address == address)
@@ -287,8 +291,10 @@ def test_the_game_started_email_seats_the_recipient_and_explains_the_game(runtim
 
 
 def play_to_the_end(runtime: Runtime, game_id: str, rng: random.Random) -> None:
+    """Random moves to the end, each turn email written before the next move (a deliverer that keeps up)."""
     while runtime.games.current_state(game_id).status == "active":
         play_moves(runtime, game_id, 1, rng)
+        compose_waiting_mail(runtime)
 
 
 def test_the_game_over_email_reveals_every_role_of_every_round_all_gold_and_the_winners(

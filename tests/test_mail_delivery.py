@@ -11,14 +11,21 @@ from datetime import timedelta
 
 import pytest
 from aiosmtpd.smtp import AuthResult, LoginPassword
-from sqlalchemy import event
+from sqlalchemy import event, select
 
 from pbem.clock import SettableClock
 from pbem.config import Config
-from pbem.mail.deliver import STALE_REASON, Deliverer, DeliveryReport, DeliverySettings, deliverer_for
+from pbem.mail.deliver import (
+    STALE_REASON,
+    UNWANTED_REASON,
+    Deliverer,
+    DeliveryReport,
+    DeliverySettings,
+    deliverer_for,
+)
 from pbem.mail.smtp import SmtpBackend
 from pbem.mail.status import mail_failures, seat_mail_status
-from pbem.models import OutboxMessage
+from pbem.models import Game, OutboxMessage
 from pbem.runtime import Runtime, build_runtime
 from pbem.service.games import PlayerSpec
 from tests.conftest import (
@@ -123,6 +130,81 @@ def test_the_catcher_marks_mail_delivered_and_keeps_it_in_the_database(
     rows = mailbox(runtime)
     assert report.sent == 3 and len(rows) == 3
     assert all(row.status == "sent" and row.sent_at == clock.now() and row.body_html for row in rows)
+
+
+# -- turn emails, written as they go out -------------------------------------------------------------
+
+
+def waiting_turn_email(runtime: Runtime) -> OutboxMessage:
+    """The newest turn email as the outbox holds it (not written for the look, as `mailbox` would)."""
+    with runtime.db.read() as session:
+        return session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "your_turn").order_by(OutboxMessage.id.desc()).limit(1)
+        ).one()
+
+
+def test_a_move_queues_its_turn_email_unwritten_and_the_deliverer_writes_it_as_it_sends_it(
+    runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer
+) -> None:
+    game_id = new_game()
+    smtp_deliverer.run()
+    play_moves(runtime, game_id, 1, random.Random(3))
+    queued = waiting_turn_email(runtime)
+    assert (queued.status, queued.composed, queued.subject) == ("queued", False, None)
+
+    report = smtp_deliverer.run()
+
+    sent = waiting_turn_email(runtime)
+    assert report.sent == 1 and sent.status == "sent" and sent.composed
+    [mail] = [mail for mail in smtp_server.received if mail.message["Message-ID"] == queued.message_id]
+    text = mail.message.get_body(("plain",)).get_content()
+    assert mail.rcpt_tos == [queued.to_address] and "It is your turn" in text
+    assert sent.body_text is not None and LINK.search(sent.body_text) and LINK.search(text)
+
+
+def test_a_turn_email_to_a_seat_that_chose_the_daily_digest_before_it_went_is_dropped_unwritten(
+    runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer
+) -> None:
+    game_id = new_game()
+    smtp_deliverer.run()
+    play_moves(runtime, game_id, 1, random.Random(3))
+    queued = waiting_turn_email(runtime)
+    seat = runtime.games.current_state(game_id).to_act
+    assert seat is not None
+    runtime.seats.set_notify_mode(game_id, seat, "digest")
+
+    report = smtp_deliverer.run()
+
+    dropped = waiting_turn_email(runtime)
+    assert (report.sent, report.dropped) == (0, 1)
+    assert (dropped.status, dropped.last_error, dropped.composed) == ("dropped", UNWANTED_REASON, False)
+    assert queued.message_id not in {mail.message["Message-ID"] for mail in smtp_server.received}
+
+
+def test_a_row_that_cannot_be_written_fails_the_host_hears_of_it_and_the_run_goes_on(
+    runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game_id = new_game()
+    smtp_deliverer.run()
+    with runtime.db.write() as session:
+        game = session.scalars(select(Game).where(Game.public_id == game_id)).one()
+        # Only turn emails are written when they go out: any other kind queued unwritten cannot be.
+        broken = runtime.outbox.reserve(session, game=game, seat=game.seats[2], kind="daily_digest", dedupe_key="odd")
+        assert broken is not None
+    play_moves(runtime, game_id, 1, random.Random(3))
+
+    with caplog.at_level(logging.ERROR, logger="pbem.mail.deliver"):
+        report = smtp_deliverer.run()
+
+    [failed] = [row for row in mailbox(runtime) if row.dedupe_key == "odd"]
+    assert failed.status == "failed" and failed.last_error is not None
+    assert failed.last_error.startswith("could not be composed: no way to compose a daily_digest email")
+    assert "could not be composed" in caplog.text
+    assert waiting_turn_email(runtime).status == "sent"  # the run went on
+    [notice] = mailbox(runtime, "host_mail_failing")
+    assert notice.to_address == "host@example.org"
+    assert report.failed == 1 and report.sent >= 1
 
 
 # -- temporary failures --------------------------------------------------------------------------
@@ -414,7 +496,10 @@ def test_stale_turn_mail_is_dropped_in_one_statement_however_much_there_is(
     assert report.dropped == len(stale) >= 35  # a random game's turns: mostly the next seat's, some repeat a seat
     assert {row.last_error for row in stale} == {STALE_REASON}
     sent = report.sent  # game_started to each seat and the one turn email still current
-    assert len(updates) == 1 + 2 * sent  # one for every stale row at once; a claim and a record per email sent
+    # One for every stale row at once; a claim and a record per email sent; the current turn email's content,
+    # written as it is claimed (the stale ones were never written).
+    assert len(updates) == 1 + 2 * sent + 1
+    assert sum(row.composed for row in stale) == 0
 
 
 # -- TLS and login -----------------------------------------------------------------------------------
@@ -437,7 +522,10 @@ class Accounts:
 def tls_deliverer(runtime: Runtime, server: SmtpServer, certificate: SelfSignedCertificate, **mail: object) -> Deliverer:
     settings = smtp_config(runtime.config, server, **mail).mail
     backend = SmtpBackend(settings, ssl_context=certificate.client_context())
-    return Deliverer(runtime.db, runtime.clock, backend, DeliverySettings.from_config(settings), runtime.outbox)
+    return Deliverer(
+        runtime.db, runtime.clock, backend, DeliverySettings.from_config(settings), runtime.outbox,
+        runtime.games.mail.compose,
+    )
 
 
 def test_starttls_with_login_delivers(

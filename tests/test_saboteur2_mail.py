@@ -15,7 +15,7 @@ from pbem.mail.daily import queue_due_daily_digests
 from pbem.models import Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import is_visible
-from tests.conftest import mailbox, store_game
+from tests.conftest import compose_waiting_mail, mailbox, store_game
 from tests.engine.tables import arrange
 from tests.test_game_mail import bodies, digest_seats
 from tests.test_hidden_information import stir_things_up
@@ -36,6 +36,7 @@ def submit(runtime: Runtime, game_id: str, seat: int, move: dict[str, Any]) -> N
     seq = runtime.games.current_state(game_id).seq
     assert seq is not None
     runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")
+    compose_waiting_mail(runtime)
 
 
 def play_the_example(runtime: Runtime, round_number: int) -> str:
@@ -143,6 +144,7 @@ def test_no_saboteur2_email_contains_a_line_of_an_event_hidden_from_its_recipien
         state, seq = runtime.games.engine_state(game_id)
         seat = engine.to_act(state)
         runtime.games.submit_move(game_id, seat, stir_things_up(state, seat, rng), seq, f"m-{seq}")
+        compose_waiting_mail(runtime)  # every turn email written, as it would go out before the next move
 
     with runtime.db.read() as session:
         batches = list(session.scalars(select(Snapshot.events).order_by(Snapshot.seq)))

@@ -29,7 +29,7 @@ from pbem.models import Game, HostAction, OutboxMessage, Seat, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import is_visible
 from pbem.service.games import PlayerSpec
-from tests.conftest import PEOPLE, dump, play_moves, random_move
+from tests.conftest import PEOPLE, compose_waiting_mail, dump, play_moves, random_move
 
 NewGame = Callable[..., str]
 
@@ -184,7 +184,9 @@ def test_the_next_player_is_emailed_what_they_may_see(runtime: Runtime, new_game
     game_id = new_game()
     rng = random.Random(7)
 
-    play_moves(runtime, game_id, 12, rng)
+    for _ in range(12):
+        play_moves(runtime, game_id, 1, rng)
+        compose_waiting_mail(runtime)  # each email goes out before the next move
 
     history = snapshots(runtime)
     seat_of = seat_email_map(runtime)

@@ -3,9 +3,11 @@
 The scheduler runs `queue_due_chat_emails` every few seconds. A seat is due when it wants chat emails,
 someone else has written since it last looked (or was last emailed), and its last chat email is at least
 `CHAT_EMAIL_GAP` old. The first message after a quiet spell goes out at once; what follows within the
-gap waits and goes together. Each email is claimed by a conditional update of `seats.chat_mailed_at`, in
-the transaction that queues it: of two schedulers that find the same seat due, one wins, the other
-changes nothing. The dedupe key (game, seat, newest message) is a second guard.
+gap waits and goes together. A seat whose turn email is waiting to go out is left to it: that email quotes
+the table talk when it is composed (and if it is dropped instead, the seat is due again at the next run).
+Each email is claimed by a conditional update of `seats.chat_mailed_at`, in the transaction that queues
+it: of two schedulers that find the same seat due, one wins, the other changes nothing. The dedupe key
+(game, seat, newest message) is a second guard.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from sqlalchemy import exists, func, or_, select, update
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.mail.game_mail import GameMail
-from pbem.models import ChatMessage, Game, Seat
+from pbem.models import ChatMessage, Game, OutboxMessage, Seat
 from pbem.service.chat_lines import unread_excerpt
 
 CHAT_EMAIL_GAP = timedelta(minutes=15)
@@ -35,13 +37,16 @@ def queue_due_chat_emails(db: Database, clock: Clock, mail: GameMail, *, gap: ti
         ChatMessage.id > func.coalesce(Seat.chat_read_upto, 0),
         or_(ChatMessage.sender_seat.is_(None), ChatMessage.sender_seat != Seat.seat_index),
     )
+    turn_mail_waiting = exists().where(
+        OutboxMessage.seat_id == Seat.id, OutboxMessage.status == "queued", OutboxMessage.body_text.is_(None)
+    )
     with db.read() as session:
         due = session.scalars(
             select(Seat.id)
             .join(Game)
             .where(
                 Seat.chat_emails.is_(True), Seat.is_bot.is_(False), Seat.email.is_not(None),
-                Game.status.in_(CHATTY_GAMES), rested, unread_by_others,
+                Game.status.in_(CHATTY_GAMES), rested, unread_by_others, ~turn_mail_waiting,
             )
             .order_by(Seat.id)
             .limit(RUN_LIMIT)

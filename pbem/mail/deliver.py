@@ -14,12 +14,17 @@ is recorded only by the holder of the claim:
 A turn email whose decision was taken before it could go (after an outage, say) is `dropped` at claim
 time rather than sent late; digests and game-over mail carry no such condition and always go. Every
 failed row to a seat puts a notice to the host in the outbox, once per run of failures.
+
+A row queued without its content (a turn email, `Outbox.reserve`) is composed by the claim that takes it,
+in the claim's transaction, once the decision is known to be still pending: most turn emails are dropped
+unsent, and those are never rendered. A row that cannot be composed fails like one the relay refused.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -27,6 +32,7 @@ from email.message import EmailMessage
 from typing import TYPE_CHECKING
 
 from sqlalchemy import ColumnElement, and_, exists, or_, select, update
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from pbem.clock import Clock
@@ -50,6 +56,10 @@ RUN_LIMIT = 200
 # Due rows looked at per claim: if another deliverer wins one, the next is tried in the same transaction.
 CANDIDATES = 8
 STALE_REASON = "not sent: the decision it announced was taken before it could go out"
+UNWANTED_REASON = "not sent: the seat no longer takes an email at each turn"
+
+# Writes the content of a row queued without it (GameMail.compose); False: it should not be sent after all.
+Composer = Callable[[Session, OutboxMessage], bool]
 
 
 @dataclass(frozen=True)
@@ -103,12 +113,16 @@ def backend_for(mail: MailConfig) -> Backend:
 
 
 class Deliverer:
-    def __init__(self, db: Database, clock: Clock, backend: Backend, settings: DeliverySettings, outbox: Outbox) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, backend: Backend, settings: DeliverySettings, outbox: Outbox,
+        compose: Composer,
+    ) -> None:
         self._db = db
         self._clock = clock
         self._backend = backend
         self._settings = settings
         self._outbox = outbox
+        self._compose = compose
 
     def run(self, limit: int | None = RUN_LIMIT) -> DeliveryReport:
         """Send what is due now (at most `limit` rows; None: all); stops early when the relay is unreachable."""
@@ -185,18 +199,57 @@ class Deliverer:
                         continue  # another deliverer claimed it first
                     row = session.get_one(OutboxMessage, candidate, populate_existing=True)
                     if row.drop_when_stale and _decision_taken(session, row):
-                        row.status, row.claim_token, row.last_error = "dropped", None, STALE_REASON
-                        row.attempts -= 1  # claimed, never tried
-                        report.dropped += 1
-                        log.info("dropped %s mail %s to %s: %s", row.kind, row.message_id, row.to_address, STALE_REASON)
+                        _drop(row, STALE_REASON, report, claimed=True)
                         continue
                     if row.attempts > self._settings.max_attempts:
                         # Claimed again and again by deliverers that never finished: stop trying.
                         reason = f"given up after {row.attempts - 1} attempts that never finished"
                         self._fail(session, row, reason, now, report)
                         continue
+                    if not row.composed and not self._composed(session, row, now, report, claimed=True):
+                        continue
                     return Claim(outgoing_mail(row), token)
                 # Every candidate was taken by another deliverer or settled here: look again.
+
+    def compose_waiting(self) -> int:
+        """Compose, without sending, every queued row still waiting for its content whose decision is pending.
+
+        What the claim would do, done now: for a look at the outbox as it would go out (the tests read it so).
+        Rows whose decision was taken stay as they are, for the deliverer to drop. Returns how many were composed.
+        """
+        report = DeliveryReport()
+        composed = 0
+        with self._db.write() as session:
+            waiting = session.scalars(
+                select(OutboxMessage)
+                .where(OutboxMessage.status == "queued", OutboxMessage.body_text.is_(None))
+                .order_by(OutboxMessage.id)
+            ).all()
+            for row in waiting:
+                if row.drop_when_stale and _decision_taken(session, row):
+                    continue
+                if self._composed(session, row, self._clock.now(), report, claimed=False):
+                    composed += 1
+        return composed
+
+    def _composed(
+        self, session: Session, row: OutboxMessage, now: datetime, report: DeliveryReport, *, claimed: bool
+    ) -> bool:
+        """Write the content of a row queued without it; a row that should no longer go is dropped, one whose
+        content cannot be made fails (and the host hears of it), and False says so."""
+        try:
+            with session.begin_nested():
+                wanted = self._compose(session, row)
+        except SQLAlchemyError:
+            raise  # the database, not the row: the claim rolls back and the row waits for the next run
+        except Exception as exc:
+            log.exception("%s mail %s to %s could not be composed", row.kind, row.message_id, row.to_address)
+            self._fail(session, row, f"could not be composed: {exc}", now, report)
+            return False
+        if not wanted:
+            _drop(row, UNWANTED_REASON, report, claimed=claimed)
+            return False
+        return True
 
     def _claimable(self, now: datetime) -> ColumnElement[bool]:
         return or_(
@@ -276,6 +329,14 @@ def _build(mail: OutgoingMail, from_address: str) -> EmailMessage:
         raise PermanentFailure(f"the message cannot be built: {exc}") from None
 
 
+def _drop(row: OutboxMessage, reason: str, report: DeliveryReport, *, claimed: bool) -> None:
+    row.status, row.claim_token, row.last_error = "dropped", None, reason
+    if claimed:
+        row.attempts -= 1  # claimed, never tried
+    report.dropped += 1
+    log.info("dropped %s mail %s to %s: %s", row.kind, row.message_id, row.to_address, reason)
+
+
 def _decision_taken(session: Session, row: OutboxMessage) -> bool:
     game = session.get_one(Game, row.game_id)
     return game.status != "active" or game.current_seq != row.game_seq
@@ -285,5 +346,5 @@ def deliverer_for(runtime: Runtime) -> Deliverer:
     """The deliverer of this configuration (SMTP or the catcher), for the scheduler and the CLI."""
     return Deliverer(
         runtime.db, runtime.clock, backend_for(runtime.config.mail),
-        DeliverySettings.from_config(runtime.config.mail), runtime.outbox,
+        DeliverySettings.from_config(runtime.config.mail), runtime.outbox, runtime.games.mail.compose,
     )

@@ -2,7 +2,8 @@
 
 - game_started: every person, when the first round is dealt.
 - your_turn: the seat whose decision is now pending, if it takes turn emails (`notify_mode` 'turn');
-  dropped by the deliverer if that decision is taken before the email goes out.
+  dropped by the deliverer if that decision is taken before the email goes out. Its content is composed
+  when the deliverer takes it (`compose`): most are dropped, and a move should not pay for rendering them.
 - round_digest: every person, once the round's payouts are complete. A saboteurs' or no-saboteur round
   is paid in the move that ends it; a diggers' win is paid by the gold picks that follow. Either way the
   move that completes the payouts also deals the next round (its events hold `round_started`), so the
@@ -13,7 +14,8 @@
 - chat_messages: seats that asked for chat emails, at most one per 15 minutes (`pbem/mail/chat_mail.py`).
 
 Turn emails, daily digests and chat emails quote the table talk the seat has not been shown yet (the
-newest few, "and N more on the page"), and count it as shown once queued (`pbem/service/chat.py`).
+newest few, "and N more on the page"), and count it as shown once written (queued, or for a turn email,
+composed) (`pbem/service/chat.py`).
 
 Content comes from `engine.view(state, seat)` and the events that seat may see (`pbem/mail/contents.py`).
 game_started and the round digest also carry the new round's fingerprint; round digest and game_over open the
@@ -38,6 +40,7 @@ from pbem.service.chat_lines import ChatExcerpt, mark_shown, unread_excerpt
 from pbem.service.deadlines import policy
 from pbem.service.deadlines import turn_deadline as policy_deadline
 from pbem.service.events import describe, visible_events
+from pbem.service.snapshots import latest_state
 from pbem.service.turn_clock import current_clock
 from pbem.tokens import LinkSigner, SeatLink
 
@@ -123,22 +126,48 @@ class GameMail:
         self._your_turn(session, game, state)
 
     def _your_turn(self, session: Session, game: Game, state: engine.Game) -> None:
+        """Queue the turn email; its content is composed when the deliverer takes it (`compose`)."""
         to_act = engine.to_act(state)
         if to_act is None:
             return
         seat = game.seats[to_act]
-        if seat.is_bot or seat.notify_mode != "turn":
+        if not _takes_turn_mail(seat):
             return
+        self._outbox.reserve(
+            session, game=game, seat=seat, kind="your_turn",
+            dedupe_key=dedupe_key("your_turn", game.public_id, seat.seat_index, game.current_seq), drop_when_stale=True,
+        )
+
+    # -- composed when sent (the deliverer, pbem/mail/deliver.py) --------------------------------------
+
+    def compose(self, session: Session, message: OutboxMessage) -> bool:
+        """Write the content of a row queued without it; False if it should not be sent after all.
+
+        The deliverer calls this once it holds the row and has checked that the decision it announces is still
+        pending, so the content is what was true when the row was queued, with the newest table talk.
+        """
+        if message.kind != "your_turn" or message.game_id is None or message.seat_id is None:
+            raise ValueError(f"no way to compose a {message.kind} email when it is sent")
+        game = session.get_one(Game, message.game_id)
+        seat = session.get_one(Seat, message.seat_id)
+        if not _takes_turn_mail(seat):
+            return False
+        self._compose_your_turn(session, message, game, seat, latest_state(session, game))
+        return True
+
+    def _compose_your_turn(
+        self, session: Session, message: OutboxMessage, game: Game, seat: Seat, state: engine.Game
+    ) -> None:
         # What happened since this seat's own last move (or since the start), in one statement.
         last_own = (
             select(func.coalesce(func.max(Snapshot.seq), 0))
-            .where(Snapshot.game_id == game.id, Snapshot.actor_seat == to_act, Snapshot.seq < game.current_seq)
+            .where(Snapshot.game_id == game.id, Snapshot.actor_seat == seat.seat_index, Snapshot.seq < game.current_seq)
             .scalar_subquery()
         )
-        events = _visible_since(session, game, to_act, last_own)
+        events = _visible_since(session, game, seat.seat_index, last_own)
         deadline = turn_deadline(game)
         context = contents.your_turn(
-            engine.view(state, to_act),
+            engine.view(state, seat.seat_index),
             describe(events, game.names),
             format_when(deadline, seat.timezone) if deadline is not None else None,
         )
@@ -146,10 +175,10 @@ class GameMail:
         context["deadline_in"] = (
             format_duration(deadline - game.turn_started_at) if deadline is not None and game.turn_started_at else None
         )
-        self._to_seat(
-            session, game, seat, "your_turn", (game.current_seq,), context, drop_when_stale=True,
-            chat=unread_excerpt(session, game, seat),
-        )
+        chat = unread_excerpt(session, game, seat)
+        context = {**context, **contents.chat(chat.lines, chat.more, seat.timezone), **self.link_context(game, seat)}
+        self._outbox.compose(session, message, game=game, seat=seat, context=context)
+        mark_shown(seat, chat.upto)
 
     # -- reminders (the scheduler's sweep, pbem/service/sweep.py) ------------------------------------
 
@@ -303,6 +332,11 @@ class GameMail:
 
 def _people(game: Game) -> list[Seat]:
     return [seat for seat in game.seats if not seat.is_bot]
+
+
+def _takes_turn_mail(seat: Seat) -> bool:
+    """A person who asked for an email at each turn (the others hear of it in their daily digest)."""
+    return not seat.is_bot and seat.email is not None and seat.notify_mode == "turn"
 
 
 def _visible_since(

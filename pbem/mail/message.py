@@ -49,6 +49,8 @@ def build_message(mail: OutgoingMail, from_address: str) -> EmailMessage:
 
 
 def outgoing_mail(row: OutboxMessage) -> OutgoingMail:
+    if row.subject is None or row.body_text is None or row.body_html is None:
+        raise ValueError(f"outbox row {row.id} has not been written yet (pbem/mail/deliver.py writes it on claim)")
     return OutgoingMail(
         id=row.id,
         game_id=row.game_id,

@@ -2,7 +2,9 @@
 
 Nothing is sent here: a row is rendered from `templates/email/<kind>.txt` and `.html` and added to the
 session of the change that caused it, so an email exists if and only if that change commits. The
-deliverer (`pbem/mail/deliver.py`) sends due rows later. One row, one recipient.
+deliverer (`pbem/mail/deliver.py`) sends due rows later. One row, one recipient. A row may also be
+`reserve`d with its content left for `compose`, which the deliverer calls when it takes the row: a turn
+email, which is usually dropped unsent because the turn was played first, costs a move no rendering.
 
 Every kind gets the same treatment without asking for it: the shared layout, the conversation
 headers (`pbem/mail/threads.py`), `Auto-Submitted` so vacation responders stay quiet, for the
@@ -110,6 +112,35 @@ class Outbox:
         recipient = Recipient(game.host_email, "", HOST_RECIPIENT, None)
         return self._queue(session, game, recipient, kind, dedupe_key, context, drop_when_stale=False)
 
+    def reserve(
+        self, session: Session, *, game: Game, seat: Seat, kind: str, dedupe_key: str, drop_when_stale: bool = False
+    ) -> OutboxMessage:
+        """Queue one email to one seat whose content is composed later (`compose`), when the deliverer takes it.
+
+        The row is in the caller's transaction like any other, so the email exists if and only if the change
+        commits; only the rendering waits, and is skipped if the email is dropped first. For an email about a
+        snapshot the caller's transaction has just created: no row can hold its dedupe key yet, so none is
+        looked for (the unique constraint stays the guard), and the move's writes go out in one flush.
+        """
+        if seat.email is None:
+            raise ValueError(f"seat {seat.seat_index} ({seat.display_name}) has no email address")
+        message = self._row(
+            game_id=game.id, seat_id=seat.id, to_address=seat.email, kind=kind, dedupe_key=dedupe_key,
+            message_id=self._message_id(), game_seq=game.current_seq, drop_when_stale=drop_when_stale,
+        )
+        session.add(message)
+        return message
+
+    def compose(
+        self, session: Session, message: OutboxMessage, *, game: Game, seat: Seat, context: dict[str, Any]
+    ) -> None:
+        """Write the content of a row queued by `reserve`, to the seat's current address."""
+        if seat.email is None:
+            raise ValueError(f"seat {seat.seat_index} ({seat.display_name}) has no email address")
+        recipient = Recipient(seat.email, seat.display_name, f"seat:{seat.seat_index}", seat)
+        message.to_address = seat.email
+        self._write_content(session, message, game, recipient, context)
+
     def _queue(
         self,
         session: Session,
@@ -120,18 +151,30 @@ class Outbox:
         context: dict[str, Any],
         drop_when_stale: bool,
     ) -> OutboxMessage | None:
-        if session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key)) is not None:
+        if self._queued_before(session, dedupe_key):
             return None
-        now = self._clock.now()
-        message_id = f"<{secrets.token_hex(16)}@{self._domain}>"
+        message = self._row(
+            game_id=game.id, seat_id=recipient.seat.id if recipient.seat is not None else None,
+            to_address=recipient.address, kind=kind, dedupe_key=dedupe_key, message_id=self._message_id(),
+            game_seq=game.current_seq, drop_when_stale=drop_when_stale,
+        )
+        self._write_content(session, message, game, recipient, context)
+        session.add(message)
+        return message
+
+    def _write_content(
+        self, session: Session, message: OutboxMessage, game: Game, recipient: Recipient, context: dict[str, Any]
+    ) -> None:
+        """Subject, conversation and list headers, and both parts, for an email about `game`."""
         root = conversation_root(
-            session, game=game, recipient=recipient.key, address=recipient.address, message_id=message_id, now=now
+            session, game=game, recipient=recipient.key, address=recipient.address, message_id=message.message_id,
+            now=self._clock.now(),
         )
         base_subject = game_subject(game) if recipient.seat is not None else host_subject(game)
         subject, headers = threading_headers(base_subject, root)
         headers["Auto-Submitted"] = "auto-generated"
         variables = {"game_title": game.title, "recipient_name": recipient.name, **context}
-        if recipient.seat is not None and kind in ONE_CLICK_UNSUBSCRIBE_KINDS:
+        if recipient.seat is not None and message.kind in ONE_CLICK_UNSUBSCRIBE_KINDS:
             unsubscribe_url = self._unsubscribe.url(game.public_id, recipient.seat.seat_index, recipient.address)
             headers["List-Unsubscribe"] = f"<{unsubscribe_url}>"
             headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
@@ -139,13 +182,7 @@ class Outbox:
         if recipient.seat is not None and self.replies is not None:
             headers["Reply-To"] = self.replies.header(recipient.seat.id, recipient.seat.token_version, game.title)
             variables["chat_reply"] = True
-        message = self._row(
-            game_id=game.id, seat_id=recipient.seat.id if recipient.seat is not None else None,
-            to_address=recipient.address, kind=kind, dedupe_key=dedupe_key, message_id=message_id, subject=subject,
-            variables=variables, headers=headers, game_seq=game.current_seq, drop_when_stale=drop_when_stale,
-        )
-        session.add(message)
-        return message
+        _fill(message, subject, headers, variables)
 
     def enqueue_bounce(
         self,
@@ -163,7 +200,7 @@ class Outbox:
         Outside every game conversation; `Auto-Submitted: auto-replied` so that no well-behaved program
         answers it (and if one does, the inbound side ignores the answer: no loops).
         """
-        if session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key)) is not None:
+        if self._queued_before(session, dedupe_key):
             return None
         headers = {"Auto-Submitted": "auto-replied"}
         if in_reply_to:
@@ -173,10 +210,9 @@ class Outbox:
         title = game.title if game is not None else "Table talk"
         message = self._row(
             game_id=game.id if game is not None else None, seat_id=None, to_address=to_address, kind="reply_bounce",
-            dedupe_key=dedupe_key, message_id=f"<{secrets.token_hex(16)}@{self._domain}>", subject=subject,
-            variables={"game_title": title, "recipient_name": "", **context}, headers=headers,
-            game_seq=None, drop_when_stale=False,
+            dedupe_key=dedupe_key, message_id=self._message_id(), game_seq=None, drop_when_stale=False,
         )
+        _fill(message, subject, headers, {"game_title": title, "recipient_name": "", **context})
         session.add(message)
         return message
 
@@ -184,16 +220,25 @@ class Outbox:
         self, session: Session, *, to_address: str, kind: str, dedupe_key: str, subject: str, context: dict[str, Any]
     ) -> OutboxMessage | None:
         """One email about no game (a host's sign-in link): no conversation, no Reply-To, no unsubscribe."""
-        if session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key)) is not None:
+        if self._queued_before(session, dedupe_key):
             return None
         message = self._row(
             game_id=None, seat_id=None, to_address=to_address, kind=kind, dedupe_key=dedupe_key,
-            message_id=f"<{secrets.token_hex(16)}@{self._domain}>", subject=subject,
-            variables={"game_title": subject, "recipient_name": "", **context},
-            headers={"Auto-Submitted": "auto-generated"}, game_seq=None, drop_when_stale=False,
+            message_id=self._message_id(), game_seq=None, drop_when_stale=False,
+        )
+        _fill(
+            message, subject, {"Auto-Submitted": "auto-generated"},
+            {"game_title": subject, "recipient_name": "", **context},
         )
         session.add(message)
         return message
+
+    def _queued_before(self, session: Session, dedupe_key: str) -> bool:
+        return session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key)) is not None
+
+    def _message_id(self) -> str:
+        """Made once when the row is queued, so a retry resends the very same message."""
+        return f"<{secrets.token_hex(16)}@{self._domain}>"
 
     def _row(
         self,
@@ -204,15 +249,11 @@ class Outbox:
         kind: str,
         dedupe_key: str,
         message_id: str,
-        subject: str,
-        variables: dict[str, Any],
-        headers: dict[str, Any],
         game_seq: int | None,
         drop_when_stale: bool,
     ) -> OutboxMessage:
-        """The row of one email, its two parts rendered from `templates/email/<kind>.txt` and `.html`."""
+        """The row of one email, queued and due now; its content comes from `_fill`."""
         now = self._clock.now()
-        templates = email_templates()
         return OutboxMessage(
             game_id=game_id,
             seat_id=seat_id,
@@ -220,10 +261,7 @@ class Outbox:
             kind=kind,
             dedupe_key=dedupe_key,
             message_id=message_id,
-            subject=subject,
-            body_text=templates.get_template(f"{EMAIL_TEMPLATE_DIR}/{kind}.txt").render(variables),
-            body_html=templates.get_template(f"{EMAIL_TEMPLATE_DIR}/{kind}.html").render(variables),
-            headers=headers,
+            headers={},
             status="queued",
             attempts=0,
             next_attempt_at=now,
@@ -231,3 +269,12 @@ class Outbox:
             drop_when_stale=drop_when_stale,
             created_at=now,
         )
+
+
+def _fill(message: OutboxMessage, subject: str, headers: dict[str, Any], variables: dict[str, Any]) -> None:
+    """The content of one email: its two parts rendered from `templates/email/<kind>.txt` and `.html`."""
+    templates = email_templates()
+    message.subject = subject
+    message.headers = headers
+    message.body_text = templates.get_template(f"{EMAIL_TEMPLATE_DIR}/{message.kind}.txt").render(variables)
+    message.body_html = templates.get_template(f"{EMAIL_TEMPLATE_DIR}/{message.kind}.html").render(variables)

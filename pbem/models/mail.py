@@ -37,10 +37,12 @@ class OutboxMessage(Base):
     dedupe_key: Mapped[str] = mapped_column(String(200), unique=True)
     # Generated once at enqueue time, so retries resend the very same message.
     message_id: Mapped[str] = mapped_column(String(255), unique=True)
-    subject: Mapped[str] = mapped_column(String(300))
-    body_text: Mapped[str] = mapped_column(Text)
-    body_html: Mapped[str] = mapped_column(Text)
-    # Threading and list headers, computed once at enqueue time (pbem/mail/outbox.py).
+    # The content: written when the row is queued, or, for a turn email, when the deliverer takes it (None until
+    # then): most turn emails are dropped unsent because the decision was taken first (pbem/mail/game_mail.py).
+    subject: Mapped[str | None] = mapped_column(String(300))
+    body_text: Mapped[str | None] = mapped_column(Text)
+    body_html: Mapped[str | None] = mapped_column(Text)
+    # Threading and list headers, computed with the content (pbem/mail/outbox.py).
     headers: Mapped[dict[str, Any]] = mapped_column(default=dict)
     status: Mapped[str] = mapped_column(String(16), default="queued")
     attempts: Mapped[int] = mapped_column(default=0)
@@ -55,6 +57,10 @@ class OutboxMessage(Base):
     drop_when_stale: Mapped[bool] = mapped_column(default=False, server_default=false())
     sent_at: Mapped[datetime | None]
     created_at: Mapped[datetime]
+
+    @property
+    def composed(self) -> bool:
+        return self.body_text is not None
 
 
 class MailThread(Base):

@@ -49,6 +49,8 @@ def inbox() -> str:
 @blueprint.get("/<int:message_id>")
 def message(message_id: int) -> str:
     row = _row(message_id)
+    if not row.composed:
+        return render_template("dev/mail_message.html", message=row, headers=[], text=None)
     built = build_message(outgoing_mail(row), runtime().config.mail.from_address)
     headers = [(name, str(value)) for name, value in built.items() if name.lower() != "content-type"]
     return render_template("dev/mail_message.html", message=row, headers=headers, text=linkify(row.body_text))
@@ -56,7 +58,7 @@ def message(message_id: int) -> str:
 
 @blueprint.get("/<int:message_id>/html")
 def html_part(message_id: int) -> Response:
-    body = _row(message_id).body_html
+    body = _composed_row(message_id).body_html or ""
     head = body.find("<head>")
     framed = body[: head + len("<head>")] + NEW_TAB + body[head + len("<head>") :] if head >= 0 else NEW_TAB + body
     response = Response(framed, mimetype="text/html")
@@ -67,7 +69,7 @@ def html_part(message_id: int) -> Response:
 
 @blueprint.get("/<int:message_id>.eml")
 def source(message_id: int) -> Response:
-    built = build_message(outgoing_mail(_row(message_id)), runtime().config.mail.from_address)
+    built = build_message(outgoing_mail(_composed_row(message_id)), runtime().config.mail.from_address)
     return Response(built.as_string(), mimetype="text/plain")
 
 
@@ -89,4 +91,11 @@ def _row(message_id: int) -> OutboxMessage:
         row = session.get(OutboxMessage, message_id)
     if row is None:
         abort(404)
+    return row
+
+
+def _composed_row(message_id: int) -> OutboxMessage:
+    row = _row(message_id)
+    if not row.composed:
+        abort(404, "This email has not been written yet: a turn email is written when it goes out.")
     return row
