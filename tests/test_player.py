@@ -325,6 +325,33 @@ def test_a_double_click_plays_once(client, runtime_of, game) -> None:
     assert snapshot_count(runtime_of) == 2
 
 
+def revoke_links_of(runtime: Runtime, seat: int) -> None:
+    with runtime.db.write() as session:
+        session.execute(update(Seat).where(Seat.seat_index == seat).values(token_version=Seat.token_version + 1))
+
+
+@pytest.mark.parametrize("confirmed", ["yes", ""], ids=["played", "asked to confirm"])
+def test_a_move_from_a_page_whose_link_was_revoked_since_is_refused_and_changes_nothing(
+    client, runtime_of, game, confirmed: str
+) -> None:
+    page = open_table(client, runtime_of, game, 0)
+    move = page_moves(page)[0]
+    revoke_links_of(runtime_of, 0)
+    before = dump(runtime_of.db)
+
+    answer = post_move(client, game, page, move, confirmed=confirmed)
+    scripted = post_move(client, game, page, move, confirmed=confirmed, submission_id="another")
+    as_json = client.post(
+        f"{table_path(game)}/move", data={**form_fields(page), "move": json.dumps(move), "confirmed": confirmed},
+        headers={"Accept": "application/json"},
+    )
+
+    assert answer.status_code == scripted.status_code == 410
+    assert "This link is no longer valid." in answer.get_data(as_text=True)
+    assert (as_json.status_code, as_json.get_json()["message"]) == (410, "This link is no longer valid.")
+    assert dump(runtime_of.db) == before
+
+
 def test_a_stale_page_says_who_played_and_applies_nothing(app: Flask, runtime_of, game) -> None:
     ann_tab, other_tab = app.test_client(), app.test_client()
     stale = open_table(ann_tab, runtime_of, game, 0)

@@ -86,6 +86,7 @@ class MoveResult:
     seq: int
     seat: int
     events: list[dict[str, Any]]  # only those this seat may see
+    players: list[str]  # the names the events are told with
     game_over: bool
     replayed: bool  # the stored result of an earlier submission with the same id; nothing was applied now
 
@@ -200,12 +201,16 @@ class GameService:
     # -- moves -----------------------------------------------------------------------------------
 
     def submit_move(
-        self, game_id: str, seat: int, move: dict[str, Any], expected_seq: int, submission_id: str
+        self, game_id: str, seat: int, move: dict[str, Any], expected_seq: int, submission_id: str,
+        *, link_version: int | None = None,
     ) -> MoveResult:
         """Apply one move as one transaction, or raise a typed error and change nothing.
 
         `expected_seq` is the snapshot the player was looking at; if the game has moved on, StaleTurn.
         A repeated `submission_id` (double click, retried POST) returns the first result again.
+        `link_version`: the version of the magic link the move came through (`resolve_link` without its
+        database check); a seat whose links were revoked since gets RevokedLink. Checked under the game's lock,
+        so a move and a revocation never cross, and a move costs no transaction of its own to check its link.
         """
         if not isinstance(move, dict):
             raise ValidationError("A move must be a table of fields.")
@@ -215,7 +220,7 @@ class GameService:
             raise ValidationError(f"A submission id must be 1 to {MAX_SUBMISSION_ID} characters.")
         try:
             with self._db.write() as session:
-                return self._submit(session, game_id, seat, move, expected_seq, submission_id)
+                return self._submit(session, game_id, seat, move, expected_seq, submission_id, link_version)
         except IntegrityError:
             # The unique constraints are the final guard: someone committed this sequence number, or this
             # very submission, between our read and our insert.
@@ -231,10 +236,13 @@ class GameService:
             raise
 
     def _submit(
-        self, session: Session, game_id: str, seat: int, move: dict[str, Any], expected_seq: int, submission_id: str
+        self, session: Session, game_id: str, seat: int, move: dict[str, Any], expected_seq: int, submission_id: str,
+        link_version: int | None,
     ) -> MoveResult:
         game = _lock_game(session, game_id)
         _require_seat(game, seat)
+        if link_version is not None and game.seats[seat].token_version != link_version:
+            raise RevokedLink()
         if expected_seq != game.current_seq:
             # Only a repeat of a submission that was played can be looking at an older table. (A used id sent
             # with the current sequence number fails on the unique constraint instead: submit_move answers then.)
@@ -266,6 +274,7 @@ class GameService:
             seq=snapshot.seq,
             seat=seat,
             events=visible_events(events, seat),
+            players=game.names,
             game_over=engine.is_over(new_state),
             replayed=False,
         )
@@ -310,6 +319,7 @@ class GameService:
             seq=earlier.seq,
             seat=seat,
             events=visible_events(earlier.events, seat),
+            players=game.names,
             game_over=game.status == "finished" and earlier.seq == game.current_seq,
             replayed=True,
         )
@@ -347,8 +357,6 @@ class GameService:
         game.bot_lease_until = None
         if engine.is_over(state):
             game.status = "finished"
-        # Flush now so a lost race on (game_id, seq) surfaces here, before any email is composed.
-        session.flush()
         # A snapshot that deals a round seals that deal, in this same transaction (docs/fairness.md).
         seal_dealt_round(session, game, seq, state, events, now)
         # The new pending decision gets its reminders and deadline (pbem/service/turn_clock.py).
@@ -488,9 +496,15 @@ class GameService:
             for seat in game.seats
         ]
 
-    def resolve_link(self, token: str) -> SeatLink:
-        """The seat a magic link opens; BadLink, ExpiredLink or RevokedLink otherwise."""
+    def resolve_link(self, token: str, *, check_revocation: bool = True) -> SeatLink:
+        """The seat a magic link opens; BadLink, ExpiredLink or RevokedLink otherwise.
+
+        `check_revocation=False`: signature and age only, for a caller that has the link's version checked under
+        the game's lock instead (`submit_move(link_version=...)`).
+        """
         claimed = self._links.verify(token)
+        if not check_revocation:
+            return claimed
         with self._db.read() as session:
             # The same lookup the request's next read makes: within one request it is made once.
             try:

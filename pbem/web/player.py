@@ -87,14 +87,16 @@ def state_json(access: SeatAccess) -> Response:
     )
 
 
-@seat_route("/move", ["POST"])
+@seat_route("/move", ["POST"], revocation_checked_by_view=True)
 def move(access: SeatAccess) -> Any:
+    """A move. Its link's revocation is checked by the move's own transaction, under the game's lock."""
     chosen = compose_move(request.form) or parse_move(request.form.get("move"))
     expected_seq = _expected_seq(request.form.get("seq"))
     submission_id = request.form.get("submission_id", "")
     g.expected_seq = expected_seq
     games = runtime().games
     if request.form.get("confirmed") != "yes" and not wants_json():
+        games.resolve_link(access.token)  # the confirmation shows the table: the link must still be good
         state = games.current_state(access.link.game_id, access.link.seat)
         if state.seq != expected_seq:
             raise StaleTurn()
@@ -106,10 +108,10 @@ def move(access: SeatAccess) -> Any:
             seq=expected_seq,
             submission_id=submission_id,
         )
-    # The names are read before the move, in the request's read session that resolved the link already.
-    names = list(runtime().seats.profile(access.link.game_id, access.link.seat).names)
-    result = games.submit_move(access.link.game_id, access.link.seat, chosen, expected_seq, submission_id)
-    lines = describe(result.events, names)
+    result = games.submit_move(
+        access.link.game_id, access.link.seat, chosen, expected_seq, submission_id, link_version=access.link.version
+    )
+    lines = describe(result.events, result.players)
     if wants_json():
         return jsonify(seq=result.seq, lines=lines, replayed=result.replayed, game_over=result.game_over)
     for line in lines:

@@ -62,24 +62,31 @@ def requested_token() -> str:
     return token
 
 
-def current_seat() -> SeatAccess:
-    """The seat this request may act for; BadLink, ExpiredLink, RevokedLink or NoSeatHere otherwise."""
+def current_seat(*, check_revocation: bool = True) -> SeatAccess:
+    """The seat this request may act for; BadLink, ExpiredLink, RevokedLink or NoSeatHere otherwise.
+
+    `check_revocation=False` leaves the database check of the link to the view (see `seat_routes`)."""
     token = requested_token()
-    link = runtime().games.resolve_link(token)
+    link = runtime().games.resolve_link(token, check_revocation=check_revocation)
     args = request.view_args or {}
     if "game_id" in args and args["game_id"] != link.game_id:
         raise NoSeatHere()
     return SeatAccess(token=token, link=link, via_token="token" in args)
 
 
-def seat_routes(blueprint: Blueprint) -> Callable[[str, list[str]], Callable[[Callable[..., Any]], Callable[..., Any]]]:
+def seat_routes(blueprint: Blueprint) -> Callable[..., Callable[[Callable[..., Any]], Callable[..., Any]]]:
     """A decorator factory registering a view of `blueprint` under both forms of address, as one endpoint
-    (`url_for` picks by the argument); the view receives the request's `SeatAccess`."""
+    (`url_for` picks by the argument); the view receives the request's `SeatAccess`.
 
-    def seat_route(suffix: str, methods: list[str]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    `revocation_checked_by_view`: the view checks the link's version itself before it shows or changes
+    anything (a move does so under the game's lock, in its own transaction: `GameService.submit_move`)."""
+
+    def seat_route(
+        suffix: str, methods: list[str], *, revocation_checked_by_view: bool = False
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def register(view: Callable[..., Any]) -> Callable[..., Any]:
             def handler(**_: str) -> Any:
-                return view(current_seat())
+                return view(current_seat(check_revocation=not revocation_checked_by_view))
 
             handler.__name__ = view.__name__
             blueprint.add_url_rule(f"/play/<token>{suffix}", view.__name__, handler, methods=methods)
