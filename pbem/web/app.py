@@ -12,7 +12,7 @@ from pbem.config import Config, load_config
 from pbem.db import Database
 from pbem.paths import TEMPLATES_DIR
 from pbem.runtime import build_runtime
-from pbem.web import auto_pass_links, chat, csrf, dev_mail, errors, floor, home, mail_links, player, security
+from pbem.web import auto_pass_links, chat, csrf, dev_mail, errors, floor, home, mail_links, player, security, urls
 from pbem.web import deals, replay  # noqa: F401  (their routes join the player blueprint)
 from pbem.web import host
 from pbem.web.app_context import EXTENSION_KEY
@@ -39,6 +39,7 @@ def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Fl
     security.init_app(app)
     errors.init_app(app)
     csrf.init_app(app)
+    urls.init_app(app)
     app.register_blueprint(home.blueprint)
     app.register_blueprint(player.blueprint)
     app.register_blueprint(mail_links.blueprint)

@@ -23,7 +23,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    url_for,
 )
 from markupsafe import Markup
 
@@ -46,6 +45,7 @@ from pbem.web.seat_access import (
 )
 from pbem.web.security import no_store
 from pbem.web.turn_page import build_turn_page, join_words, log_entries, new_submission_id
+from pbem.web.urls import url_for
 
 blueprint = Blueprint("player", __name__)
 csrf.protect(blueprint)

@@ -13,11 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, redirect, request, session, url_for
+from flask import Blueprint, Response, redirect, request, session
 
 from pbem.errors import BadLink, GameNotFound
 from pbem.tokens import SeatLink
 from pbem.web.app_context import runtime
+from pbem.web.urls import url_for
 
 SESSION_KEY = "seats"
 # A cookie holds about 4 kB: remember the most recent games only.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, flash, get_flashed_messages, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, get_flashed_messages, jsonify, redirect, render_template, request
 from markupsafe import Markup
 
 from pbem.errors import BadLink, NotAllowed, NotSignedIn, PbemError, ValidationError
@@ -14,6 +14,7 @@ from pbem.service.host_access import HostSession
 from pbem.service.hosting import GameRow
 from pbem.web import csrf
 from pbem.web.app_context import runtime
+from pbem.web.urls import url_for
 from pbem.web.board_svg import board_svg
 from pbem.web.errors import wants_json
 from pbem.web.host.forms import blank_form, engine_options, policy_fields, read_form
