@@ -45,6 +45,7 @@ from pbem.mail.message import OutgoingMail, build_message, outgoing_mail
 from pbem.mail.outbox import Outbox
 from pbem.mail.smtp import SmtpBackend
 from pbem.models import Game, OutboxMessage, Seat
+from pbem.service.game_rows import SEATS_AND_CLOCK
 
 if TYPE_CHECKING:
     from pbem.runtime import Runtime
@@ -189,15 +190,15 @@ class Deliverer:
                 if not candidates:
                     return None
                 for candidate in candidates:
-                    won = session.execute(
+                    row = session.scalars(
                         update(OutboxMessage)
                         .where(OutboxMessage.id == candidate, self._claimable(now))
                         .values(status="sending", claim_token=token, claimed_at=now, attempts=OutboxMessage.attempts + 1)
-                        .execution_options(synchronize_session=False)
-                    ).rowcount
-                    if won != 1:
+                        .returning(OutboxMessage),
+                        execution_options={"synchronize_session": False, "populate_existing": True},
+                    ).one_or_none()
+                    if row is None:
                         continue  # another deliverer claimed it first
-                    row = session.get_one(OutboxMessage, candidate, populate_existing=True)
                     if row.drop_when_stale and _decision_taken(session, row):
                         _drop(row, STALE_REASON, report, claimed=True)
                         continue
@@ -338,7 +339,8 @@ def _drop(row: OutboxMessage, reason: str, report: DeliveryReport, *, claimed: b
 
 
 def _decision_taken(session: Session, row: OutboxMessage) -> bool:
-    game = session.get_one(Game, row.game_id)
+    # With its seats and clock: composing the turn email, next, needs them.
+    game = session.get_one(Game, row.game_id, options=SEATS_AND_CLOCK)
     return game.status != "active" or game.current_seq != row.game_seq
 
 

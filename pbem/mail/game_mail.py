@@ -40,6 +40,7 @@ from pbem.service.chat_lines import ChatExcerpt, mark_shown, unread_excerpt
 from pbem.service.deadlines import policy
 from pbem.service.deadlines import turn_deadline as policy_deadline
 from pbem.service.events import describe, visible_events
+from pbem.service.game_rows import SEATS_AND_CLOCK
 from pbem.service.snapshots import latest_state
 from pbem.service.turn_clock import current_clock
 from pbem.tokens import LinkSigner, SeatLink
@@ -148,8 +149,10 @@ class GameMail:
         """
         if message.kind != "your_turn" or message.game_id is None or message.seat_id is None:
             raise ValueError(f"no way to compose a {message.kind} email when it is sent")
-        game = session.get_one(Game, message.game_id)
-        seat = session.get_one(Seat, message.seat_id)
+        game = session.get_one(Game, message.game_id, options=SEATS_AND_CLOCK)
+        seat = next((seat for seat in game.seats if seat.id == message.seat_id), None)
+        if seat is None:
+            raise ValueError(f"seat {message.seat_id} is not a seat of game {game.public_id}")
         if not _takes_turn_mail(seat):
             return False
         self._compose_your_turn(session, message, game, seat, latest_state(session, game))

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, joinedload, selectinload
+from sqlalchemy.orm import Session, selectinload
 
 import engine
 from pbem.clock import Clock
@@ -42,6 +42,7 @@ from pbem.memo import remember_when_committed, remembered
 from pbem.models import Game, HostAction, Seat, Snapshot
 from pbem.service.events import describe, visible_events
 from pbem.service.fairness import seal_dealt_round
+from pbem.service.game_rows import GAME_WITH_SEATS, GAME_WITH_SEATS_LOCKED
 from pbem.service.snapshots import latest_state
 from pbem.service.turn_clock import plan_turn, seat_moved
 from pbem.tokens import LinkSigner, SeatLink
@@ -538,15 +539,6 @@ class GameService:
                 game_id=game.id, actor_email=actor_email, action=action, details=details, created_at=self._clock.now()
             )
         )
-
-
-# Every page and every move loads one game with its seats and turn clock. Built once, with the public id bound
-# at execution: building the statement and its cache key each time was a measurable part of a page.
-GAME_WITH_SEATS = (
-    select(Game).where(Game.public_id == bindparam("public_id")).options(joinedload(Game.seats), joinedload(Game.clock))
-)
-# FOR NO KEY UPDATE: it serializes moves on one game without blocking rows that merely reference it.
-GAME_WITH_SEATS_LOCKED = GAME_WITH_SEATS.with_for_update(of=Game, key_share=True)
 
 
 def _find_game(session: Session, game_id: str) -> Game:
