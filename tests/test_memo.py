@@ -16,6 +16,7 @@ from pbem.runtime import Runtime
 from pbem.service.games import _find_game as find_game
 from tests.conftest import play_moves, seat_token
 from tests.host_helpers import post, sign_in
+from tests.test_player import form_fields
 
 
 # -- the memo itself ---------------------------------------------------------------------------------------------
@@ -96,6 +97,16 @@ def looked_at(player: FlaskClient, runtime: Runtime, game_id: str, seat: int = 0
     return player.get(f"/table/{game_id}").get_data(as_text=True)
 
 
+def main_column(page: str) -> str:
+    return page.split('class="table-main"')[1].split('class="table-side"')[0]
+
+
+def to_act(runtime: Runtime, game_id: str) -> int:
+    seat = runtime.games.current_state(game_id).to_act
+    assert seat is not None
+    return seat
+
+
 def test_a_move_made_elsewhere_shows_on_the_next_look(player, runtime: Runtime, new_game) -> None:
     game_id = new_game()
     before = looked_at(player, runtime, game_id)
@@ -140,3 +151,30 @@ def test_the_downloads_appear_when_the_host_abandons_the_game(
     post(host, f"/host/games/{game_id}/abandon", confirm="yes")
 
     assert "Download the whole game as data" in player.get(f"/table/{game_id}").get_data(as_text=True)
+
+
+def test_the_main_column_follows_a_move_made_elsewhere(player, runtime: Runtime, new_game) -> None:
+    game_id = new_game()
+    seat = to_act(runtime, game_id)
+    before = main_column(looked_at(player, runtime, game_id, seat))
+    play_moves(runtime, game_id, 1, random.Random(1))  # another process: the app's memo hears nothing of it
+
+    after = main_column(player.get(f"/table/{game_id}").get_data(as_text=True))
+
+    assert 'id="move-form"' in before and 'id="move-form"' not in after
+
+
+def test_each_look_at_the_same_table_gets_its_own_submission_id_and_each_browser_its_own_csrf_token(
+    app: Flask, runtime: Runtime, new_game
+) -> None:
+    game_id = new_game()
+    seat = to_act(runtime, game_id)
+    first, second = app.test_client(), app.test_client()
+
+    pages = [looked_at(first, runtime, game_id, seat), first.get(f"/table/{game_id}").get_data(as_text=True),
+             looked_at(second, runtime, game_id, seat)]
+
+    forms = [form_fields(page.split('id="move-form"')[1]) for page in pages]
+    assert len({form["submission_id"] for form in forms}) == 3
+    assert forms[0]["csrf_token"] == forms[1]["csrf_token"] != forms[2]["csrf_token"]
+    assert all(form["csrf_token"] == form_fields(page)["csrf_token"] for form, page in zip(forms, pages))

@@ -10,6 +10,8 @@ the reason and the error's status.
 
 from __future__ import annotations
 
+import dataclasses
+import secrets
 from datetime import date
 from typing import Any
 
@@ -44,7 +46,7 @@ from pbem.web.seat_access import (
     seat_routes,
 )
 from pbem.web.security import no_store
-from pbem.web.turn_page import build_turn_page, join_words, log_entries, new_submission_id
+from pbem.web.turn_page import TurnPage, build_turn_page, join_words, log_entries, new_submission_id
 from pbem.web.urls import url_for
 
 blueprint = Blueprint("player", __name__)
@@ -198,8 +200,31 @@ def render_table(access: SeatAccess, *, status: int = 200, problem: str | None =
     played = get_flashed_messages(category_filter=["played"])
     notices = get_flashed_messages(category_filter=["notice"])
     return render_template(
-        "play/table.html", page=page, access=access, problem=problem, played=played, notices=notices
+        "play/table.html", page=page, page_main=_main(page, access), access=access, problem=problem, played=played,
+        notices=notices,
     ), status
+
+
+# Stand-ins for what differs on each look at the same table (unguessable, so no name or text can contain them).
+CSRF_HOLE = f"csrf-{secrets.token_hex(16)}"
+SUBMISSION_HOLE = f"submission-{secrets.token_hex(16)}"
+
+
+def _main(page: TurnPage, access: SeatAccess) -> Markup:
+    """The main column (moves, board, hand), drawn once per snapshot, seat, status and address form in this process:
+    drawing it was the larger part of a look at the table. Each look fills in its CSRF token and submission id."""
+
+    def draw() -> Markup:
+        stand_in = dataclasses.replace(page, submission_id=SUBMISSION_HOLE)
+        return Markup(render_template("play/_main.html", page=stand_in, access=access, csrf_token=lambda: CSRF_HOLE))
+
+    state = page.state
+    key = (
+        "main", state.game_id, state.seq, page.seat, state.status, state.paused, tuple(state.players),
+        access.url("player.table"),
+    )
+    drawn = runtime().db.memo.get_or_make("fragment", key, draw)
+    return Markup(str(drawn).replace(CSRF_HOLE, csrf.csrf_token()).replace(SUBMISSION_HOLE, page.submission_id))
 
 
 def _log(state: GameState, profile: SeatProfile) -> Markup:
