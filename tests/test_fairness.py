@@ -18,7 +18,7 @@ from sqlalchemy import select
 import engine
 from pbem.models import Game, RoundCommitment, Snapshot
 from pbem.runtime import Runtime
-from tests.conftest import app_runtime, dig_for_gold, dump, mailbox, seat_token, store_game
+from tests.conftest import app_runtime, compose_waiting_mail, dig_for_gold, dump, mailbox, seat_token, store_game
 
 NewGame = Callable[..., str]
 
@@ -163,6 +163,7 @@ def test_salt_and_deal_show_nowhere_until_their_round_ends_and_then_everywhere(a
                 for seal in ended:
                     assert seal.salt in text and engine.sealed_bytes(seal.record, seal.salt).decode() in text
         state = dig_one_move(runtime, game_id, rng)
+        compose_waiting_mail(runtime)  # every turn email written, as it goes out before the next move
         moves += 1
 
     assert {r["round"] for r in state.results} == {1, 2, 3}
