@@ -227,8 +227,9 @@ def wait_for_outbox(runtime: Any, timeout: float) -> dict[str, int]:
 
 
 def check(runtime: Any, inbox: Inbox, tally: Tally, game_ids: list[str]) -> list[str]:
-    from sqlalchemy import select
+    from sqlalchemy import or_, select
 
+    from pbem.mail.deliver import STALE_REASON
     from pbem.models import Game, OutboxMessage, Snapshot
 
     problems = []
@@ -251,10 +252,12 @@ def check(runtime: Any, inbox: Inbox, tally: Tally, game_ids: list[str]) -> list
         waiting = session.scalars(
             select(OutboxMessage.message_id).where(OutboxMessage.status.in_(("queued", "sending")))
         ).all()
-        # Only turn mail whose decision was taken before it went out may be dropped; everything else is sent.
+        # Only turn mail whose decision was taken before it went out may be dropped (and so never written);
+        # everything else is sent.
         wrongly_dropped = session.scalars(
             select(OutboxMessage.message_id).where(
-                OutboxMessage.status == "dropped", OutboxMessage.drop_when_stale.is_(False)
+                OutboxMessage.status == "dropped",
+                or_(OutboxMessage.drop_when_stale.is_(False), OutboxMessage.last_error != STALE_REASON),
             )
         ).all()
     if failed:
