@@ -172,6 +172,22 @@ def test_the_source_of_an_email_is_what_smtp_would_carry(
     assert f"Message-ID: {row.message_id}" in source and "Content-Type: multipart/alternative" in source
 
 
+def test_a_turn_email_not_written_yet_is_listed_and_says_so(
+    client: FlaskClient, runtime: Runtime, new_game: NewGame
+) -> None:
+    play_moves(runtime, new_game(), 1, random.Random(5))
+    with runtime.db.read() as session:
+        waiting = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "your_turn")).one()
+
+    listing = client.get("/dev/mail").get_data(as_text=True)
+    shown = client.get(f"/dev/mail/{waiting.id}")
+
+    assert not waiting.composed and "(written when it goes out)" in listing
+    assert shown.status_code == 200 and "Not written yet" in shown.get_data(as_text=True)
+    assert client.get(f"/dev/mail/{waiting.id}.eml").status_code == 404
+    assert client.get(f"/dev/mail/{waiting.id}/html").status_code == 404
+
+
 def test_an_unknown_email_is_404(client: FlaskClient) -> None:
     assert client.get("/dev/mail/999").status_code == 404
 
