@@ -14,7 +14,6 @@ from pbem.service.host_access import HostSession
 from pbem.service.hosting import GameRow
 from pbem.web import csrf
 from pbem.web.app_context import runtime
-from pbem.web.urls import url_for
 from pbem.web.board_svg import board_svg
 from pbem.web.errors import wants_json
 from pbem.web.host.forms import blank_form, engine_options, policy_fields, read_form
@@ -22,6 +21,7 @@ from pbem.web.host.session import current_host, require_host, sign_in, sign_out
 from pbem.web.replay import archive_response
 from pbem.web.security import no_store
 from pbem.web.turn_page import LogEntry
+from pbem.web.urls import url_for
 from pbem.web.when import ago, local_time, until
 from pbem.variants import variant_choices
 
