@@ -143,13 +143,18 @@ def waiting_turn_email(runtime: Runtime) -> OutboxMessage:
         ).one()
 
 
+def a_turn_email_waiting(runtime: Runtime, new_game: NewGame, deliverer: Deliverer) -> tuple[str, OutboxMessage]:
+    """A game one move in, its welcome emails sent: the next player's turn email waits, not written yet."""
+    game_id = new_game()
+    deliverer.run()
+    play_moves(runtime, game_id, 1, random.Random(3))
+    return game_id, waiting_turn_email(runtime)
+
+
 def test_a_move_queues_its_turn_email_unwritten_and_the_deliverer_writes_it_as_it_sends_it(
     runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer
 ) -> None:
-    game_id = new_game()
-    smtp_deliverer.run()
-    play_moves(runtime, game_id, 1, random.Random(3))
-    queued = waiting_turn_email(runtime)
+    _, queued = a_turn_email_waiting(runtime, new_game, smtp_deliverer)
     assert (queued.status, queued.composed, queued.subject) == ("queued", False, None)
 
     report = smtp_deliverer.run()
@@ -165,10 +170,7 @@ def test_a_move_queues_its_turn_email_unwritten_and_the_deliverer_writes_it_as_i
 def test_a_turn_email_to_a_seat_that_chose_the_daily_digest_before_it_went_is_dropped_unwritten(
     runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer
 ) -> None:
-    game_id = new_game()
-    smtp_deliverer.run()
-    play_moves(runtime, game_id, 1, random.Random(3))
-    queued = waiting_turn_email(runtime)
+    game_id, queued = a_turn_email_waiting(runtime, new_game, smtp_deliverer)
     seat = runtime.games.current_state(game_id).to_act
     assert seat is not None
     runtime.seats.set_notify_mode(game_id, seat, "digest")
