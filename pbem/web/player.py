@@ -211,8 +211,9 @@ SUBMISSION_HOLE = f"submission-{secrets.token_hex(16)}"
 
 
 def _main(page: TurnPage, access: SeatAccess) -> Markup:
-    """The main column (moves, board, hand), drawn once per snapshot, seat, status and address form in this process:
-    drawing it was the larger part of a look at the table. Each look fills in its CSRF token and submission id."""
+    """The main column (moves, board, hand), drawn once in this process per snapshot, seat, status, pause, names and
+    address form: drawing it was the larger part of a look at the table. Each look fills in its CSRF token and
+    submission id."""
 
     def draw() -> Markup:
         stand_in = dataclasses.replace(page, submission_id=SUBMISSION_HOLE)
