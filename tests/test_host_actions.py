@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import date
 
 import pytest
 from flask import Flask
@@ -15,7 +16,9 @@ import engine
 from pbem.models import Game, HostAction, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.games import PlayerSpec
+from pbem.service.snapshots import latest_state
 from tests.conftest import dump, mailbox, play_moves, seat_token
+from tests.engine.tables import arrange
 from tests.host_helpers import HOST, post, sign_in
 
 
@@ -47,6 +50,30 @@ def test_replacing_a_player_hands_over_the_seat(host: FlaskClient, runtime_of: R
     assert runtime_of.games.resolve_link(new_token).seat == 1
     assert system_lines(runtime_of, game_id) == ["Seat 2 changed hands: Eve takes over from Ben."]
     assert audit(runtime_of, game_id)[-1][0] == "replace_player"
+
+
+def test_after_a_seat_changes_hands_pages_and_emails_call_it_by_its_new_name(
+    app: Flask, host: FlaskClient, runtime_of: Runtime, arranged_game
+) -> None:
+    game_id = arranged_game(arrange(3, turn=0, hands={0: ["break_pick"]}))  # Ann may break Bo's or Cy's pickaxe
+    ann = app.test_client()
+    ann.get(f"/play/{seat_token(runtime_of, game_id, 0)}")
+    assert "Bo&#39;s pick" in ann.get(f"/table/{game_id}").get_data(as_text=True)
+
+    post(host, f"/host/games/{game_id}/seats/1/replace", confirm="yes", name="Eve", email="eve@example.org")
+
+    page = ann.get(f"/table/{game_id}").get_data(as_text=True)
+    seats = page.split('class="seat-list"')[1].split("</ol>")[0]
+    assert "Eve&#39;s pick" in page and "Bo&#39;s" not in page
+    assert "Eve" in seats and "Bo" not in seats
+    assert runtime_of.games.current_state(game_id, 0).view["players"] == ["Ann", "Eve", "Cy"]
+    assert runtime_of.games.current_state(game_id, 1).view["you"]["name"] == "Eve"
+    with runtime_of.db.write() as session:
+        game = session.scalars(select(Game).where(Game.public_id == game_id)).one()
+        runtime_of.games.mail.daily_digest(session, game, game.seats[2], latest_state(session, game), date(2026, 1, 5))
+    [digest] = mailbox(runtime_of, "daily_digest", to="cy@example.org")
+    table = digest.body_text.split("The table:")[1].split("cards on the board")[0]
+    assert "Eve:" in table and "Bo" not in table
 
 
 def test_the_table_is_told_nothing_private_when_a_seat_changes_hands(

@@ -17,7 +17,8 @@ Turn emails, daily digests and chat emails quote the table talk the seat has not
 newest few, "and N more on the page"), and count it as shown once written (queued, or for a turn email,
 composed) (`pbem/service/chat.py`).
 
-Content comes from `engine.view(state, seat)` and the events that seat may see (`pbem/mail/contents.py`).
+Content comes from `seat_view(state, seat, names)` (the engine's view, told with the current names) and the
+events that seat may see (`pbem/mail/contents.py`).
 game_started and the round digest also carry the new round's fingerprint; round digest and game_over open the
 finished round's sealed deal and tell its recap (`pbem/mail/trust_context.py`, the same for every recipient).
 """
@@ -41,7 +42,7 @@ from pbem.service.deadlines import policy
 from pbem.service.deadlines import turn_deadline as policy_deadline
 from pbem.service.events import describe, visible_events
 from pbem.service.game_rows import SEATS_AND_CLOCK
-from pbem.service.snapshots import latest_state
+from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.turn_clock import current_clock
 from pbem.tokens import LinkSigner, SeatLink
 
@@ -170,7 +171,7 @@ class GameMail:
         events = _visible_since(session, game, seat.seat_index, last_own)
         deadline = turn_deadline(game)
         context = contents.your_turn(
-            engine.view(state, seat.seat_index),
+            seat_view(state, seat.seat_index, game.names),
             describe(events, game.names),
             format_when(deadline, seat.timezone) if deadline is not None else None,
         )
@@ -256,13 +257,14 @@ class GameMail:
                 if event.get("type") == "gold_kept"
                 for value in event["values"]
             ]
-            context = contents.round_digest(engine.view(state, seat.seat_index), finished, values, next_line)
+            view = seat_view(state, seat.seat_index, game.names)
+            context = contents.round_digest(view, finished, values, next_line)
             self._to_seat(session, game, seat, "round_digest", (finished,), {**context, **trust})
 
     def _game_over(self, session: Session, game: Game, state: engine.Game) -> None:
         trust = trust_context.round_over_context(session, game, state.round)
         for seat in _people(game):
-            context = contents.game_over(engine.view(state, seat.seat_index))
+            context = contents.game_over(seat_view(state, seat.seat_index, game.names))
             self._to_seat(session, game, seat, "game_over", (), {**context, **trust})
 
     # -- the daily digest --------------------------------------------------------------------------
@@ -281,7 +283,7 @@ class GameMail:
         lines = describe(events, game.names)
         deadline = turn_deadline(game)
         context = contents.daily_digest(
-            engine.view(state, seat.seat_index),
+            seat_view(state, seat.seat_index, game.names),
             lines[-DIGEST_LINES:],
             max(len(lines) - DIGEST_LINES, 0),
             format_when(game.turn_started_at, seat.timezone) if game.turn_started_at else None,

@@ -43,7 +43,7 @@ from pbem.models import Game, HostAction, Seat, Snapshot
 from pbem.service.events import describe, visible_events
 from pbem.service.fairness import seal_dealt_round
 from pbem.service.game_rows import GAME_WITH_SEATS, GAME_WITH_SEATS_LOCKED
-from pbem.service.snapshots import latest_state
+from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.turn_clock import plan_turn, seat_moved
 from pbem.tokens import LinkSigner, SeatLink
 
@@ -409,8 +409,8 @@ class GameService:
                     scores=None,
                 )
             view, legal_moves, scores = remembered(
-                session, "seat_view", (game.public_id, game.current_seq, seat),
-                lambda: _seat_view(_load_state(session, game), seat, game.to_act_seat),
+                session, "seat_view", (game.public_id, game.current_seq, seat, tuple(game.names)),
+                lambda: _seat_view(_load_state(session, game), seat, game.to_act_seat, game.names),
             )
             return GameState(
                 game_id=game.public_id,
@@ -573,11 +573,11 @@ def _load_state(session: Session, game: Game) -> engine.Game:
 
 
 def _seat_view(
-    state: engine.Game, seat: int | None, to_act: int | None
+    state: engine.Game, seat: int | None, to_act: int | None, names: Sequence[str]
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[int] | None]:
     """What `seat` sees of `state`, the moves it may make, and the scores once the game is over."""
     legal_moves = engine.legal_moves(state, seat) if seat is not None and seat == to_act else []
-    return engine.view(state, seat), legal_moves, engine.scores(state) if engine.is_over(state) else None
+    return seat_view(state, seat, names), legal_moves, engine.scores(state) if engine.is_over(state) else None
 
 
 def _seat_link(game: Game, seat: Seat) -> SeatLink:

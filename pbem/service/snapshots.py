@@ -7,6 +7,9 @@ turn page, state.json, the move that follows and the emails it composes decode e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -24,3 +27,19 @@ def latest_state(session: Session, game: Game) -> engine.Game:
         return engine.Game.from_dict(raw)
 
     return remembered(session, "state", (game.public_id, seq), decode)
+
+
+def seat_view(state: engine.Game, seat: int | None, names: Sequence[str]) -> dict[str, Any]:
+    """`engine.view(state, seat)`, telling each seat by the name it has now.
+
+    A seat that changes hands (the host replaces a player) keeps its place in the engine state, which still holds
+    the name the seat was dealt with; pages and emails call it by its current name, as the log does."""
+    view = engine.view(state, seat)
+    if view["players"] == list(names):
+        return view
+    view["players"] = list(names)
+    for row in view["seats"]:
+        row["name"] = names[row["seat"]]
+    if view.get("you"):
+        view["you"]["name"] = names[view["you"]["seat"]]
+    return view

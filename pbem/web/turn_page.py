@@ -234,7 +234,9 @@ def _snapshot_parts(state: GameState, seat: int, your_turn: bool, memo: Memo | N
 
     if memo is None:
         return draw()
-    return memo.get_or_make("fragment", ("snapshot_parts", state.game_id, state.seq, seat), draw)
+    # The moves are labelled with the players' names, which a seat changing hands changes without a new snapshot.
+    key = ("snapshot_parts", state.game_id, state.seq, seat, tuple(state.players))
+    return memo.get_or_make("fragment", key, draw)
 
 
 @dataclass(frozen=True)
