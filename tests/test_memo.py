@@ -17,6 +17,7 @@ from pbem.service.games import _find_game as find_game
 from tests.conftest import play_moves, seat_token
 from tests.host_helpers import post, sign_in
 from tests.test_player import form_fields
+from tests.test_query_counts import to_act
 
 
 # -- the memo itself ---------------------------------------------------------------------------------------------
@@ -99,12 +100,6 @@ def looked_at(player: FlaskClient, runtime: Runtime, game_id: str, seat: int = 0
 
 def main_column(page: str) -> str:
     return page.split('class="table-main"')[1].split('class="table-side"')[0]
-
-
-def to_act(runtime: Runtime, game_id: str) -> int:
-    seat = runtime.games.current_state(game_id).to_act
-    assert seat is not None
-    return seat
 
 
 def test_a_move_made_elsewhere_shows_on_the_next_look(player, runtime: Runtime, new_game) -> None:
