@@ -25,6 +25,7 @@ from pbem.models import Game, Seat, Snapshot
 from pbem.service.chat import post_system_line
 from pbem.service.games import MAX_NAME, GameService, _clean_email, _clean_text, _lock_game
 from pbem.service.host_access import HostSession, normal_email
+from pbem.service.snapshots import seat_view
 from pbem.service.turn_controls import hand_over
 
 MAX_REASON = 500
@@ -229,10 +230,10 @@ def _state(session: Session, game: Game, seq: int) -> engine.Game:
 
 
 def handover_knowledge(session: Session, game: Game, seat: int) -> dict[str, Any]:
-    """What the seat knows now, from `engine.view(state, seat)` only: role, hand, map peeks this round, gold."""
+    """What the seat knows now, from its view only (`seat_view`): role, hand, map peeks this round, gold."""
     if game.current_seq is None:
         return {"started": False, "role": "", "hand": [], "peeks": [], "gold": "", "round": 0}
-    view = engine.view(_state(session, game, game.current_seq), seat)
+    view = seat_view(_state(session, game, game.current_seq), seat, game.names)
     you = view.get("you") or {}
     peeks = [
         engine.describe_event({"type": "map_peek", "audience": [seat], **peek}, view["players"])
