@@ -191,7 +191,7 @@ class SmtpHandler:
         self._refused: dict[str, str] = {}
 
     def answer_next_data(self, *replies: str) -> None:
-        """The next DATA commands get these replies (e.g. "451 4.3.0 Try again later") instead of 250."""
+        """The next DATA commands get these replies (e.g. "451 4.3.0 Try again later"); a 2xx one takes the message."""
         self._data_replies.extend(replies)
 
     def refuse_recipient(self, address: str, reply: str) -> None:
@@ -208,12 +208,12 @@ class SmtpHandler:
         return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        if self._data_replies:
-            return self._data_replies.popleft()
-        message = BytesParser(policy=email.policy.default).parsebytes(envelope.content)
-        assert isinstance(message, EmailMessage)
-        self.received.append(ReceivedMail(envelope.mail_from, list(envelope.rcpt_tos), message))
-        return "250 2.0.0 Accepted"
+        reply = self._data_replies.popleft() if self._data_replies else "250 2.0.0 Accepted"
+        if reply.startswith("2"):  # taken: kept, as a relay would
+            message = BytesParser(policy=email.policy.default).parsebytes(envelope.content)
+            assert isinstance(message, EmailMessage)
+            self.received.append(ReceivedMail(envelope.mail_from, list(envelope.rcpt_tos), message))
+        return reply
 
 
 @dataclass(frozen=True)

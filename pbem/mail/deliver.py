@@ -11,8 +11,9 @@ is recorded only by the holder of the claim:
 - a run that dies between claim and outcome leaves the row `sending`; once the lease has run out the
   row is due again (at least once: if the crash came after the relay accepted the message, it goes
   twice, with the same Message-ID, which mail clients show once).
-A turn email whose decision was taken before it could go (after an outage, say) is `dropped` at claim
-time rather than sent late; digests and game-over mail carry no such condition and always go. Every
+A turn email whose decision was taken before it could go (the player moved from the page first, or after an
+outage) is `dropped` rather than sent late, by the run's first statement or, if it turns stale during the
+run, by the next run's; digests and game-over mail carry no such condition and always go. Every
 failed row to a seat puts a notice to the host in the outbox, once per run of failures.
 
 A row queued without its content (a turn email, `Outbox.reserve`) is composed by the claim that takes it,
@@ -24,14 +25,14 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import TYPE_CHECKING
 
-from sqlalchemy import ColumnElement, and_, exists, or_, select, update
+from sqlalchemy import ColumnElement, Update, and_, exists, not_, or_, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
@@ -54,8 +55,9 @@ log = logging.getLogger(__name__)
 
 # A run stops after this many rows, so one scheduler tick never runs for ever; the next tick goes on.
 RUN_LIMIT = 200
-# Due rows looked at per claim: if another deliverer wins one, the next is tried in the same transaction.
-CANDIDATES = 8
+# Rows claimed in one transaction, sent over one connection and recorded as sent in one statement. A deliverer
+# that dies halfway through a batch has sent some of it: those go again once the lease runs out (at least once).
+BATCH = 20
 STALE_REASON = "not sent: the decision it announced was taken before it could go out"
 UNWANTED_REASON = "not sent: the seat no longer takes an email at each turn"
 
@@ -132,42 +134,41 @@ class Deliverer:
         swept = report.handled
         with ExitStack() as stack:
             connection: Connection | None = None
-            while limit is None or report.handled - swept < limit:
-                claim = self.claim_next(report)
-                if claim is None:
+            while not report.relay_unavailable:
+                room = BATCH if limit is None else min(BATCH, limit - (report.handled - swept))
+                claims = self.claim(report, up_to=room) if room > 0 else []
+                if not claims:
                     break
-                try:
-                    message = _build(claim.mail, self._settings.from_address)
-                    if connection is None:
-                        connection = stack.enter_context(self._backend.open())
-                    connection.send(message, claim.mail.to_address)
-                except DeliveryError as exc:
-                    self._record_failure(claim, exc, report)
-                    if isinstance(exc, RelayUnavailable):
-                        report.relay_unavailable = True
-                        break
-                else:
-                    self._record_sent(claim, report)
+                sent: list[Claim] = []
+                for position, claim in enumerate(claims):
+                    try:
+                        message = _build(claim.mail, self._settings.from_address)
+                        if connection is None:
+                            connection = stack.enter_context(self._backend.open())
+                        connection.send(message, claim.mail.to_address)
+                    except DeliveryError as exc:
+                        self._record_failure(claim, exc, report)
+                        if isinstance(exc, RelayUnavailable):
+                            report.relay_unavailable = True
+                            self._release(claims[position + 1:])
+                            break
+                    else:
+                        sent.append(claim)
+                self._record_sent(sent, report)
         return report
 
     def drop_stale(self, report: DeliveryReport) -> None:
-        """Drop, in one statement, the waiting turn mail whose decision has been taken since it was queued.
+        """Drop, in one statement, the waiting turn mail whose decision has been taken since it was queued
+        (and any left `sending` by a deliverer that died, once its lease has run out).
 
         In a game played briskly most turn emails are stale before they could go out; dropping them one claim
-        at a time would keep the deliverer from the mail that still matters. (A row that turns stale after
-        this is still dropped when it is claimed.)"""
-        stale = and_(
-            OutboxMessage.drop_when_stale.is_(True),
-            OutboxMessage.status == "queued",
-            exists().where(
-                Game.id == OutboxMessage.game_id,
-                or_(Game.status != "active", Game.current_seq != OutboxMessage.game_seq),
-            ),
-        )
+        at a time would keep the deliverer from the mail that still matters. Claims pass over the rows that turn
+        stale during a run (the next run drops them here); one that turns stale between the look and the claim
+        is dropped by the claim."""
         with self._db.write() as session:
             dropped = session.execute(
                 update(OutboxMessage)
-                .where(stale)
+                .where(or_(OutboxMessage.status == "queued", self._claimable(self._clock.now())), _stale())
                 .values(status="dropped", last_error=STALE_REASON, claim_token=None)
                 .execution_options(synchronize_session=False)
             ).rowcount
@@ -175,42 +176,53 @@ class Deliverer:
             report.dropped += dropped
             log.info("dropped %d waiting turn emails: %s", dropped, STALE_REASON)
 
-    def claim_next(self, report: DeliveryReport) -> Claim | None:
-        """Claim the next due row for this deliverer; stale turn mail met on the way is dropped."""
+    def claim(self, report: DeliveryReport, *, up_to: int = BATCH) -> list[Claim]:
+        """Claim up to `up_to` due rows for this deliverer, in one transaction; [] when nothing is due.
+
+        Stale turn mail is passed over (`drop_stale` drops it). Of the rows claimed, one whose decision was taken
+        in the meantime is dropped, one claimed too often fails, and one still unwritten is written now."""
         now = self._clock.now()
         token = secrets.token_hex(16)
         with self._db.write() as session:
             while True:
                 candidates = session.scalars(
                     select(OutboxMessage.id)
-                    .where(self._claimable(now))
+                    .where(self._claimable(now), not_(_stale()))
                     .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id)
-                    .limit(CANDIDATES)
+                    .limit(up_to)
                 ).all()
                 if not candidates:
-                    return None
-                for candidate in candidates:
-                    row = session.scalars(
-                        update(OutboxMessage)
-                        .where(OutboxMessage.id == candidate, self._claimable(now))
-                        .values(status="sending", claim_token=token, claimed_at=now, attempts=OutboxMessage.attempts + 1)
-                        .returning(OutboxMessage),
-                        execution_options={"synchronize_session": False, "populate_existing": True},
-                    ).one_or_none()
-                    if row is None:
-                        continue  # another deliverer claimed it first
-                    if row.drop_when_stale and _decision_taken(session, row):
-                        _drop(row, STALE_REASON, report, claimed=True)
-                        continue
-                    if row.attempts > self._settings.max_attempts:
-                        # Claimed again and again by deliverers that never finished: stop trying.
-                        reason = f"given up after {row.attempts - 1} attempts that never finished"
-                        self._fail(session, row, reason, now, report)
-                        continue
-                    if not row.composed and not self._composed(session, row, now, report, claimed=True):
-                        continue
-                    return Claim(outgoing_mail(row), token)
+                    return []
+                # Rows another deliverer claimed first no longer match, and do not come back.
+                rows = session.scalars(
+                    update(OutboxMessage)
+                    .where(OutboxMessage.id.in_(candidates), self._claimable(now))
+                    .values(status="sending", claim_token=token, claimed_at=now, attempts=OutboxMessage.attempts + 1)
+                    .returning(OutboxMessage),
+                    execution_options={"synchronize_session": False, "populate_existing": True},
+                ).all()
+                games = _load_games(session, rows)
+                ordered = sorted(rows, key=lambda row: (row.next_attempt_at, row.id))
+                claims = [
+                    Claim(outgoing_mail(row), token) for row in ordered if self._ready(session, row, games, now, report)
+                ]
+                if claims:
+                    return claims
                 # Every candidate was taken by another deliverer or settled here: look again.
+
+    def _ready(
+        self, session: Session, row: OutboxMessage, games: dict[int, Game], now: datetime, report: DeliveryReport
+    ) -> bool:
+        """A claimed row is to be sent; otherwise it is settled here (dropped or failed) and False says so."""
+        if row.drop_when_stale and _decision_taken(games[row.game_id], row):
+            _drop(row, STALE_REASON, report, claimed=True)
+            return False
+        if row.attempts > self._settings.max_attempts:
+            # Claimed again and again by deliverers that never finished: stop trying.
+            reason = f"given up after {row.attempts - 1} attempts that never finished"
+            self._fail(session, row, reason, now, report)
+            return False
+        return row.composed or self._composed(session, row, now, report, claimed=True)
 
     def compose_waiting(self) -> int:
         """Compose, without sending, every queued row still waiting for its content whose decision is pending.
@@ -226,8 +238,9 @@ class Deliverer:
                 .where(OutboxMessage.status == "queued", OutboxMessage.body_text.is_(None))
                 .order_by(OutboxMessage.id)
             ).all()
+            games = _load_games(session, waiting)
             for row in waiting:
-                if row.drop_when_stale and _decision_taken(session, row):
+                if row.drop_when_stale and _decision_taken(games[row.game_id], row):
                     continue
                 if self._composed(session, row, self._clock.now(), report, claimed=False):
                     composed += 1
@@ -258,17 +271,44 @@ class Deliverer:
             and_(OutboxMessage.status == "sending", OutboxMessage.claimed_at <= now - self._settings.lease),
         )
 
-    def _record_sent(self, claim: Claim, report: DeliveryReport) -> None:
+    def _record_sent(self, claims: list[Claim], report: DeliveryReport) -> None:
+        """Record a batch as sent, in one statement; only the rows this deliverer still holds change."""
+        if not claims:
+            return
         now = self._clock.now()
-        mail = claim.mail
         with self._db.write() as session:
-            recorded = self._update_claimed(
-                session, claim, status="sent", sent_at=now, last_error=None, claim_token=None
+            recorded = set(session.scalars(
+                self._held(claims)
+                .values(status="sent", sent_at=now, last_error=None, claim_token=None)
+                .returning(OutboxMessage.id),
+                execution_options={"synchronize_session": False},
+            ))
+        report.sent += len(claims)
+        report.message_ids.extend(claim.mail.message_id for claim in claims)
+        for claim in claims:
+            if claim.mail.id not in recorded:
+                log.warning(
+                    "mail %s was sent after its lease ran out; another deliverer may send it again",
+                    claim.mail.message_id,
+                )
+
+    def _release(self, claims: list[Claim]) -> None:
+        """Give back rows claimed and never tried (the relay went away first): queued again, no attempt counted."""
+        if not claims:
+            return
+        with self._db.write() as session:
+            session.execute(
+                self._held(claims).values(status="queued", claim_token=None, attempts=OutboxMessage.attempts - 1),
+                execution_options={"synchronize_session": False},
             )
-        report.sent += 1
-        report.message_ids.append(mail.message_id)
-        if not recorded:
-            log.warning("mail %s was sent after its lease ran out; another deliverer may send it again", mail.message_id)
+
+    def _held(self, claims: list[Claim]) -> Update:
+        """An UPDATE of the rows of `claims` (one batch, one token) that their holder still holds."""
+        return update(OutboxMessage).where(
+            OutboxMessage.id.in_([claim.mail.id for claim in claims]),
+            OutboxMessage.claim_token == claims[0].token,
+            OutboxMessage.status == "sending",
+        )
 
     def _record_failure(self, claim: Claim, error: DeliveryError, report: DeliveryReport) -> None:
         now = self._clock.now()
@@ -288,8 +328,9 @@ class Deliverer:
                 self._fail(session, row, reason, now, report)
                 return
             retry_at = now + self._settings.backoff(mail.attempts)
-            self._update_claimed(
-                session, claim, status="queued", next_attempt_at=retry_at, last_error=reason, claim_token=None
+            session.execute(
+                self._held([claim]).values(status="queued", next_attempt_at=retry_at, last_error=reason, claim_token=None),
+                execution_options={"synchronize_session": False},
             )
         report.retrying += 1
         log.warning(
@@ -306,20 +347,6 @@ class Deliverer:
         seat = session.get_one(Seat, row.seat_id)
         game = session.get_one(Game, row.game_id)
         enqueue_mail_failing_notice(session, self._outbox, game=game, seat=seat, error=reason, failed_at=now)
-
-    def _update_claimed(self, session: Session, claim: Claim, **values: object) -> bool:
-        """Record an outcome only while this deliverer still holds the claim."""
-        result = session.execute(
-            update(OutboxMessage)
-            .where(
-                OutboxMessage.id == claim.mail.id,
-                OutboxMessage.claim_token == claim.token,
-                OutboxMessage.status == "sending",
-            )
-            .values(**values)
-            .execution_options(synchronize_session=False)
-        )
-        return result.rowcount == 1
 
 
 def _build(mail: OutgoingMail, from_address: str) -> EmailMessage:
@@ -338,9 +365,28 @@ def _drop(row: OutboxMessage, reason: str, report: DeliveryReport, *, claimed: b
     log.info("dropped %s mail %s to %s: %s", row.kind, row.message_id, row.to_address, reason)
 
 
-def _decision_taken(session: Session, row: OutboxMessage) -> bool:
-    # With its seats and clock: composing the turn email, next, needs them.
-    game = session.get_one(Game, row.game_id, options=SEATS_AND_CLOCK)
+def _stale() -> ColumnElement[bool]:
+    """Turn mail whose decision has been taken since it was queued (the game moved on, or is over)."""
+    return and_(
+        OutboxMessage.drop_when_stale.is_(True),
+        exists().where(
+            Game.id == OutboxMessage.game_id,
+            or_(Game.status != "active", Game.current_seq != OutboxMessage.game_seq),
+        ),
+    )
+
+
+def _load_games(session: Session, rows: Sequence[OutboxMessage]) -> dict[int, Game]:
+    """The games of turn mail rows with their seats and clocks, in one query: checking and writing turn mail needs
+    them, and while the caller holds them the session finds them without asking again (`GameMail.compose`)."""
+    ids = {row.game_id for row in rows if row.game_id is not None and (row.drop_when_stale or not row.composed)}
+    if not ids:
+        return {}
+    loaded = session.scalars(select(Game).where(Game.id.in_(ids)).options(*SEATS_AND_CLOCK)).unique()
+    return {game.id: game for game in loaded}
+
+
+def _decision_taken(game: Game, row: OutboxMessage) -> bool:
     return game.status != "active" or game.current_seq != row.game_seq
 
 
