@@ -400,15 +400,15 @@ def test_the_unique_constraints_are_the_final_guard(
         game_pk = session.scalar(select(Game.id).where(Game.public_id == game_id))
     fired: list[bool] = []
 
-    def another_writer_commits_first(session: Session, _context: object, _instances: object) -> None:
-        if not fired and any(isinstance(instance, Snapshot) for instance in session.new):
+    def another_writer_commits_first(_connection: object, _cursor: object, statement: str, *_: object) -> None:
+        if not fired and statement.startswith("INSERT INTO snapshots"):
             fired.append(True)
             with runtime.db.engine.begin() as other:
                 other.execute(insert(Snapshot).values(
                     game_id=game_pk, seq=seq + 1, state={}, move=move, events=[], actor_seat=seat,
                     submission_id=theirs, created_at=clock.now()))
 
-    event.listen(Session, "before_flush", another_writer_commits_first)
+    event.listen(runtime.db.engine, "before_cursor_execute", another_writer_commits_first)
     try:
         if theirs == "ours":
             result = runtime.games.submit_move(game_id, seat, move, seq, "ours")
@@ -417,7 +417,8 @@ def test_the_unique_constraints_are_the_final_guard(
             with pytest.raises(StaleTurn):
                 runtime.games.submit_move(game_id, seat, move, seq, "ours")
     finally:
-        event.remove(Session, "before_flush", another_writer_commits_first)
+        event.remove(runtime.db.engine, "before_cursor_execute", another_writer_commits_first)
+    assert fired
 
     assert [s.submission_id for s in snapshots(runtime)] == [None, theirs]
     assert outbox(runtime, "your_turn") == []

@@ -30,6 +30,7 @@ from pbem.mail.reply_address import ReplyAddresses
 from pbem.mail.threads import conversation_root, threading_headers
 from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.models import Game, OutboxMessage, Seat
+from pbem.models.row_writes import insert_row
 from pbem.paths import TEMPLATES_DIR
 
 EMAIL_TEMPLATE_DIR = "email"
@@ -114,7 +115,7 @@ class Outbox:
 
     def reserve(
         self, session: Session, *, game: Game, seat: Seat, kind: str, dedupe_key: str, drop_when_stale: bool = False
-    ) -> OutboxMessage:
+    ) -> str:
         """Queue one email to one seat whose content is composed later (`compose`), when the deliverer takes it.
 
         The row is in the caller's transaction like any other, so the email exists if and only if the change
@@ -124,12 +125,14 @@ class Outbox:
         """
         if seat.email is None:
             raise ValueError(f"seat {seat.seat_index} ({seat.display_name}) has no email address")
-        message = self._row(
-            game_id=game.id, seat_id=seat.id, to_address=seat.email, kind=kind, dedupe_key=dedupe_key,
-            message_id=self._message_id(), game_seq=game.current_seq, drop_when_stale=drop_when_stale,
-        )
-        session.add(message)
-        return message
+        now = self._clock.now()
+        message_id = self._message_id()
+        insert_row(session, OutboxMessage, {
+            "game_id": game.id, "seat_id": seat.id, "to_address": seat.email, "kind": kind, "dedupe_key": dedupe_key,
+            "message_id": message_id, "headers": {}, "status": "queued", "attempts": 0, "next_attempt_at": now,
+            "game_seq": game.current_seq, "drop_when_stale": drop_when_stale, "created_at": now,
+        })
+        return message_id
 
     def compose(
         self, session: Session, message: OutboxMessage, *, game: Game, seat: Seat, context: dict[str, Any]

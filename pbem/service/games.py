@@ -43,6 +43,7 @@ from pbem.models import Game, HostAction, Seat, Snapshot
 from pbem.service.events import describe, visible_events
 from pbem.service.fairness import seal_dealt_round
 from pbem.service.game_rows import GAME_WITH_SEATS, GAME_WITH_SEATS_LOCKED
+from pbem.models.row_writes import insert_row, update_row
 from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.turn_clock import plan_turn, seat_moved
 from pbem.tokens import LinkSigner, SeatLink
@@ -349,15 +350,16 @@ class GameService:
             submission_id=submission_id,
             created_at=now,
         )
-        session.add(snapshot)
+        # Written as statements (pbem/models/row_writes.py): the snapshot is never changed after this.
+        insert_row(session, Snapshot, {
+            "game_id": game.id, "seq": seq, "state": snapshot.state, "move": move, "events": events,
+            "actor_seat": actor, "submission_id": submission_id, "created_at": now,
+        })
         remember_when_committed(session, "state", (game.public_id, seq), state)
-        game.current_seq = seq
-        game.to_act_seat = engine.to_act(state)
-        game.turn_started_at = now
-        game.updated_at = now
-        game.bot_lease_until = None
-        if engine.is_over(state):
-            game.status = "finished"
+        update_row(
+            session, game, current_seq=seq, to_act_seat=engine.to_act(state), turn_started_at=now, updated_at=now,
+            bot_lease_until=None, status="finished" if engine.is_over(state) else game.status,
+        )
         # A snapshot that deals a round seals that deal, in this same transaction (docs/fairness.md).
         seal_dealt_round(session, game, seq, state, events, now)
         # The new pending decision gets its reminders and deadline (pbem/service/turn_clock.py).

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from sqlalchemy import inspect
 from sqlalchemy.orm import Session
 
 from pbem.models import Game, Seat, TurnClock
+from pbem.models.row_writes import flush_changed
 from pbem.service.deadlines import QuietHours, TurnFacts, TurnSchedule, parse_quiet_hours, policy, turn_schedule
 
 
@@ -73,6 +75,8 @@ def plan_turn(session: Session, game: Game, now: datetime) -> TurnClock:
     clock.away_seconds = 0
     charge_away(game, clock, now)
     reschedule(game, clock, now)
+    if clock in session and not inspect(clock).pending:
+        flush_changed(session, clock)  # the one statement of a move's clock (pbem/models/row_writes.py)
     return clock
 
 
@@ -137,7 +141,10 @@ def current_clock(session: Session, game: Game) -> TurnClock | None:
 
 
 def seat_moved(seat: Seat) -> None:
-    """A player took a decision themselves: they are back (no run of timeouts, not absent, no auto-pass)."""
-    seat.timeouts_in_row = 0
-    seat.absent = False
-    seat.auto_pass = False
+    """A player took a decision themselves: they are back (no run of timeouts, not absent, no auto-pass).
+
+    Only what differs is set: a seat left as it was has nothing for the transaction to write."""
+    if seat.timeouts_in_row or seat.absent or seat.auto_pass:
+        seat.timeouts_in_row = 0
+        seat.absent = False
+        seat.auto_pass = False
