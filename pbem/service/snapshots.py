@@ -10,12 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 import engine
 from pbem.memo import remembered
 from pbem.models import Game, Snapshot
+
+# Built once, run on the session's connection: a plain statement for the one column (docs/performance.md).
+STATE_AT = select(Snapshot.__table__.c.state).where(
+    Snapshot.__table__.c.game_id == bindparam("game_id"), Snapshot.__table__.c.seq == bindparam("seq")
+)
 
 
 def latest_state(session: Session, game: Game) -> engine.Game:
@@ -23,7 +28,7 @@ def latest_state(session: Session, game: Game) -> engine.Game:
     seq = game.current_seq
 
     def decode() -> engine.Game:
-        raw = session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == seq))
+        raw = session.connection().execute(STATE_AT, {"game_id": game.id, "seq": seq}).scalar_one()
         return engine.Game.from_dict(raw)
 
     return remembered(session, "state", (game.public_id, seq), decode)
