@@ -173,10 +173,13 @@ def load(plan: dict[str, Any]) -> list[dict[str, Any]]:
     def floor_b(_: int) -> Reply:
         return send(host, port, "POST", f"/bench/floor-b/{mid['pk']}", form={})
 
+    ran_dry: list[bool] = []
+
     def move(_: int) -> Reply | None:
         try:
             game_id = ready.get(timeout=1)
         except queue.Empty:
+            ran_dry.append(True)  # the prepared moves ran out before the clock did: the figure would be too low
             return None
         seat, chosen, seq = planned[game_id].pop(0)
         reply = send(
@@ -209,6 +212,9 @@ def load(plan: dict[str, Any]) -> list[dict[str, Any]]:
                 outbox_drained(plan["database_url"])
     for stats in totals.values():
         print(stats.line(), flush=True)
+    if ran_dry:
+        print("WARNING: the move scenario ran out of prepared moves; its figure is too low (raise --moves-per-game)",
+              flush=True)
     return [stats.as_dict() for stats in totals.values()]
 
 
@@ -236,7 +242,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=8, help="connections at once (default 8)")
     parser.add_argument("--games", type=int, default=200, help="games the move scenario plays in (default 200)")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (default 4)")
-    parser.add_argument("--moves-per-game", type=int, default=15, help="moves prepared per game (default 15)")
+    parser.add_argument("--moves-per-game", type=int, default=50, help="moves prepared per game (default 50)")
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES, help="PostgreSQL URL; a scratch schema is used")
     parser.add_argument("--rounds", type=int, default=2, help="slices each scenario's time is cut into (default 2)")
     parser.add_argument("--warmup", type=float, default=1.0, help="seconds of each scenario before measuring")

@@ -32,12 +32,11 @@ def update_row(session: Session, row: Base, **values: Any) -> None:
     """UPDATE the loaded `row` by its primary key now; the object shows the new values and has nothing to flush.
 
     Attributes changed on the object before and not named here are left to the session's next flush."""
-    mapper = inspect(row).mapper
-    table = mapper.local_table
-    keys = tuple(sorted(values))
-    identity = {f"pk_{column.key}": getattr(row, mapper.get_property_by_column(column).key) for column in mapper.primary_key}
+    table = row.__table__
     params = {f"v_{key}": value for key, value in values.items()}
-    session.connection().execute(_update(table, keys), {**params, **identity})  # type: ignore[arg-type]
+    for column in table.primary_key.columns:
+        params[f"pk_{column.key}"] = getattr(row, column.key)  # the models name attributes as their columns
+    session.connection().execute(_update(table, tuple(sorted(values))), params)  # type: ignore[arg-type]
     for key, value in values.items():
         set_committed_value(row, key, value)
 

@@ -267,13 +267,13 @@ class GameService:
         except engine.IllegalMove as exc:
             raise InvalidMove(str(exc)) from None
         seat_moved(game.seats[seat])
-        snapshot = self._append_snapshot(
+        seq = self._append_snapshot(
             session, game, new_state, move=move, events=events, actor=seat, submission_id=submission_id
         )
         self.mail.after_move(session, game, new_state, events)
         return MoveResult(
             game_id=game.public_id,
-            seq=snapshot.seq,
+            seq=seq,
             seat=seat,
             events=visible_events(events, seat),
             players=game.names,
@@ -283,13 +283,13 @@ class GameService:
 
     def apply_timeout(
         self, session: Session, game: Game, choose: Callable[[engine.Game], tuple[dict[str, Any], str]]
-    ) -> Snapshot:
+    ) -> list[dict[str, Any]]:
         """The pending decision times out: `choose(state)` decides the move (and says how, for the log).
 
         The caller (the sweep, or the host skipping a turn) holds the game row locked and has claimed the
         decision. The snapshot's events begin with a public `timed_out` event, so the log and the next emails
         say so. The submission id is derived from the sequence number: a second attempt at the same decision
-        fails on the unique constraint instead of applying twice.
+        fails on the unique constraint instead of applying twice. Returns the events recorded.
         """
         seat = game.to_act_seat
         if game.status != "active" or seat is None or game.current_seq is None:
@@ -301,12 +301,12 @@ class GameService:
         except engine.IllegalMove as exc:
             raise InvalidMove(str(exc)) from None
         events = [{"type": "timed_out", "seat": seat, "how": how, "audience": "public"}, *events]
-        snapshot = self._append_snapshot(
+        self._append_snapshot(
             session, game, new_state, move=move, events=events, actor=seat,
             submission_id=f"timeout-{game.current_seq}",
         )
         self.mail.after_move(session, game, new_state, events)
-        return snapshot
+        return events
 
     def _replay(self, session: Session, game: Game, seat: int, submission_id: str) -> MoveResult | None:
         earlier = session.scalar(
@@ -336,23 +336,15 @@ class GameService:
         events: list[dict[str, Any]],
         actor: int | None,
         submission_id: str | None,
-    ) -> Snapshot:
-        """The one function that records a decision: the next snapshot, and the game's cached fields."""
+    ) -> int:
+        """The one function that records a decision: the next snapshot, and the game's cached fields.
+
+        Returns the new snapshot's sequence number."""
         now = self._clock.now()
         seq = 0 if game.current_seq is None else game.current_seq + 1
-        snapshot = Snapshot(
-            game_id=game.id,
-            seq=seq,
-            state=state.to_dict(),
-            move=move,
-            events=events,
-            actor_seat=actor,
-            submission_id=submission_id,
-            created_at=now,
-        )
         # Written as statements (pbem/models/row_writes.py): the snapshot is never changed after this.
         insert_row(session, Snapshot, {
-            "game_id": game.id, "seq": seq, "state": snapshot.state, "move": move, "events": events,
+            "game_id": game.id, "seq": seq, "state": state.to_dict(), "move": move, "events": events,
             "actor_seat": actor, "submission_id": submission_id, "created_at": now,
         })
         remember_when_committed(session, "state", (game.public_id, seq), state)
@@ -364,11 +356,11 @@ class GameService:
         seal_dealt_round(session, game, seq, state, events, now)
         # The new pending decision gets its reminders and deadline (pbem/service/turn_clock.py).
         plan_turn(session, game, now)
-        return snapshot
+        return seq
 
     # -- moderation ------------------------------------------------------------------------------
 
-    def rollback_in(self, session: Session, game: Game, to_seq: int, *, reason: str, actor_email: str) -> Snapshot:
+    def rollback_in(self, session: Session, game: Game, to_seq: int, *, reason: str, actor_email: str) -> int:
         """Go back to snapshot `to_seq` by appending a copy of it (history is never rewritten).
 
         The caller holds the game's lock (`_lock_game`) and tells the table; the audit log is written here.
@@ -381,12 +373,12 @@ class GameService:
         state = engine.Game.from_dict(earlier)
         from_seq = game.current_seq
         events: list[dict[str, Any]] = [{"type": "rolled_back", "audience": "public", "to_seq": to_seq}]
-        snapshot = self._append_snapshot(session, game, state, move=None, events=events, actor=None, submission_id=None)
+        seq = self._append_snapshot(session, game, state, move=None, events=events, actor=None, submission_id=None)
         self._log_host_action(
             session, game, actor_email, "rollback", {"from_seq": from_seq, "to_seq": to_seq, "reason": reason}
         )
         self.mail.after_move(session, game, state, events)
-        return snapshot
+        return seq
 
     # -- reading ---------------------------------------------------------------------------------
 

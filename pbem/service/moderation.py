@@ -138,7 +138,7 @@ class Moderation:
             game = self._own(session, game_id, host)
             # Told first, so the turn email the rollback queues carries the line too.
             self._tell_table(session, game, f"The host rolled the game back to turn {to_seq}: {cleaned}", "rolled_back")
-            return self._games.rollback_in(session, game, to_seq, reason=cleaned, actor_email=host.email).seq
+            return self._games.rollback_in(session, game, to_seq, reason=cleaned, actor_email=host.email)
 
     def end_game(self, game_id: str, *, host: HostSession) -> None:
         """Finish the game now, with the standings as they are; everything opens, as for any finished game."""

@@ -109,10 +109,10 @@ class Timeouts:
 
         started_at = clock.started_at  # the clock moves on to the next decision with the move
         waited = format_duration(now - started_at)
-        snapshot = self._games.apply_timeout(session, game, choose)
+        events = self._games.apply_timeout(session, game, choose)
         self._games.mail.deadline_passed(
             session, game, seat, started_at=started_at, now=now, by_host=by_host,
-            lines=describe(visible_events(snapshot.events[1:], seat.seat_index), game.names),
+            lines=describe(visible_events(events[1:], seat.seat_index), game.names),
         )
         seat.timeout_card = None
         action = "was skipped by the host" if by_host else f"ran out of time after {waited}"
