@@ -57,7 +57,11 @@ class FrontCard:
     """A card lying in front of a seat: a broken tool, or Saboteur 2's Theft and Trapped!."""
 
     info: dict[str, Any]
-    art: Markup
+
+    @property
+    def art(self) -> Markup:
+        """Drawn when a template shows it (a broken tool shows an icon instead)."""
+        return card_svg(self.info, css_class="front-art")
 
 
 @dataclass(frozen=True)
@@ -80,8 +84,12 @@ class SeatRow:
 @dataclass(frozen=True)
 class HandCard:
     info: dict[str, Any]
-    art: Markup
     movable: bool  # has a move other than discarding it
+
+    @property
+    def art(self) -> Markup:
+        """Drawn when a template shows it: the hand is part of the main column, usually drawn already (pbem/memo.py)."""
+        return card_svg(self.info)
 
 
 @dataclass(frozen=True)
@@ -180,7 +188,7 @@ def build_turn_page(
         deadline=f"{local_time(deadline, profile.timezone)} ({until(deadline, now)})" if deadline else None,
         board=drawn.board,
         board_listing=drawn.board_listing,
-        hand=[HandCard(card, card_svg(card), card["id"] in legal_cards) for card in you.get("hand", [])],
+        hand=[HandCard(card, card["id"] in legal_cards) for card in you.get("hand", [])],
         peeks=_peeks(view),
         seats=[
             SeatRow(
@@ -192,7 +200,7 @@ def build_turn_page(
                 broken=list(row["broken"]),
                 hand_count=row["hand_count"],
                 gold_cards=row["gold_cards"],
-                front=[FrontCard(card, card_svg(card, css_class="front-art")) for card in row.get("front", [])],
+                front=[FrontCard(card) for card in row.get("front", [])],
                 has_gold=row.get("has_gold"),
                 trapped=bool(row.get("trapped")),
                 theft=bool(row.get("theft")),

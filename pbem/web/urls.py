@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import flask
-from flask import Flask, current_app, has_request_context, request
+from flask import Flask, current_app, g, has_request_context, request
 
 EXTENSION_KEY = "pbem.urls"
+ROOT_KEY = "pbem_url_root"
 LIMIT = 4096
 
 
@@ -23,7 +24,7 @@ def url_for(endpoint: str, **values: Any) -> str:
         return flask.url_for(endpoint, **values)
     # A relative endpoint (".table") means the current blueprint's.
     blueprint = request.blueprint if endpoint.startswith(".") else None
-    key = (request.host_url, request.script_root, blueprint, endpoint, tuple(sorted(values.items())))
+    key = (_root(), blueprint, endpoint, tuple(sorted(values.items())))
     built: dict[tuple[Any, ...], str] = current_app.extensions.setdefault(EXTENSION_KEY, {})
     try:
         return built[key]
@@ -36,6 +37,15 @@ def url_for(endpoint: str, **values: Any) -> str:
         built.clear()
     built[key] = address
     return address
+
+
+def _root() -> tuple[str, str]:
+    """This request's host and root, worked out once per request (Werkzeug builds `host_url` on each use)."""
+    root: tuple[str, str] | None = g.get(ROOT_KEY)
+    if root is None:
+        root = (request.host_url, request.script_root)
+        setattr(g, ROOT_KEY, root)
+    return root
 
 
 def init_app(app: Flask) -> None:
