@@ -19,6 +19,7 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import event, select, update
 
+import engine
 from pbem.models import Game
 from pbem.runtime import Runtime
 from pbem.service.games import PlayerSpec
@@ -30,9 +31,9 @@ SIX = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Ben"
 TURN_PAGE_MAX = 5  # the game with its seats and turn clock, the latest state, the history, the chat, the sealed deals
 STATE_JSON_MAX = 2  # the game with its seats, the latest state
 # The move's own transaction, nothing else: the game locked with its seats and turn clock (the link's version is
-# checked there), then one flush: the game updated, the snapshot inserted, the clock updated, the next player's
-# turn email queued. (The state comes from the memo: the last move's commit left it there. The email's content
-# is written by the deliverer when it takes the row.)
+# checked there), then four plain statements: the snapshot inserted, the game updated, the clock updated, the
+# next player's turn email queued. (The state comes from the memo, or with the lock in a process that has not
+# decoded it yet. The email's content is written by the deliverer when it takes the row.)
 MOVE_POST_MAX = 5
 TRANSACTION_CONTROL = ("BEGIN", "SAVEPOINT", "RELEASE", "COMMIT", "ROLLBACK")
 
@@ -125,6 +126,26 @@ def test_a_move_post_stays_under_its_statement_ceiling(client, runtime_of, six_a
 
     assert response.status_code == 303
     assert len(statements) <= MOVE_POST_MAX, statements
+
+
+def test_a_move_whose_state_this_process_never_decoded_reads_it_with_the_lock(client, runtime_of, six_at_the_table) -> None:
+    """Another worker drew the page: the state the move builds on comes with the game's lock, not on its own."""
+    game_id = six_at_the_table(12)
+    seat = to_act(runtime_of, game_id)
+    open_seat(client, runtime_of, game_id, seat)
+    page = client.get(f"/table/{game_id}").get_data(as_text=True)
+    chosen = page_moves(page)[0]
+    data = {**form_fields(page), "move": json.dumps(chosen), "confirmed": "yes"}
+    before, _ = runtime_of.games.engine_state(game_id)
+    runtime_of.db.memo.clear()
+
+    with counted(runtime_of) as statements:
+        response = client.post(f"/table/{game_id}/move", data=data)
+
+    assert response.status_code == 303
+    assert len(statements) <= MOVE_POST_MAX, statements
+    after, _ = runtime_of.games.engine_state(game_id)
+    assert after.to_dict() == engine.apply_move(before, seat, chosen)[0].to_dict()
 
 
 # -- the shared read session behind these counts -------------------------------------------------------------

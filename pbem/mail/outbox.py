@@ -121,7 +121,8 @@ class Outbox:
         The row is in the caller's transaction like any other, so the email exists if and only if the change
         commits; only the rendering waits, and is skipped if the email is dropped first. For an email about a
         snapshot the caller's transaction has just created: no row can hold its dedupe key yet, so none is
-        looked for (the unique constraint stays the guard), and the move's writes go out in one flush.
+        looked for (the unique constraint stays the guard). Inserted as a statement, like the rest of a move's
+        writes (pbem/models/row_writes.py); returns the email's Message-ID.
         """
         if seat.email is None:
             raise ValueError(f"seat {seat.seat_index} ({seat.display_name}) has no email address")

@@ -38,12 +38,12 @@ from pbem.errors import (
 )
 from pbem.mail.game_mail import GameMail
 from pbem.mail.outbox import Outbox
-from pbem.memo import remember_when_committed, remembered
+from pbem.memo import recalled, remember_when_committed, remembered
 from pbem.models import Game, HostAction, Seat, Snapshot
+from pbem.models.row_writes import insert_row, update_row
 from pbem.service.events import describe, visible_events
 from pbem.service.fairness import seal_dealt_round
-from pbem.service.game_rows import GAME_WITH_SEATS, GAME_WITH_SEATS_LOCKED
-from pbem.models.row_writes import insert_row, update_row
+from pbem.service.game_rows import GAME_WITH_SEATS, GAME_WITH_SEATS_AND_STATE_LOCKED, GAME_WITH_SEATS_LOCKED
 from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.turn_clock import plan_turn, seat_moved
 from pbem.tokens import LinkSigner, SeatLink
@@ -241,7 +241,7 @@ class GameService:
         self, session: Session, game_id: str, seat: int, move: dict[str, Any], expected_seq: int, submission_id: str,
         link_version: int | None,
     ) -> MoveResult:
-        game = _lock_game(session, game_id)
+        game, stored_state = _lock_for_move(session, game_id, expected_seq)
         _require_seat(game, seat)
         if link_version is not None and game.seats[seat].token_version != link_version:
             raise RevokedLink()
@@ -261,7 +261,7 @@ class GameService:
             raise StaleTurn()
         if game.to_act_seat != seat:
             raise NotYourTurn()
-        state = _load_state(session, game)
+        state = latest_state(session, game, stored_state)
         try:
             new_state, events = engine.apply_move(state, seat, move)
         except engine.IllegalMove as exc:
@@ -555,6 +555,17 @@ def _lock_game(session: Session, game_id: str) -> Game:
     if game is None:
         raise GameNotFound()
     return game
+
+
+def _lock_for_move(session: Session, game_id: str, expected_seq: int) -> tuple[Game, str | None]:
+    """The game locked for a move, with the state the move builds on (as stored) when this process has not
+    decoded the snapshot the player saw yet: the lock brings it along instead of a statement of its own."""
+    if recalled(session, "state", (game_id, expected_seq)) is not None:
+        return _lock_game(session, game_id), None
+    row = session.execute(GAME_WITH_SEATS_AND_STATE_LOCKED, {"public_id": game_id}).unique().one_or_none()
+    if row is None:
+        raise GameNotFound()
+    return row[0], row[1]
 
 
 def _require_seat(game: Game, seat: int) -> None:

@@ -7,6 +7,7 @@ turn page, state.json, the move that follows and the emails it composes decode e
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.memo import remembered
 from pbem.models import Game, Snapshot
+from pbem.models.base import unpack_json
 
 # Built once, run on the session's connection: a plain statement for the one column (docs/performance.md).
 STATE_AT = select(Snapshot.__table__.c.state).where(
@@ -23,11 +25,16 @@ STATE_AT = select(Snapshot.__table__.c.state).where(
 )
 
 
-def latest_state(session: Session, game: Game) -> engine.Game:
-    """The engine state of `game`'s current snapshot (the game must have started)."""
+def latest_state(session: Session, game: Game, stored: str | None = None) -> engine.Game:
+    """The engine state of `game`'s current snapshot (the game must have started).
+
+    `stored`: that snapshot's state column as JSON text, when the caller read it along with the game (a move's
+    lock, pbem/service/game_rows.py); it is read back through the column's own decoding (`unpack_json`)."""
     seq = game.current_seq
 
     def decode() -> engine.Game:
+        if stored is not None:
+            return engine.Game.from_dict(unpack_json(json.loads(stored)))
         raw = session.connection().execute(STATE_AT, {"game_id": game.id, "seq": seq}).scalar_one()
         return engine.Game.from_dict(raw)
 
