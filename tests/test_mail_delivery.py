@@ -375,6 +375,24 @@ def test_a_deliverer_that_dies_between_claim_and_send_loses_nothing(
     assert [mail.message["Message-ID"] for mail in smtp_server.received] == [claim.mail.message_id]
 
 
+def test_a_turn_email_left_sending_by_a_dead_deliverer_is_dropped_when_its_lease_runs_out_if_the_turn_was_played(
+    runtime: Runtime, new_game: NewGame, smtp_deliverer: Deliverer, smtp_server: SmtpServer, clock: SettableClock
+) -> None:
+    game_id = new_game()
+    smtp_deliverer.run()  # the game_started emails
+    play_moves(runtime, game_id, 1, random.Random(3))  # the next seat's turn email is queued
+    [claim] = smtp_deliverer.claim(DeliveryReport(), up_to=1)  # ... and the process dies here
+    play_moves(runtime, game_id, 1, random.Random(4))  # meanwhile that turn is played from the page
+    clock.advance(timedelta(seconds=runtime.config.mail.lease_seconds))
+
+    report = smtp_deliverer.run()
+
+    [row] = [row for row in mailbox(runtime, "your_turn") if row.message_id == claim.mail.message_id]
+    assert (row.status, row.last_error) == ("dropped", STALE_REASON)
+    assert report.dropped == 1 and report.sent == 1  # the turn email that is current now
+    assert claim.mail.message_id not in {mail.message["Message-ID"] for mail in smtp_server.received}
+
+
 def test_a_message_whose_deliverers_keep_dying_is_given_up_after_max_attempts(
     runtime: Runtime, new_game: NewGame, smtp_server: SmtpServer, clock: SettableClock
 ) -> None:
