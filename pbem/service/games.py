@@ -294,7 +294,7 @@ class GameService:
         seat = game.to_act_seat
         if game.status != "active" or seat is None or game.current_seq is None:
             raise GameFinished()
-        state = _load_state(session, game)
+        state = latest_state(session, game)
         move, how = choose(state)
         try:
             new_state, events = engine.apply_move(state, seat, move)
@@ -404,7 +404,7 @@ class GameService:
                 )
             view, legal_moves, scores = remembered(
                 session, "seat_view", (game.public_id, game.current_seq, seat, tuple(game.names)),
-                lambda: _seat_view(_load_state(session, game), seat, game.to_act_seat, game.names),
+                lambda: _seat_view(latest_state(session, game), seat, game.to_act_seat, game.names),
             )
             return GameState(
                 game_id=game.public_id,
@@ -456,7 +456,7 @@ class GameService:
             game = _find_game(session, game_id)
             if game.current_seq is None:
                 raise GameNotStarted()
-            return _load_state(session, game), game.current_seq
+            return latest_state(session, game), game.current_seq
 
     # -- links -----------------------------------------------------------------------------------
 
@@ -571,10 +571,6 @@ def _lock_for_move(session: Session, game_id: str, expected_seq: int) -> tuple[G
 def _require_seat(game: Game, seat: int) -> None:
     if type(seat) is not int or not 0 <= seat < len(game.seats):
         raise SeatNotFound()
-
-
-def _load_state(session: Session, game: Game) -> engine.Game:
-    return latest_state(session, game)
 
 
 def _seat_view(

@@ -75,7 +75,7 @@ def plan_turn(session: Session, game: Game, now: datetime) -> TurnClock:
     clock.away_seconds = 0
     charge_away(game, clock, now)
     reschedule(game, clock, now)
-    if clock in session and not inspect(clock).pending:
+    if not inspect(clock).pending:  # a new clock is inserted with the session's next flush
         flush_changed(session, clock)  # the one statement of a move's clock (pbem/models/row_writes.py)
     return clock
 
