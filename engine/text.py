@@ -4,6 +4,7 @@ Only the event and the seat names are used, so a line never says more than its e
 """
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Callable
 
 from .variants import VARIANTS
@@ -19,6 +20,7 @@ UNUSED_THEFT = {"declined": "chose not to steal", "trapped": "could not steal, b
                 "no_gold_to_steal": "found nobody with gold to steal"}
 
 
+@cache  # the variants are fixed data: one table for the life of the process
 def _labels() -> dict[str, str]:
     labels: dict[str, str] = {}
     for variant in VARIANTS.values():
