@@ -186,3 +186,16 @@ def test_a_player_sets_their_time_zone_and_quiet_hours_on_the_turn_page(client: 
     assert bad.status_code == 400
     # 72 hours from Monday 09:00 UTC is Thursday 04:00 in New York, inside 23:00-07:00: moved to 07:00 there.
     assert runtime.turn_controls.status(game_id).deadline == at(3, 12)
+
+
+def test_playing_before_the_away_date_gives_back_the_away_time_not_used(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
+    game_id = new_game()
+    seat = seat_to_act(runtime, game_id)
+    runtime.presence.set_away(game_id, seat, date(2026, 1, 7))
+
+    clock.set(at(0, 12))
+    pass_turn(runtime, game_id)  # the move ends the turn: only the 3 hours it held the deadline back are used
+
+    assert runtime.turn_controls.status(game_id).seats[seat].away_used == timedelta(hours=3)

@@ -11,6 +11,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import func, select
 
+import engine
+
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.models import Game, OutboxMessage, Snapshot
@@ -131,6 +133,26 @@ def test_a_sweep_that_read_a_clock_before_another_handled_it_loses_its_claim(
 
     assert (done.timeouts, late.timeouts, late.lost_claims) == (1, 0, 1)
     assert sorted(counts(runtime)[2].values()) == [1]
+
+
+def test_a_sweep_that_read_a_clock_before_a_move_loses_its_claim(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
+    """A move rewrites the clock without reading it: its version still moves on, so the sweep cannot act."""
+    game_id = new_game()
+    clock.set(DEADLINE_DUE)
+    stale = runtime.sweep.due(clock.now())
+    state, seq = runtime.games.engine_state(game_id)
+    seat = engine.to_act(state)
+    assert seat is not None
+    runtime.games.submit_move(game_id, seat, {"type": "pass", "cards": [state.hands[seat][0]]}, seq, "in-time")
+
+    late = SweepResult()
+    for game_pk, version in stale:
+        runtime.sweep.handle(game_pk, version, clock.now(), late)
+
+    assert (late.timeouts, late.lost_claims) == (0, 1)
+    assert sorted(counts(runtime)[2].values()) == [1]  # the player's move, and no timeout after it
 
 
 def test_a_restarted_scheduler_after_an_outage_applies_each_overdue_deadline_once(

@@ -1,4 +1,4 @@
-"""Loading a game row with its seats and turn clock, as nearly every request and email needs it: one query.
+"""Loading a game row with its seats (and turn clock), as nearly every request and email needs it: one query.
 
 The statements are built once, with the public id bound at execution: building an ORM statement and its
 cache key each time was a measurable part of a page (docs/performance.md).
@@ -16,6 +16,14 @@ SEATS_AND_CLOCK = (joinedload(Game.seats), joinedload(Game.clock))
 GAME_WITH_SEATS = select(Game).where(Game.public_id == bindparam("public_id")).options(*SEATS_AND_CLOCK)
 # FOR NO KEY UPDATE: it serializes moves on one game without blocking rows that merely reference it.
 GAME_WITH_SEATS_LOCKED = GAME_WITH_SEATS.with_for_update(of=Game, key_share=True)
+# A move's lock leaves the turn clock out: the move gives the clock a fresh start without reading the old one
+# (`turn_clock.plan_turn`), and a third of the lock's columns, on each seat's row, were the clock's.
+GAME_WITH_SEATS_LOCKED_FOR_MOVE = (
+    select(Game)
+    .where(Game.public_id == bindparam("public_id"))
+    .options(joinedload(Game.seats))
+    .with_for_update(of=Game, key_share=True)
+)
 
 # A move's lock when this process has not decoded the state the move builds on (three moves in four, with four
 # workers): the state column of the game's current snapshot comes along as the JSON text it is stored as, one
@@ -28,6 +36,6 @@ _CURRENT_STATE_TEXT = (
 GAME_WITH_SEATS_AND_STATE_LOCKED = (
     select(Game, _CURRENT_STATE_TEXT)
     .where(Game.public_id == bindparam("public_id"))
-    .options(*SEATS_AND_CLOCK)
+    .options(joinedload(Game.seats))
     .with_for_update(of=Game, key_share=True)
 )

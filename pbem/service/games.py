@@ -43,7 +43,12 @@ from pbem.models import Game, HostAction, Seat, Snapshot
 from pbem.models.row_writes import insert_row, update_row
 from pbem.service.events import describe, visible_events
 from pbem.service.fairness import seal_dealt_round
-from pbem.service.game_rows import GAME_WITH_SEATS, GAME_WITH_SEATS_AND_STATE_LOCKED, GAME_WITH_SEATS_LOCKED
+from pbem.service.game_rows import (
+    GAME_WITH_SEATS,
+    GAME_WITH_SEATS_AND_STATE_LOCKED,
+    GAME_WITH_SEATS_LOCKED,
+    GAME_WITH_SEATS_LOCKED_FOR_MOVE,
+)
 from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.turn_clock import plan_turn, seat_moved
 from pbem.tokens import LinkSigner, SeatLink
@@ -559,9 +564,14 @@ def _lock_game(session: Session, game_id: str) -> Game:
 
 def _lock_for_move(session: Session, game_id: str, expected_seq: int) -> tuple[Game, str | None]:
     """The game locked for a move, with the state the move builds on (as stored) when this process has not
-    decoded the snapshot the player saw yet: the lock brings it along instead of a statement of its own."""
+    decoded the snapshot the player saw yet: the lock brings it along instead of a statement of its own.
+
+    The turn clock is left out: the move starts a fresh one without reading it (`plan_turn`)."""
     if recalled(session, "state", (game_id, expected_seq)) is not None:
-        return _lock_game(session, game_id), None
+        game = session.execute(GAME_WITH_SEATS_LOCKED_FOR_MOVE, {"public_id": game_id}).unique().scalar_one_or_none()
+        if game is None:
+            raise GameNotFound()
+        return game, None
     row = session.execute(GAME_WITH_SEATS_AND_STATE_LOCKED, {"public_id": game_id}).unique().one_or_none()
     if row is None:
         raise GameNotFound()

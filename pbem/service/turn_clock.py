@@ -13,9 +13,10 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import inspect
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.util import identity_key
 
 from pbem.models import Game, Seat, TurnClock
-from pbem.models.row_writes import flush_changed
+from pbem.models.row_writes import flush_changed, update_unloaded
 from pbem.service.deadlines import QuietHours, TurnFacts, TurnSchedule, parse_quiet_hours, policy, turn_schedule
 
 
@@ -52,14 +53,41 @@ def clock_of(session: Session, game: Game) -> TurnClock | None:
     return session.get(TurnClock, game.id)
 
 
-def plan_turn(session: Session, game: Game, now: datetime) -> TurnClock:
-    """A new pending decision (the game service, with each snapshot): a fresh clock for it."""
-    clock = clock_of(session, game)
+def plan_turn(session: Session, game: Game, now: datetime) -> None:
+    """A new pending decision (the game service, with each snapshot): a fresh clock for it.
+
+    A fresh clock owes nothing to the old one but its version and the away time it may refund. So when this
+    session has not loaded the clock and no seat has away time charged, the row is rewritten without being
+    read (a move's lock leaves it out); the version rises in the database all the same, so a sweep that read
+    the old row loses its claim.
+    """
+    clock = session.identity_map.get(identity_key(TurnClock, game.id))
+    if clock is None and not any(seat.away_used_seconds for seat in game.seats):
+        fresh = TurnClock(game_id=game.id, version=0)  # never added: it only works out the row's new values
+        _start_turn(game, fresh, now)
+        values = {name: getattr(fresh, name) for name in FRESH_COLUMNS}
+        if update_unloaded(session, TurnClock, {"game_id": game.id}, values, add={"version": fresh.version}):
+            return
+        session.add(fresh)  # the game's first decision: its clock is inserted with the session's next flush
+        return
+    clock = clock if clock is not None else clock_of(session, game)
     if clock is None:
         clock = TurnClock(game_id=game.id, version=0)
         session.add(clock)
     else:
         refund_away(game, clock, now)
+    _start_turn(game, clock, now)
+    if not inspect(clock).pending:
+        flush_changed(session, clock)  # one statement (pbem/models/row_writes.py)
+
+
+# Every column of a clock that `_start_turn` sets, which is every column but the key and the version.
+FRESH_COLUMNS = tuple(
+    column.key for column in TurnClock.__table__.columns if column.key not in ("game_id", "version")
+)
+
+
+def _start_turn(game: Game, clock: TurnClock, now: datetime) -> None:
     clock.seq = game.current_seq if game.current_seq is not None else 0
     clock.seat = game.to_act_seat if game.status == "active" else None
     clock.started_at = game.turn_started_at or now
@@ -75,9 +103,6 @@ def plan_turn(session: Session, game: Game, now: datetime) -> TurnClock:
     clock.away_seconds = 0
     charge_away(game, clock, now)
     reschedule(game, clock, now)
-    if not inspect(clock).pending:  # a new clock is inserted with the session's next flush
-        flush_changed(session, clock)  # the one statement of a move's clock (pbem/models/row_writes.py)
-    return clock
 
 
 def reschedule(game: Game, clock: TurnClock, now: datetime) -> None:
