@@ -30,8 +30,8 @@ from tests.test_player import form_fields, page_moves
 SIX = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")]
 TURN_PAGE_MAX = 5  # the game with its seats and turn clock, the latest state, the history, the chat, the sealed deals
 STATE_JSON_MAX = 2  # the game with its seats, the latest state
-# The move's own transaction, nothing else: the game locked with its seats and turn clock (the link's version is
-# checked there), then four plain statements: the snapshot inserted, the game updated, the clock updated, the
+# The move's own transaction, nothing else: the game locked with its seats (the link's version is checked there),
+# then four plain statements: the snapshot inserted, the game updated, the clock rewritten without being read, the
 # next player's turn email queued. (The state comes from the memo, or with the lock in a process that has not
 # decoded it yet. The email's content is written by the deliverer when it takes the row.)
 MOVE_POST_MAX = 5
