@@ -90,14 +90,22 @@ def test_the_cap_counts_every_spell_of_away_time_in_the_game(
     assert status.deadline == at(2, 8) + timedelta(hours=72 + 25)
 
 
-def test_coming_back_early_gives_back_the_unused_away_time(
+def away_until_wednesday_and_back_on_monday_noon(
     runtime: Runtime, new_game: NewGame, clock: SettableClock
-) -> None:
+) -> tuple[str, int]:
+    """The seat to act says it is away until Wednesday, and it is Monday noon (3 hours later): (game, seat)."""
     game_id = new_game()
     seat = seat_to_act(runtime, game_id)
     runtime.presence.set_away(game_id, seat, date(2026, 1, 7))
-
     clock.set(at(0, 12))
+    return game_id, seat
+
+
+def test_coming_back_early_gives_back_the_unused_away_time(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
+    game_id, seat = away_until_wednesday_and_back_on_monday_noon(runtime, new_game, clock)
+
     runtime.presence.set_away(game_id, seat, None)
 
     status = runtime.turn_controls.status(game_id)
@@ -191,11 +199,8 @@ def test_a_player_sets_their_time_zone_and_quiet_hours_on_the_turn_page(client: 
 def test_playing_before_the_away_date_gives_back_the_away_time_not_used(
     runtime: Runtime, new_game: NewGame, clock: SettableClock
 ) -> None:
-    game_id = new_game()
-    seat = seat_to_act(runtime, game_id)
-    runtime.presence.set_away(game_id, seat, date(2026, 1, 7))
+    game_id, seat = away_until_wednesday_and_back_on_monday_noon(runtime, new_game, clock)
 
-    clock.set(at(0, 12))
     pass_turn(runtime, game_id)  # the move ends the turn: only the 3 hours it held the deadline back are used
 
     assert runtime.turn_controls.status(game_id).seats[seat].away_used == timedelta(hours=3)
