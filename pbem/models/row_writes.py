@@ -42,7 +42,7 @@ def update_row(session: Session, row: Base, **values: Any) -> None:
     state = inspect(row)
     if state.modified and not state.committed_state:
         # Everything changed on it is written: without this the session would still count the row as dirty
-        # and run a whole flush at commit to find nothing to write (a tenth of a move's own time).
+        # and run a whole flush at commit to find nothing to write (a twentieth of a move request in the app).
         state._commit_all(state.dict, session.identity_map)
 
 
