@@ -9,7 +9,6 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import select, update
 
 import engine
-
 from pbem.clock import SettableClock
 from pbem.models import Game, OutboxMessage, Seat, TurnClock
 from pbem.runtime import Runtime
@@ -73,7 +72,9 @@ def test_the_full_ladder_reminds_twice_warns_the_evening_before_and_times_the_tu
     assert history[0].lines[0].endswith("ran out of time: the game discarded a card face down for them.")
 
 
-def test_a_move_gives_the_next_decision_a_fresh_clock(runtime: Runtime, new_game: NewGame, clock: SettableClock) -> None:
+def test_a_move_gives_the_next_decision_a_fresh_clock(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
     game_id = new_game()
     clock.set(at(1, 9, 30))
     assert runtime.sweep.run().reminders == 1  # the first player's clock has a reminder behind it
@@ -87,7 +88,8 @@ def test_a_move_gives_the_next_decision_a_fresh_clock(runtime: Runtime, new_game
 
     after = turn_clock(runtime, game_id)
     assert before.reminders_sent == 1 and after.version > before.version
-    assert (after.seq, after.seat, after.started_at) == (seq + 1, runtime.games.current_state(game_id).to_act, at(1, 10))
+    next_seat = runtime.games.current_state(game_id).to_act
+    assert (after.seq, after.seat, after.started_at) == (seq + 1, next_seat, at(1, 10))
     assert (after.reminders_sent, after.last_reminder_at, after.warned, after.timed_out) == (0, None, False, False)
     assert (after.paused_at, after.paused_seconds, after.extended_seconds, after.away_from, after.away_seconds) == (
         None, 0, 0, None, 0
@@ -97,7 +99,8 @@ def test_a_move_gives_the_next_decision_a_fresh_clock(runtime: Runtime, new_game
 
 def turn_clock(runtime: Runtime, game_id: str) -> TurnClock:
     with runtime.db.read() as session:
-        return session.scalars(select(TurnClock).join(Game, Game.id == TurnClock.game_id).where(Game.public_id == game_id)).one()
+        query = select(TurnClock).join(Game, Game.id == TurnClock.game_id).where(Game.public_id == game_id)
+        return session.scalars(query).one()
 
 
 def test_a_reminder_says_how_long_the_turn_has_waited_and_when_the_deadline_falls(

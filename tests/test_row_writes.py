@@ -53,7 +53,9 @@ def test_a_change_the_statement_does_not_name_is_left_to_the_flush(runtime: Runt
         assert (stored.title, stored.paused) == ("Left to the flush", True)
 
 
-def test_a_row_not_loaded_is_updated_with_its_counters_raised_in_the_database(runtime: Runtime, new_game: NewGame) -> None:
+def test_a_row_not_loaded_is_updated_with_its_counters_raised_in_the_database(
+    runtime: Runtime, new_game: NewGame
+) -> None:
     game_id = new_game()
     with runtime.db.read() as session:
         game_pk = session.scalar(select(Game.id).where(Game.public_id == game_id))

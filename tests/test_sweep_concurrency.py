@@ -12,7 +12,6 @@ import pytest
 from sqlalchemy import func, select
 
 import engine
-
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.models import Game, OutboxMessage, Snapshot
