@@ -17,11 +17,11 @@ read sessions add to it as they read, a write transaction only what it set aside
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
@@ -31,6 +31,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from pbem.memo import MEMO, MEMO_FILLS, Memo, store_committed
 
 SQLITE_BUSY_TIMEOUT_SECONDS = 30
+# Values bound in one IN list, far below what SQLite (32,766) and PostgreSQL (65,535) take in one statement.
+IN_LIST_LIMIT = 500
+T = TypeVar("T")
 _WRITE_OPTION = "pbem_write"
 
 
@@ -115,6 +118,12 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def in_chunks(values: Sequence[T]) -> Iterator[Sequence[T]]:
+    """`values` in slices of at most IN_LIST_LIMIT, each small enough for the IN list of one statement."""
+    for start in range(0, len(values), IN_LIST_LIMIT):
+        yield values[start:start + IN_LIST_LIMIT]
 
 
 def with_driver(url: URL) -> URL:

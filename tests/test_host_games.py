@@ -10,13 +10,15 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
+import pbem.db as db_module
 from pbem.config import AccessConfig, Config
-from pbem.models import Game, HostAction
+from pbem.models import Game, HostAction, OutboxMessage, Seat
 from pbem.web.host.forms import policy_fields
 from tests.conftest import app_runtime, built_app, dump, mailbox
 from tests.host_helpers import HOST, post, sign_in, with_csrf
+from tests.test_query_counts import counted
 
 PLAYERS = {"name_0": "Ann", "email_0": "ann@example.org", "name_1": "Ben", "email_1": "ben@example.org",
            "name_2": "Cat", "email_2": "cat@example.org", "name_3": "Dan", "email_3": "dan@example.org"}
@@ -180,6 +182,49 @@ def test_the_dashboard_shows_status_whose_turn_and_mail_problems(signed_in: Flas
     assert row["deadline"] is not None and row["mail_trouble"] == []
     page = signed_in.get("/host").get_data(as_text=True)
     assert "Test mine" in page and state.players[state.to_act] in page
+
+
+@pytest.mark.parametrize("in_list_limit", [db_module.IN_LIST_LIMIT, 1], ids=["together", "in-slices"])
+def test_the_dashboard_tells_each_game_its_own_round_and_mail_trouble(
+    signed_in: FlaskClient, app: Flask, new_game, monkeypatch: pytest.MonkeyPatch, in_list_limit: int
+) -> None:
+    monkeypatch.setattr(db_module, "IN_LIST_LIMIT", in_list_limit)
+    runtime = app_runtime(app)
+    quiet, troubled = new_game(), new_game()
+    runtime.db.memo.clear()  # the states are read from the database, in one statement or one per slice
+    with runtime.db.write() as session:
+        seat = session.scalars(
+            select(Seat).join(Game, Game.id == Seat.game_id).where(Game.public_id == troubled, Seat.seat_index == 1)
+        ).one()
+        session.execute(
+            update(OutboxMessage).where(OutboxMessage.seat_id == seat.id)
+            .values(status="failed", last_error="550 no such mailbox", claimed_at=runtime.clock.now(), attempts=1)
+        )
+        name = seat.display_name
+
+    rows = {row["id"]: row for row in signed_in.get("/host/games.json").get_json()["games"]}
+
+    assert (rows[troubled]["mail_trouble"], rows[quiet]["mail_trouble"]) == ([name], [])
+    assert rows[troubled]["round"] == rows[quiet]["round"] == 1
+
+
+def test_the_dashboard_reads_as_many_statements_for_five_games_as_for_one(
+    signed_in: FlaskClient, app: Flask, new_game
+) -> None:
+    runtime = app_runtime(app)
+    new_game()
+    runtime.db.memo.clear()  # nothing decoded yet: the states are read too
+    with counted(runtime) as for_one:
+        assert len(signed_in.get("/host/games.json").get_json()["games"]) == 1
+    for _ in range(4):
+        new_game()
+    runtime.db.memo.clear()
+
+    with counted(runtime) as for_five:
+        listed = signed_in.get("/host/games.json").get_json()["games"]
+
+    assert len(listed) == 5
+    assert len(for_five) == len(for_one), for_five
 
 
 def test_the_game_page_shows_the_public_board_log_and_seats(signed_in: FlaskClient, app: Flask, new_game) -> None:

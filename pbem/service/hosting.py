@@ -21,14 +21,16 @@ import engine
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import GameNotFound, NotYourGame, RateLimited, ValidationError
-from pbem.mail.status import SeatMailStatus, seat_mail_status
+from pbem.mail.status import SeatMailStatus, mail_statuses, seat_mail_status
 from pbem.models import Game, HostAction, Snapshot
 from pbem.service.events import describe, visible_events
 from pbem.service.games import GameService, HistoryEntry, PlayerSpec
 from pbem.service.host_access import HostSession, normal_email
 from pbem.service.moderation import host_plays, may_host
 from pbem.service.rate_limits import Limit, RateLimiter
-from pbem.service.turn_controls import SeatTurnStatus, TurnStatus
+from pbem.service.snapshots import latest_states
+from pbem.service.turn_clock import pending_clock
+from pbem.service.turn_controls import SeatTurnStatus, TurnStatus, turn_status_of
 
 PER_HOST_GAMES = Limit("host_create_game", count=10, window=timedelta(days=1))
 # Private event types, in words for the rollback warning: what kind of secret a seat learned (never which).
@@ -126,13 +128,27 @@ class Hosting:
         return game_id
 
     def games(self, host: HostSession) -> list[GameRow]:
-        """The games this host looks after (an admin: every game), newest first."""
+        """The games this host looks after (an admin: every game), newest first.
+
+        Read together, not game by game: the same few statements for one game or thousands."""
         with self._db.read() as session:
-            query = select(Game).options(selectinload(Game.seats)).order_by(Game.created_at.desc(), Game.id.desc())
+            query = (
+                select(Game)
+                .options(selectinload(Game.seats), selectinload(Game.clock))
+                .order_by(Game.created_at.desc(), Game.id.desc())
+            )
             if not host.is_admin:
                 query = query.where(func.lower(Game.host_email) == normal_email(host.email))
             games = list(session.scalars(query))
-        return [self._row(game) for game in games]
+            states = latest_states(session, games)
+            mail = mail_statuses(session, games)
+            return [
+                _row(
+                    game, public_view(states[game.id]).get("round") if game.id in states else None, mail[game.id],
+                    turn_status_of(game, pending_clock(game, game.clock)),
+                )
+                for game in games
+            ]
 
     def detail(self, game_id: str, host: HostSession) -> GameDetail:
         with self._db.read() as session:
@@ -141,11 +157,13 @@ class Hosting:
                 select(HostAction).where(HostAction.game_id == game.id).order_by(HostAction.id.desc())
             ))
         state = self._games.current_state(game_id, None)
-        mail = {status.seat: status for status in seat_mail_status(self._db, game_id)}
-        turn = {status.seat: status for status in self._turn_status(game_id).seats}
+        statuses = seat_mail_status(self._db, game_id)
+        turn_status = self._turn_status(game_id)
+        mail = {status.seat: status for status in statuses}
+        turn = {status.seat: status for status in turn_status.seats}
         plays = host_plays(game, host)
         return GameDetail(
-            row=self._row(game),
+            row=_row(game, state.view.get("round") if state.view else None, statuses, turn_status),
             policies=dict(game.policies or {}),
             seats=[
                 SeatRow(seat.seat_index, seat.display_name, seat.email, seat.is_bot, seat.last_seen_at,
@@ -215,31 +233,25 @@ class Hosting:
         with self._db.read() as session:
             return _owned(session, game_id, host)
 
-    def _row(self, game: Game) -> GameRow:
-        view = None
-        if game.current_seq is not None:
-            view = self._games.current_state(game.public_id, None).view
-        trouble = [
-            status.name for status in seat_mail_status(self._db, game.public_id) if status.in_trouble
-        ] if game.current_seq is not None else []
-        running = game.status == "active"
-        turn = self._turn_status(game.public_id)
-        return GameRow(
-            game_id=game.public_id,
-            title=game.title,
-            variant=game.variant,
-            status=game.status,
-            paused=game.paused,
-            host_email=game.host_email,
-            round=view.get("round") if view else None,
-            to_act=game.names[game.to_act_seat] if running and game.to_act_seat is not None else None,
-            waiting_since=game.turn_started_at if running and game.to_act_seat is not None else None,
-            deadline=turn.deadline if running else None,
-            last_activity=game.updated_at,
-            mail_trouble=trouble,
-            reminders_sent=turn.reminders_sent,
-            waiting_for_host=turn.waiting_for_host,
-        )
+def _row(game: Game, round_number: int | None, mail: list[SeatMailStatus], turn: TurnStatus) -> GameRow:
+    """One line of the dashboard, from the game with its seats and what was read about it."""
+    running = game.status == "active"
+    return GameRow(
+        game_id=game.public_id,
+        title=game.title,
+        variant=game.variant,
+        status=game.status,
+        paused=game.paused,
+        host_email=game.host_email,
+        round=round_number,
+        to_act=game.names[game.to_act_seat] if running and game.to_act_seat is not None else None,
+        waiting_since=game.turn_started_at if running and game.to_act_seat is not None else None,
+        deadline=turn.deadline if running else None,
+        last_activity=game.updated_at,
+        mail_trouble=[status.name for status in mail if status.in_trouble] if game.current_seq is not None else [],
+        reminders_sent=turn.reminders_sent,
+        waiting_for_host=turn.waiting_for_host,
+    )
 
 
 def public_view(state: engine.Game) -> dict[str, Any]:

@@ -11,11 +11,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, select, tuple_
 from sqlalchemy.orm import Session
 
 import engine
-from pbem.memo import remembered
+from pbem.db import in_chunks
+from pbem.memo import recalled, remembered
 from pbem.models import Game, Snapshot
 from pbem.models.base import unpack_json
 
@@ -39,6 +40,31 @@ def latest_state(session: Session, game: Game, stored: str | None = None) -> eng
         return engine.Game.from_dict(raw)
 
     return remembered(session, "state", (game.public_id, seq), decode)
+
+
+def latest_states(session: Session, games: Sequence[Game]) -> dict[int, engine.Game]:
+    """`latest_state` of each started game in `games`, keyed by the game's primary key: the states this process
+    has not decoded yet are read together (one statement per `in_chunks` slice), for pages that list many games."""
+    states: dict[int, engine.Game] = {}
+    unread: dict[tuple[int, int], Game] = {}
+    for game in games:
+        if game.current_seq is None:
+            continue
+        state = recalled(session, "state", (game.public_id, game.current_seq))
+        if state is not None:
+            states[game.id] = state
+        else:
+            unread[(game.id, game.current_seq)] = game
+    for keys in in_chunks(list(unread)):
+        rows = session.execute(
+            select(Snapshot.game_id, Snapshot.seq, Snapshot.state).where(tuple_(Snapshot.game_id, Snapshot.seq).in_(keys))
+        )
+        for game_pk, seq, raw in rows:
+            game = unread[(game_pk, seq)]
+            states[game_pk] = remembered(
+                session, "state", (game.public_id, seq), lambda raw=raw: engine.Game.from_dict(raw)
+            )
+    return states
 
 
 def seat_view(state: engine.Game, seat: int | None, names: Sequence[str]) -> dict[str, Any]:

@@ -159,7 +159,11 @@ def refund_away(game: Game, clock: TurnClock, now: datetime) -> None:
 
 def current_clock(session: Session, game: Game) -> TurnClock | None:
     """The clock of the decision pending now (None if the row is missing or still about an older snapshot)."""
-    clock = clock_of(session, game)
+    return pending_clock(game, clock_of(session, game))
+
+
+def pending_clock(game: Game, clock: TurnClock | None) -> TurnClock | None:
+    """`clock` if it times the decision pending now in `game`, else None (a caller that loaded it already)."""
     if clock is None or clock.seq != game.current_seq:
         return None
     return clock

@@ -217,24 +217,7 @@ class TurnControls:
     def status(self, game_id: str) -> TurnStatus:
         with self._db.read() as session:
             game = _find_game(session, game_id)
-            clock = current_clock(session, game)
-            pending = clock is not None and clock.seat is not None and game.status == "active"
-            return TurnStatus(
-                to_act=game.to_act_seat if game.status == "active" else None,
-                waiting_since=game.turn_started_at if pending else None,
-                reminders_sent=clock.reminders_sent if pending else 0,  # type: ignore[union-attr]
-                deadline=clock.deadline_at if pending and not game.paused else None,  # type: ignore[union-attr]
-                paused=game.paused,
-                waiting_for_host=bool(pending and clock.timed_out),  # type: ignore[union-attr]
-                seats=[
-                    SeatTurnStatus(
-                        seat=row.seat_index, name=row.display_name, is_bot=row.is_bot, away_until=row.away_until,
-                        away_used=timedelta(seconds=row.away_used_seconds), timeouts_in_row=row.timeouts_in_row,
-                        absent=row.absent, auto_pass=row.auto_pass,
-                    )
-                    for row in game.seats
-                ],
-            )
+            return turn_status_of(game, current_clock(session, game))
 
     # -- helpers -----------------------------------------------------------------------------------
 
@@ -249,6 +232,28 @@ class TurnControls:
         self, session: Session, game: Game, actor_email: str, action: str, details: dict[str, Any], now: datetime
     ) -> None:
         session.add(HostAction(game_id=game.id, actor_email=actor_email, action=action, details=details, created_at=now))
+
+
+def turn_status_of(game: Game, clock: TurnClock | None) -> TurnStatus:
+    """The turn clock's view of `game`, from the game with its seats and its current clock (None: no clock for
+    the decision pending now), as loaded by the caller: one game (`TurnControls.status`) or many (the dashboard)."""
+    pending = clock is not None and clock.seat is not None and game.status == "active"
+    return TurnStatus(
+        to_act=game.to_act_seat if game.status == "active" else None,
+        waiting_since=game.turn_started_at if pending else None,
+        reminders_sent=clock.reminders_sent if pending else 0,  # type: ignore[union-attr]
+        deadline=clock.deadline_at if pending and not game.paused else None,  # type: ignore[union-attr]
+        paused=game.paused,
+        waiting_for_host=bool(pending and clock.timed_out),  # type: ignore[union-attr]
+        seats=[
+            SeatTurnStatus(
+                seat=row.seat_index, name=row.display_name, is_bot=row.is_bot, away_until=row.away_until,
+                away_used=timedelta(seconds=row.away_used_seconds), timeouts_in_row=row.timeouts_in_row,
+                absent=row.absent, auto_pass=row.auto_pass,
+            )
+            for row in game.seats
+        ],
+    )
 
 
 def _active(session: Session, game_id: str) -> Game:
