@@ -56,9 +56,8 @@ def latest_states(session: Session, games: Sequence[Game]) -> dict[int, engine.G
         else:
             unread[(game.id, game.current_seq)] = game
     for keys in in_chunks(list(unread)):
-        rows = session.execute(
-            select(Snapshot.game_id, Snapshot.seq, Snapshot.state).where(tuple_(Snapshot.game_id, Snapshot.seq).in_(keys))
-        )
+        wanted = tuple_(Snapshot.game_id, Snapshot.seq).in_(keys)
+        rows = session.execute(select(Snapshot.game_id, Snapshot.seq, Snapshot.state).where(wanted))
         for game_pk, seq, raw in rows:
             game = unread[(game_pk, seq)]
             states[game_pk] = remembered(
