@@ -126,14 +126,12 @@ class Outbox:
         """
         if seat.email is None:
             raise ValueError(f"seat {seat.seat_index} ({seat.display_name}) has no email address")
-        now = self._clock.now()
-        message_id = self._message_id()
-        insert_row(session, OutboxMessage, {
-            "game_id": game.id, "seat_id": seat.id, "to_address": seat.email, "kind": kind, "dedupe_key": dedupe_key,
-            "message_id": message_id, "headers": {}, "status": "queued", "attempts": 0, "next_attempt_at": now,
-            "game_seq": game.current_seq, "drop_when_stale": drop_when_stale, "created_at": now,
-        })
-        return message_id
+        values = self._queued(
+            game_id=game.id, seat_id=seat.id, to_address=seat.email, kind=kind, dedupe_key=dedupe_key,
+            message_id=self._message_id(), game_seq=game.current_seq, drop_when_stale=drop_when_stale,
+        )
+        insert_row(session, OutboxMessage, values)
+        return values["message_id"]
 
     def compose(
         self, session: Session, message: OutboxMessage, *, game: Game, seat: Seat, context: dict[str, Any]
@@ -157,11 +155,11 @@ class Outbox:
     ) -> OutboxMessage | None:
         if self._queued_before(session, dedupe_key):
             return None
-        message = self._row(
+        message = OutboxMessage(**self._queued(
             game_id=game.id, seat_id=recipient.seat.id if recipient.seat is not None else None,
             to_address=recipient.address, kind=kind, dedupe_key=dedupe_key, message_id=self._message_id(),
             game_seq=game.current_seq, drop_when_stale=drop_when_stale,
-        )
+        ))
         self._write_content(session, message, game, recipient, context)
         session.add(message)
         return message
@@ -212,10 +210,10 @@ class Outbox:
             headers["References"] = in_reply_to
         subject = " ".join(f"Not posted: {original_subject}".split())[:200] if original_subject else "Not posted"
         title = game.title if game is not None else "Table talk"
-        message = self._row(
+        message = OutboxMessage(**self._queued(
             game_id=game.id if game is not None else None, seat_id=None, to_address=to_address, kind="reply_bounce",
             dedupe_key=dedupe_key, message_id=self._message_id(), game_seq=None, drop_when_stale=False,
-        )
+        ))
         _fill(message, subject, headers, {"game_title": title, "recipient_name": "", **context})
         session.add(message)
         return message
@@ -226,10 +224,10 @@ class Outbox:
         """One email about no game (a host's sign-in link): no conversation, no Reply-To, no unsubscribe."""
         if self._queued_before(session, dedupe_key):
             return None
-        message = self._row(
+        message = OutboxMessage(**self._queued(
             game_id=None, seat_id=None, to_address=to_address, kind=kind, dedupe_key=dedupe_key,
             message_id=self._message_id(), game_seq=None, drop_when_stale=False,
-        )
+        ))
         _fill(
             message, subject, {"Auto-Submitted": "auto-generated"},
             {"game_title": subject, "recipient_name": "", **context},
@@ -244,7 +242,7 @@ class Outbox:
         """Made once when the row is queued, so a retry resends the very same message."""
         return f"<{secrets.token_hex(16)}@{self._domain}>"
 
-    def _row(
+    def _queued(
         self,
         *,
         game_id: int | None,
@@ -255,24 +253,15 @@ class Outbox:
         message_id: str,
         game_seq: int | None,
         drop_when_stale: bool,
-    ) -> OutboxMessage:
-        """The row of one email, queued and due now; its content comes from `_fill`."""
+    ) -> dict[str, Any]:
+        """The columns of one email queued and due now, without content: an ORM row's (its content then comes from
+        `_fill`), or a statement's (`reserve`)."""
         now = self._clock.now()
-        return OutboxMessage(
-            game_id=game_id,
-            seat_id=seat_id,
-            to_address=to_address,
-            kind=kind,
-            dedupe_key=dedupe_key,
-            message_id=message_id,
-            headers={},
-            status="queued",
-            attempts=0,
-            next_attempt_at=now,
-            game_seq=game_seq,
-            drop_when_stale=drop_when_stale,
-            created_at=now,
-        )
+        return {
+            "game_id": game_id, "seat_id": seat_id, "to_address": to_address, "kind": kind, "dedupe_key": dedupe_key,
+            "message_id": message_id, "headers": {}, "status": "queued", "attempts": 0, "next_attempt_at": now,
+            "game_seq": game_seq, "drop_when_stale": drop_when_stale, "created_at": now,
+        }
 
 
 def _fill(message: OutboxMessage, subject: str, headers: dict[str, Any], variables: dict[str, Any]) -> None:
