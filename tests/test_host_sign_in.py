@@ -71,6 +71,73 @@ def test_the_host_session_ends_after_the_configured_days(client: FlaskClient, ap
     assert b"Signed in as" not in client.get("/host").data
 
 
+def copied_cookie(client: FlaskClient) -> str:
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    return cookie.value
+
+
+def browser_with(app: Flask, cookie: str) -> FlaskClient:
+    """Another browser holding a copy of a session cookie."""
+    other = app.test_client()
+    other.set_cookie("session", cookie)
+    return other
+
+
+def test_signing_out_ends_the_session_so_a_copied_cookie_no_longer_works(client: FlaskClient, app: Flask) -> None:
+    sign_in(client, app_runtime(app))
+    thief = browser_with(app, copied_cookie(client))
+    assert b"Signed in as" in thief.get("/host").data
+
+    assert post(client, "/host/sign-out").status_code == 303
+
+    assert b"Signed in as" not in client.get("/host").data
+    assert b"Signed in as" not in thief.get("/host").data
+    assert thief.get("/host/games.json", headers={"Accept": "application/json"}).status_code == 401
+
+
+def test_signing_out_in_one_browser_leaves_the_hosts_other_browsers_signed_in(client: FlaskClient, app: Flask) -> None:
+    runtime = app_runtime(app)
+    sign_in(client, runtime)
+    phone = app.test_client()
+    sign_in(phone, runtime)
+
+    post(client, "/host/sign-out")
+
+    assert b"Signed in as" in phone.get("/host").data
+
+
+def test_sign_out_everywhere_ends_every_session_of_the_hosts_mailbox(client: FlaskClient, app: Flask) -> None:
+    runtime = app_runtime(app)
+    sign_in(client, runtime, "Host+laptop@Example.org")
+    phone = app.test_client()
+    sign_in(phone, runtime, "host@example.org")
+    copy = browser_with(app, copied_cookie(phone))
+    stranger = app.test_client()
+    sign_in(stranger, runtime, "other.host@example.org")
+    assert b"Sign out everywhere" in client.get("/host").data
+
+    answer = post(client, "/host/sign-out-everywhere")
+
+    assert answer.status_code == 200 and b"signed out in every browser" in answer.data
+    for browser in (client, phone, copy):
+        assert b"Signed in as" not in browser.get("/host").data
+    assert b"Signed in as other.host@example.org" in stranger.get("/host").data
+
+
+def test_sign_out_everywhere_needs_the_csrf_token(client: FlaskClient, app: Flask) -> None:
+    sign_in(client, app_runtime(app))
+    assert client.post("/host/sign-out-everywhere").status_code == 400
+    assert b"Signed in as" in client.get("/host").data
+
+
+def test_a_cookie_that_names_an_address_signs_nobody_in(client: FlaskClient, app: Flask, clock) -> None:
+    """A cookie made the old way (the address and a time, signed with the app's key) is no session."""
+    with client.session_transaction() as session:
+        session["host"] = {"email": HOST, "at": clock.now().isoformat()}
+    assert b"Signed in as" not in client.get("/host").data
+
+
 def test_link_requests_are_rate_limited_per_address(client: FlaskClient, app: Flask) -> None:
     runtime = app_runtime(app)
     with_csrf(client)

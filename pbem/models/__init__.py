@@ -14,6 +14,6 @@ __all__ = [
 ]
 __all__ += ["ChatMessage", "InboundMail"]
 __all__ += ["TurnClock"]
-from pbem.models.hosting import HostSignIn  # noqa: E402
+from pbem.models.hosting import AddressChange, HostSessionRecord, HostSignIn  # noqa: E402
 
-__all__ += ["HostSignIn"]
+__all__ += ["AddressChange", "HostSessionRecord", "HostSignIn"]

@@ -46,6 +46,9 @@ class Game(Base):
     paused: Mapped[bool] = mapped_column(default=False)
     is_demo: Mapped[bool] = mapped_column(default=False)
     host_email: Mapped[str] = mapped_column(String(320))
+    # Whether the host held a seat when the game was created (their address's mailbox, `pbem.addresses`, is a
+    # seat's). Set once and never cleared: such a host has seen a seat's secrets, so no emergency reveal.
+    host_plays: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
     # Cached from the latest snapshot by the game service, the only writer.

@@ -10,6 +10,10 @@ A link is bound to one browser session by being one-use (table `host_sign_ins`):
 the requesting browser's cookie because hosts often ask on a computer and open the email on a phone: the
 one-use record keeps a leaked or forwarded link from signing in a second browser without tying the link
 to the browser that asked.
+
+A signed-in browser is a row of `host_sessions`, named by a random token in its cookie: signing out ends that
+row, "sign out everywhere" ends every row of the host's mailbox, and a row older than
+`access.host_session_days` no longer signs anyone in. A copied cookie is worth nothing once its row has ended.
 """
 
 from __future__ import annotations
@@ -19,14 +23,15 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import exists, func, select, update
+from sqlalchemy import delete, exists, func, select, update
 
+from pbem.addresses import mailbox_key
 from pbem.clock import Clock
 from pbem.config import AccessConfig
 from pbem.db import Database
 from pbem.errors import BadLink, RateLimited
 from pbem.mail.outbox import Outbox
-from pbem.models import Game, HostSignIn
+from pbem.models import Game, HostSessionRecord, HostSignIn
 from pbem.service.games import EMAIL_PATTERN
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.tokens import HostLink, HostLinkSigner
@@ -44,6 +49,14 @@ class HostSession:
 
     email: str
     is_admin: bool
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A new session: who it signs in, and the random token its browser keeps (stored here only hashed)."""
+
+    host: HostSession
+    token: str
 
 
 def normal_email(email: str) -> str:
@@ -101,9 +114,11 @@ class HostAccess:
                 raise BadLink(SPENT)
         return link
 
-    def sign_in(self, token: str) -> HostSession:
-        """Spend the link (once, whoever races) and say who is now signed in."""
+    def sign_in(self, token: str) -> SignedIn:
+        """Spend the link (once, whoever races) and open a session for this browser."""
         link = self._signer.verify(token)
+        session_token = secrets.token_urlsafe(32)
+        now = self._clock.now()
         with self._db.write() as session:
             spent = session.execute(
                 update(HostSignIn)
@@ -114,13 +129,51 @@ class HostAccess:
             )
             if spent.rowcount != 1:
                 raise BadLink(SPENT)
-        return self.session_for(link.email)
+            mailbox = mailbox_key(link.email)
+            session.execute(delete(HostSessionRecord).where(  # this mailbox's sessions that are over, tidied away
+                HostSessionRecord.mailbox == mailbox,
+                (HostSessionRecord.ended_at.is_not(None)) | (HostSessionRecord.created_at < self._oldest_live(now)),
+            ))
+            session.add(HostSessionRecord(token_hash=_hash(session_token), email=link.email, mailbox=mailbox,
+                                          created_at=now))
+        return SignedIn(self.session_for(link.email), session_token)
+
+    def host_for(self, session_token: str) -> HostSession | None:
+        """Who a browser's session token signs in: None once it was signed out, ended everywhere or grew too old."""
+        with self._db.read() as session:
+            email = session.scalar(select(HostSessionRecord.email).where(
+                HostSessionRecord.token_hash == _hash(session_token),
+                HostSessionRecord.ended_at.is_(None),
+                HostSessionRecord.created_at >= self._oldest_live(self._clock.now()),
+            ))
+        return None if email is None else self.session_for(email)
+
+    def sign_out(self, session_token: str) -> None:
+        """End this browser's session (another browser's stays)."""
+        with self._db.write() as session:
+            session.execute(
+                update(HostSessionRecord)
+                .where(HostSessionRecord.token_hash == _hash(session_token), HostSessionRecord.ended_at.is_(None))
+                .values(ended_at=self._clock.now())
+                .execution_options(synchronize_session=False)
+            )
+
+    def sign_out_everywhere(self, host: HostSession) -> int:
+        """End every session of the host's mailbox, in every browser; how many were live."""
+        with self._db.write() as session:
+            ended = session.execute(
+                update(HostSessionRecord)
+                .where(HostSessionRecord.mailbox == mailbox_key(host.email), HostSessionRecord.ended_at.is_(None))
+                .values(ended_at=self._clock.now())
+                .execution_options(synchronize_session=False)
+            )
+        return int(ended.rowcount)
 
     def session_for(self, email: str) -> HostSession:
         return HostSession(email=email, is_admin=self.access.is_admin(email))
 
-    def session_expired(self, signed_in_at: datetime) -> bool:
-        return self._clock.now() - signed_in_at > timedelta(days=self.access.host_session_days)
+    def _oldest_live(self, now: datetime) -> datetime:
+        return now - timedelta(days=self.access.host_session_days)
 
 
 def _hash(nonce: str) -> str:

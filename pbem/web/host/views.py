@@ -17,7 +17,7 @@ from pbem.web.app_context import runtime
 from pbem.web.board_svg import board_svg
 from pbem.web.errors import wants_json
 from pbem.web.host.forms import blank_form, engine_options, policy_fields, read_form
-from pbem.web.host.session import current_host, require_host, sign_in, sign_out
+from pbem.web.host.session import current_host, require_host, sign_in, sign_out, sign_out_everywhere
 from pbem.web.replay import archive_response
 from pbem.web.security import no_store
 from pbem.web.turn_page import LogEntry
@@ -97,6 +97,13 @@ def continue_sign_in(token: str) -> Any:
 def sign_out_view() -> Any:
     sign_out()
     return redirect(url_for("host.index"), 303)
+
+
+@blueprint.post("/sign-out-everywhere")
+def sign_out_everywhere_view() -> Any:
+    """End every host session of this mailbox: every browser, including ones a copied cookie reached."""
+    sign_out_everywhere(require_host())
+    return render_template("host/sign_in.html", notice="You are signed out in every browser.")
 
 
 @blueprint.get("/games.json")
