@@ -7,11 +7,20 @@ from __future__ import annotations
 
 from .deal import commitment, deal_record, readable_deal, sealed_bytes
 from .errors import IllegalMove, InvalidSetup, NotYourTurn
-from .reveal import RECAP_KINDS, describe_openly, open_view
+from .reveal import (
+    PRIVATE_MOVE_KINDS,
+    RECAP_KINDS,
+    describe_openly,
+    open_view,
+    private_moves_open,
+    recap_kinds,
+    roles_given_up,
+    tellable,
+)
 from .rng import seed_state
 from .rounds import deal_round
 from .rules import apply_move, is_over, legal_moves, scores, to_act
-from .setup import OPTIONS, check_setup
+from .setup import OPTION_NOTES, OPTION_VARIANTS, OPTIONS, check_setup
 from .state import PLAY, Game
 from .text import describe_event, role_name
 from .variants import VARIANTS, get_variant
@@ -22,7 +31,8 @@ __all__ = [
     "Game", "IllegalMove", "InvalidSetup", "NotYourTurn", "new_game", "to_act", "legal_moves",
     "apply_move", "view", "is_over", "scores", "describe_event", "card_info", "OPTIONS", "VARIANTS", "get_variant",
     "deal_record", "sealed_bytes", "commitment", "readable_deal", "open_view", "describe_openly", "RECAP_KINDS",
-    "role_name",
+    "role_name", "OPTION_NOTES", "OPTION_VARIANTS", "PRIVATE_MOVE_KINDS", "private_moves_open", "recap_kinds",
+    "roles_given_up", "tellable",
 ]
 
 

@@ -10,9 +10,11 @@ never check, exactly like `view` never checks who is asking.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Callable
 
 from .rounds import gold_totals
+from .setup import option
 from .state import Game
 from .text import card_label, describe_event, goal_place, role_name
 from .variants import variant_of
@@ -23,35 +25,87 @@ RECAP_KINDS = frozenset({
     "map_peek", "discarded", "tool_broken", "tool_repaired", "role_seen", "hats_swapped", "role_changed",
     "hands_swapped", "hand_received", "trapped", "freed", "theft_removed",
 })
+# Private events that tell which cards a seat held or what a map showed: the printed rules never reveal them.
+# With option `recap_private_moves` off they stay private for good (recaps, replays, the pages of a game over).
+PRIVATE_MOVE_KINDS = frozenset({"map_peek", "discarded", "hand_received", "hand_dealt", "drew_cards"})
+# Events that name a seat's dwarf card, and which seat's.
+ROLE_EVENTS = {"role_dealt": "seat", "role_seen": "target", "role_changed": "seat"}
 
 
-def open_view(g: Game) -> dict[str, Any]:
-    """The public view plus what every seat holds: hands, roles, gold; goals shown as if looked at."""
+def private_moves_open(options: dict[str, Any]) -> bool:
+    """Whether a round that is over tells everyone its map results and face-down cards (option
+    `recap_private_moves`, on unless the host turned it off)."""
+    return bool(option(options, "recap_private_moves"))
+
+
+def recap_kinds(options: dict[str, Any]) -> frozenset[str]:
+    """The events a round's recap retells in a game with these options."""
+    return RECAP_KINDS if private_moves_open(options) else RECAP_KINDS - PRIVATE_MOVE_KINDS
+
+
+def tellable(event: dict[str, Any], options: dict[str, Any]) -> bool:
+    """Whether an event may be told to everyone once its round is over (or the game is over)."""
+    return event.get("audience") == "public" or private_moves_open(options) or (
+        event.get("type") not in PRIVATE_MOVE_KINDS)
+
+
+def roles_given_up(round_events: Sequence[dict[str, Any]]) -> list[frozenset[int]]:
+    """For each event of one round, in order: the seats whose dwarf card at that moment will later go face
+    down to Swap Your Hats. The rulebook has that card discarded without showing it to anyone, so nobody but
+    its holder may ever learn it: not when the round ends, and not when the game is over."""
+    later: set[int] = set()
+    secret: list[frozenset[int]] = []
+    for event in reversed(round_events):
+        secret.append(frozenset(later))
+        if event.get("type") == "role_changed":
+            later.add(event["seat"])
+    secret.reverse()
+    return secret
+
+
+def open_view(g: Game, *, secret_roles: frozenset[int] = frozenset()) -> dict[str, Any]:
+    """The public view plus what every seat holds: hands, roles, gold; goals shown as if looked at.
+
+    `secret_roles`: seats whose dwarf card now is one they will give up to Swap Your Hats (`roles_given_up`);
+    their `role` is None. With option `recap_private_moves` off, hands and goals nobody turned over stay hidden
+    (they would tell what went face down and what the maps showed)."""
     v = variant_of(g)
     out = view(g, None)
-    for goal in out["goals"]:
-        cell = (goal["x"], goal["y"])
-        if not goal["revealed"]:
-            goal["gold"] = v.cards[g.hidden_goals[cell]].gold
-            goal["seen"] = True
+    private = private_moves_open(g.options)
+    if private:
+        for goal in out["goals"]:
+            cell = (goal["x"], goal["y"])
+            if not goal["revealed"]:
+                goal["gold"] = v.cards[g.hidden_goals[cell]].gold
+                goal["seen"] = True
     totals = gold_totals(g)
     for entry in out["seats"]:
         s = entry["seat"]
-        entry["role"] = g.roles[s]
-        entry["hand"] = [card_info(v, c) for c in g.hands[s]]
+        entry["role"] = None if s in secret_roles else g.roles[s]
+        entry["hand"] = [card_info(v, c) for c in g.hands[s]] if private else None
         entry["gold"] = sorted(g.gold[s], reverse=True)
         entry["gold_total"] = totals[s]
     out["spare_roles"] = list(g.spare_roles)
-    out["discarded_roles"] = list(g.discarded_roles)
+    out["hats_swapped"] = len(g.discarded_roles)
     out["open"] = True
     return out
 
 
-def describe_openly(event: dict[str, Any], names: list[str]) -> str:
-    """One line for anyone: private events in the third person, the rest as `describe_event` says them."""
+def describe_openly(event: dict[str, Any], names: list[str], secret_roles: frozenset[int] = frozenset()) -> str:
+    """One line for anyone: private events in the third person, the rest as `describe_event` says them.
+
+    A dwarf card named for a seat in `secret_roles` is left out (see `roles_given_up`)."""
     def who(key: str = "seat") -> str:
         seat = event.get(key)
         return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
+
+    kind = event.get("type", "")
+    if ROLE_EVENTS.get(kind) and event.get(ROLE_EVENTS[kind]) in secret_roles:
+        return {
+            "role_dealt": lambda: f"{who()} is dealt a dwarf card, later given up face down.",
+            "role_seen": lambda: f"{who()} inspected {who('target')}'s dwarf card, later given up face down.",
+            "role_changed": lambda: f"{who()} took a leftover dwarf card, later given up face down too.",
+        }[kind]()
 
     def cards() -> str:
         return ", ".join(card_label(n) for n in event.get("names", [])) or "nothing"

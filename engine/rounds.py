@@ -14,12 +14,20 @@ from .state import GOLD_PICK, OVER, PLAY, Game
 from .variants import Variant, variant_of
 
 SABOTEUR_SHARE = {1: 4, 2: 3, 3: 3, 4: 2}
+# Whose left neighbour starts the next round (`because` of `round_started`).
+LAST_PATH, LAST_CARD = "last_path", "last_card"
+# Why a round ended (`reason` of `round_ended` and of the round's result).
+GOLD_REACHED, HANDS_EMPTY, NO_PLAYABLE_CARDS = "gold_reached", "hands_empty", "no_playable_cards"
 
 Events = list[dict]
 
 
-def deal_round(g: Game, starter: int, events: Events) -> None:
-    """Set out start and goals, set cards aside unseen, deal roles and hands; the starter acts first."""
+def deal_round(
+    g: Game, starter: int, events: Events, *, after: int | None = None, because: str | None = None
+) -> None:
+    """Set out start and goals, set cards aside unseen, deal roles and hands; the starter acts first.
+
+    `after` and `because` say why the starter starts (see `next_starter`); the first round has neither."""
     v = variant_of(g)
     n = g.seats
     rng = Rng(g.rng)
@@ -58,13 +66,17 @@ def deal_round(g: Game, starter: int, events: Events) -> None:
     g.offer = []
     g.last_actor = None
     g.last_placed = None
+    g.last_builder = None
     g.discarded_roles = []
     g.inspections = [[] for _ in range(n)]
     g.theft_order = []
     g.stealers = []
     g.reach = reach_from_start(v, g.board)
 
-    events.append(public("round_started", round=g.round, first=starter))
+    if after is None:
+        events.append(public("round_started", round=g.round, first=starter))
+    else:
+        events.append(public("round_started", round=g.round, first=starter, after=after, because=because))
     if g.removed:
         events.append(public("cards_set_aside", count=len(g.removed)))
     for seat in range(n):
@@ -92,7 +104,7 @@ def next_digger_counter_clockwise(g: Game, seat: int) -> int | None:
     return None
 
 
-def end_round(g: Game, events: Events, gold_reached_by: int | None) -> None:
+def end_round(g: Game, events: Events, gold_reached_by: int | None, reason: str) -> None:
     """Reveal the roles and pay the winners; deal on or finish when nothing is left to decide."""
     n = g.seats
     saboteurs = [s for s in range(n) if g.roles[s] == "saboteur"]
@@ -106,12 +118,13 @@ def end_round(g: Game, events: Events, gold_reached_by: int | None) -> None:
         "round": g.round,
         "winner": winner,
         "reached_by": gold_reached_by,
+        "reason": reason,
         "roles": list(g.roles),
         "spare_roles": list(g.spare_roles),
         "gold_cards": [0] * n,
         "saboteur_pay": [],
     })
-    events.append(public("round_ended", round=g.round, winner=winner, reached_by=gold_reached_by,
+    events.append(public("round_ended", round=g.round, winner=winner, reached_by=gold_reached_by, reason=reason,
                          roles=list(g.roles), spare_roles=list(g.spare_roles)))
     g.turn = None
     if winner == "diggers":
@@ -236,9 +249,8 @@ def gold_totals(g: Game) -> list[int]:
 
 
 def next_round(g: Game, events: Events) -> None:
-    """The left neighbour of whoever played the last card starts; after the last round the game ends."""
+    """Deal the next round, started by the seat `next_starter` names; after the last round the game ends."""
     v: Variant = variant_of(g)
-    last = g.last_actor if g.last_actor is not None else 0
     if g.round >= v.rounds:
         g.phase = OVER
         g.turn = None
@@ -247,4 +259,18 @@ def next_round(g: Game, events: Events) -> None:
         events.append(public("game_over", scores=totals, winners=[s for s, t in enumerate(totals) if t == best],
                              gold=[sorted(values, reverse=True) for values in g.gold]))
         return
-    deal_round(g, (last + 1) % g.seats, events)
+    after, because = next_starter(g)
+    deal_round(g, (after + 1) % g.seats, events, after=after, because=because)
+
+
+def next_starter(g: Game) -> tuple[int, str]:
+    """Whose left neighbour starts the next round, and why: `last_path`, `last_card` or `first_round`.
+
+    The base game's rulebook names the player who played the last path card of the round; when nobody
+    built a path, and in Saboteur 2 (whose rulebook names the last card played), the player of the last card.
+    """
+    if not variant_of(g).pays_gold_pieces and g.last_builder is not None:
+        return g.last_builder, LAST_PATH
+    if g.last_actor is not None:
+        return g.last_actor, LAST_CARD
+    return 0, LAST_CARD

@@ -22,6 +22,7 @@ Saboteur 2 adds:
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
@@ -43,7 +44,16 @@ from .events import private, public
 from .geometry import DIRECTIONS, neighbour
 from .piles import discard_from_front, draw_cards, is_trapped
 from .player_actions import EFFECTS, UNTARGETED, refusal, resolve, targets
-from .rounds import end_round, gold_totals, next_seat_with_cards, pick_gold
+from .rounds import (
+    GOLD_REACHED,
+    HANDS_EMPTY,
+    NO_PLAYABLE_CARDS,
+    end_round,
+    gold_totals,
+    next_seat_with_cards,
+    pick_gold,
+)
+from .setup import option
 from .state import GOLD_PICK, OVER, STEAL, Game
 from .treasure import end_round_with_teams, steal, steal_targets
 from .variants import Variant, variant_of
@@ -110,10 +120,28 @@ def legal_moves(g: Game, seat: int) -> list[Move]:
         return [{"type": "steal", "target": t} for t in steal_targets(g, seat)] + [{"type": "steal", "target": None}]
     v = variant_of(g)
     hand = g.hands[seat]
-    moves: list[Move] = []
+    moves = list(_card_plays(g, v, seat))
+    ordered = sorted(hand)
+    for count in range(1, min(v.max_pass_cards, len(hand)) + 1):
+        for chosen in combinations(ordered, count):
+            moves.append({"type": "pass", "cards": list(chosen)})
+    moves.extend(_clears(g, v, seat))
+    return moves
+
+
+def can_play(g: Game, seat: int) -> bool:
+    """Whether the seat holds a card it could play now, its turn or not: a path card with a legal place, an
+    action card with a legal target, or (Saboteur 2) two cards to discard to clear a card in front of it.
+    Passing does not count."""
+    v = variant_of(g)
+    return next(_card_plays(g, v, seat), None) is not None or next(_clears(g, v, seat), None) is not None
+
+
+def _card_plays(g: Game, v: Variant, seat: int) -> Iterator[Move]:
+    """Every legal play of a card from the seat's hand, in the order `legal_moves` lists them."""
     sites = ladders = None
     may_build = building_ban(g, seat) is None
-    for card_id in hand:
+    for card_id in g.hands[seat]:
         card = v.cards[card_id]
         kind = kind_of_play(card)
         if kind == "path":
@@ -131,38 +159,38 @@ def legal_moves(g: Game, seat: int) -> list[Move]:
                 openings = v.openings[card_id][rotated]
                 for (x, y), occupied, required, joins in places:
                     if openings & occupied == required and openings & joins:
-                        moves.append({"type": "play", "card": card_id, "x": x, "y": y, "rotated": rotated})
+                        yield {"type": "play", "card": card_id, "x": x, "y": y, "rotated": rotated}
         elif kind == "break":
             tool = card.tools[0]
             for target in range(g.seats):
                 if tool not in broken_tools(g, target):
-                    moves.append({"type": "play", "card": card_id, "target": target})
+                    yield {"type": "play", "card": card_id, "target": target}
         elif kind == "repair":
             for target in range(g.seats):
                 broken = broken_tools(g, target)
                 for tool in card.tools:
                     if tool in broken:
-                        moves.append({"type": "play", "card": card_id, "target": target, "tool": tool})
+                        yield {"type": "play", "card": card_id, "target": target, "tool": tool}
         elif kind == "rockfall":
             for x, y in sorted(g.board):
                 if v.cards[g.board[(x, y)][0]].kind == "path":
-                    moves.append({"type": "play", "card": card_id, "x": x, "y": y})
+                    yield {"type": "play", "card": card_id, "x": x, "y": y}
         elif kind == "map":
             for x, y in sorted(g.hidden_goals):
-                moves.append({"type": "play", "card": card_id, "x": x, "y": y})
+                yield {"type": "play", "card": card_id, "x": x, "y": y}
         elif kind in EFFECTS:
             for target in targets(g, seat, kind):
-                moves.append({"type": "play", "card": card_id} if kind in UNTARGETED
-                             else {"type": "play", "card": card_id, "target": target})
-    ordered = sorted(hand)
-    for count in range(1, min(v.max_pass_cards, len(hand)) + 1):
-        for chosen in combinations(ordered, count):
-            moves.append({"type": "pass", "cards": list(chosen)})
-    if v.clear_cost and g.front[seat]:
-        for chosen in combinations(ordered, v.clear_cost):
-            for removed in sorted(g.front[seat]):
-                moves.append({"type": "clear", "cards": list(chosen), "remove": removed})
-    return moves
+                yield ({"type": "play", "card": card_id} if kind in UNTARGETED
+                       else {"type": "play", "card": card_id, "target": target})
+
+
+def _clears(g: Game, v: Variant, seat: int) -> Iterator[Move]:
+    """Saboteur 2: discard `clear_cost` cards to remove one lying in front of the seat."""
+    if not v.clear_cost or not g.front[seat]:
+        return
+    for chosen in combinations(sorted(g.hands[seat]), v.clear_cost):
+        for removed in sorted(g.front[seat]):
+            yield {"type": "clear", "cards": list(chosen), "remove": removed}
 
 
 def _sites(g: Game, v: Variant) -> list[tuple[tuple[int, int], int, int, int]]:
@@ -326,6 +354,7 @@ def _build(g: Game, v: Variant, seat: int, card_id: int, move: Move, events: lis
     g.hands[seat].remove(card_id)
     g.board[cell] = (card_id, rotated)
     g.last_placed = cell
+    g.last_builder = seat
     g.reach = extend_reach(v, g.board, g.reach, cell)  # type: ignore[arg-type]
     events.append(public("path_placed", seat=seat, card=card_id, name=card.name, x=cell[0], y=cell[1],
                          rotated=rotated))
@@ -404,23 +433,31 @@ def _discarded(g: Game, seat: int, cards: list[int]) -> dict:
 def _finish_turn(g: Game, seat: int, events: list[dict], *, draws: int = 1, gold_reached: bool = False) -> None:
     g.last_actor = seat
     if gold_reached:
-        _end_round(g, events, seat)
+        _end_round(g, events, seat, GOLD_REACHED)
         return
     draw_cards(g, seat, draws, events)
     if not g.hands[seat] and not g.draw_pile:
         events.append(public("out_of_cards", seat=seat))
     following = next_seat_with_cards(g, seat)
     if following is None:
-        _end_round(g, events, None)
+        _end_round(g, events, None, HANDS_EMPTY)
+    elif not g.draw_pile and not option(g.options, "play_out_hands") and not _anyone_can_play(g, following):
+        events.append(public("no_playable_cards"))
+        _end_round(g, events, None, NO_PLAYABLE_CARDS)
     else:
         g.turn = following
 
 
-def _end_round(g: Game, events: list[dict], gold_reached_by: int | None) -> None:
+def _anyone_can_play(g: Game, first: int) -> bool:
+    """Whether any seat holds a card it could play, asking from `first` on (the next to play is likeliest)."""
+    return any(can_play(g, (first + k) % g.seats) for k in range(g.seats))
+
+
+def _end_round(g: Game, events: list[dict], gold_reached_by: int | None, reason: str) -> None:
     if variant_of(g).pays_gold_pieces:
-        end_round_with_teams(g, events, gold_reached_by)
+        end_round_with_teams(g, events, gold_reached_by, reason)
     else:
-        end_round(g, events, gold_reached_by)
+        end_round(g, events, gold_reached_by, reason)
 
 
 # ---------------------------------------------------------------- checking input

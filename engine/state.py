@@ -50,6 +50,7 @@ class Game:
     inspections: list[list[tuple[int, str]]] = field(default_factory=list)  # per seat: (seat seen, role seen)
     theft_order: list[int] = field(default_factory=list)  # seats holding a Theft, in the order they played it
     stealers: list[int] = field(default_factory=list)  # seats still to steal after this round's payout
+    last_builder: int | None = None  # who placed the last path card this round (None: nobody yet)
     reach: frozenset | None = field(default=None, compare=False, repr=False)  # cache
     variant_cache: Any = field(default=None, compare=False, repr=False)  # cache, see variants.variant_of
 
@@ -115,6 +116,7 @@ class Game:
             "inspections": [[[seen, role] for seen, role in i] for i in self.inspections],
             "theft_order": list(self.theft_order),
             "stealers": list(self.stealers),
+            "last_builder": self.last_builder,
         }
 
     @classmethod
@@ -154,4 +156,5 @@ class Game:
             inspections=[[(seen, role) for seen, role in i] for i in d.get("inspections", [[]] * seats)],
             theft_order=list(d.get("theft_order", [])),
             stealers=list(d.get("stealers", [])),
+            last_builder=d.get("last_builder"),
         )

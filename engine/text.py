@@ -15,6 +15,7 @@ PAYOUT_REASONS = {
     "blue": "for the blue team", "green": "for the green team", "boss": "as the Boss, one less than the share",
     "profiteer": "as the Profiteer, two less than the share", "saboteur": "as a saboteur",
     "crystals": "for the crystals in the tunnels", "trapped": "nothing, being trapped",
+    "geologist": "as a Geologist, sharing the win of the non-saboteurs",
 }
 UNUSED_THEFT = {"declined": "chose not to steal", "trapped": "could not steal, being trapped",
                 "no_gold_to_steal": "found nobody with gold to steal"}
@@ -53,7 +54,7 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
         return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
 
     describe: dict[str, Callable[[], str]] = {
-        "round_started": lambda: f"Round {event['round']} begins; {who('first')} plays first.",
+        "round_started": lambda: _round_started(event, names),
         "role_dealt": lambda: f"Your role this round: {role_name(event['role'])}.",
         "hand_dealt": lambda: f"Your hand: {_cards(event.get('names', []))}.",
         "path_placed": lambda: (f"{who()} built a {card_label(event['name'])} at ({event['x']}, {event['y']})"
@@ -75,6 +76,7 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
         "drew_cards": lambda: f"You drew {_cards(event.get('names', []))}.",
         "draw_pile_empty": lambda: "The draw pile is empty.",
         "out_of_cards": lambda: f"{who()} has no cards left this round.",
+        "no_playable_cards": lambda: "The draw pile is empty and nobody holds a card they could play.",
         "round_ended": lambda: _round_ended(event, names),
         "gold_drawn": lambda: f"{event['count']} gold cards are drawn; {who('first')} chooses first.",
         "gold_offered": lambda: f"Choose a gold card: {', '.join(str(v) for v in event['values'])}.",
@@ -126,6 +128,25 @@ def _gold_paid(event: dict[str, Any], names: list[str]) -> str:
     return f"{names[event['seat']]} gets {pieces} {PAYOUT_REASONS.get(reason, '')}".rstrip() + "."
 
 
+def _round_started(event: dict[str, Any], names: list[str]) -> str:
+    line = f"Round {event['round']} begins; {names[event['first']]} plays first"
+    after = event.get("after")
+    if after is None:
+        return line + "."
+    why = "built the last path card" if event.get("because") == "last_path" else "played the last card"
+    return f"{line}, sitting left of {names[after]}, who {why} of the round before."
+
+
+NOT_REACHED = {
+    "no_playable_cards": "the draw pile ran out and nobody could play a card, so the gold was not reached",
+    "hands_empty": "every hand is played out, so the gold was not reached",
+}
+
+
+def _not_reached(event: dict[str, Any]) -> str:
+    return NOT_REACHED.get(event.get("reason", ""), "the gold was not reached")
+
+
 def _round_ended(event: dict[str, Any], names: list[str]) -> str:
     if "teams" in event:
         return _round_ended_with_teams(event, names)
@@ -133,9 +154,10 @@ def _round_ended(event: dict[str, Any], names: list[str]) -> str:
     if winner == "diggers":
         head = f"Round {event['round']} is over: {names[event['reached_by']]} reached the gold and the gold-diggers win."
     elif winner == "saboteurs":
-        head = f"Round {event['round']} is over: the gold was not reached and the saboteurs win."
+        head = f"Round {event['round']} is over: {_not_reached(event)} and the saboteurs win."
     else:
-        head = f"Round {event['round']} is over: the gold was not reached and there was no saboteur, so nobody wins."
+        head = (f"Round {event['round']} is over: {_not_reached(event)} and there was no saboteur, "
+                "so nobody wins.")
     roles = ", ".join(f"{names[s]} {role_name(r)}" for s, r in enumerate(event["roles"]))
     return f"{head} Roles: {roles}."
 
@@ -153,9 +175,9 @@ def _round_ended_with_teams(event: dict[str, Any], names: list[str]) -> str:
         head = (f"{start}{names[event['reached_by']]} reached the gold, but doors bar both teams, "
                 f"so the saboteurs' side wins.")
     elif event["winner"] == "saboteurs":
-        head = f"{start}the gold was not reached and the saboteurs' side wins."
+        head = f"{start}{_not_reached(event)} and the saboteurs' side wins."
     else:
-        head = f"{start}the gold was not reached and nobody wins."
+        head = f"{start}{_not_reached(event)} and nobody wins."
     roles = ", ".join(f"{names[s]} {role_name(r)}" for s, r in enumerate(event["roles"]))
     return f"{head} Roles: {roles}."
 

@@ -3,7 +3,8 @@
 A team may claim the gold when it is joined to the start without passing a door of the other
 colour. Who wins then depends on who connected (see `winning_teams`). Winners share gold pieces
 by their number; the Boss gets one less and the Profiteer two less; Geologists are paid the
-crystals on the board instead; trapped players get nothing and are not counted. Then every
+crystals on the board (and, with option `geologists_share_gold`, a winner's share too when the Boss,
+the Profiteer or a Geologist connected); trapped players get nothing and are not counted. Then every
 holder of a Theft who is not trapped may take one gold piece from another player, each steal a
 decision of its own (phase `steal`). Gold pieces are numbers: the bank always makes change.
 """
@@ -16,6 +17,7 @@ from .errors import IllegalMove
 from .events import public
 from .piles import card_in_front, discard_from_front, is_trapped
 from .rounds import next_round
+from .setup import option
 from .state import PLAY, STEAL, Game
 from .variants import BLUE, BOSS, GEOLOGIST, GREEN, PROFITEER, SABOTEUR, TEAM_OF_ROLE, Variant, variant_of
 
@@ -24,7 +26,8 @@ OTHER_TEAM = {"blue": "green", "green": "blue"}
 SHARE_BY_WINNERS = {1: 5, 2: 4, 3: 3, 4: 2}  # five winners or more: 1 each
 LESS_FOR_ROLE = {BOSS: 1, PROFITEER: 2}
 # Why a seat is paid, as payout lines name it: the team, the crystals, or the role itself.
-REASON_FOR_ROLE = {BLUE: "blue", GREEN: "green", GEOLOGIST: "crystals"}
+REASON_FOR_ROLE = {BLUE: "blue", GREEN: "green"}
+CRYSTALS = "crystals"
 
 Events = list[dict]
 
@@ -59,17 +62,22 @@ def visible_crystals(v: Variant, board: Any) -> int:
     return sum(v.cards[card_id].crystals for card_id, _ in board.values())
 
 
-def end_round_with_teams(g: Game, events: Events, gold_reached_by: int | None) -> None:
-    """Reveal the dwarf cards, pay the winners and the Geologists, then let the thieves steal."""
+def end_round_with_teams(g: Game, events: Events, gold_reached_by: int | None, reason: str) -> None:
+    """Reveal the dwarf cards, pay the winners and the Geologists, then let the thieves steal.
+
+    The dwarf cards given up to Swap Your Hats stay face down: neither the event nor the result names them,
+    only how many hats were swapped."""
     v = variant_of(g)
     n = g.seats
     roles = g.roles
     trapped = [s for s in range(n) if is_trapped(g, s)]
     claims = team_claims(v, g.board) if gold_reached_by is not None else {t: False for t in TEAMS}
-    teams = winning_teams(roles[gold_reached_by], claims) if gold_reached_by is not None else []
+    connector = roles[gold_reached_by] if gold_reached_by is not None else None
+    teams = winning_teams(connector, claims) if connector is not None else []
     if teams:
         winner = "diggers"
-        winners = [s for s in range(n) if TEAM_OF_ROLE.get(roles[s]) in teams or roles[s] in (BOSS, PROFITEER)]
+        sharing = (BOSS, PROFITEER, GEOLOGIST) if geologists_win(g, connector) else (BOSS, PROFITEER)
+        winners = [s for s in range(n) if TEAM_OF_ROLE.get(roles[s]) in teams or roles[s] in sharing]
     else:
         winners = [s for s in range(n) if roles[s] in (SABOTEUR, PROFITEER)]
         winner = "saboteurs" if winners else "nobody"
@@ -80,7 +88,7 @@ def end_round_with_teams(g: Game, events: Events, gold_reached_by: int | None) -
     geologists = [s for s in range(n) if roles[s] == GEOLOGIST]
     paid_geologists = [s for s in geologists if s not in trapped]
     each = crystals // len(paid_geologists) if paid_geologists else 0
-    payouts += [_payout(s, GEOLOGIST, each, crystals, s in trapped) for s in geologists]
+    payouts += [_payout(s, GEOLOGIST, each, crystals, s in trapped, CRYSTALS) for s in geologists]
 
     for payout in payouts:
         g.gold_pieces[payout["seat"]] += payout["amount"]
@@ -90,17 +98,18 @@ def end_round_with_teams(g: Game, events: Events, gold_reached_by: int | None) -
         "reached_by": gold_reached_by,
         "teams": teams,
         "claims": dict(claims),
+        "reason": reason,
         "roles": list(roles),
         "spare_roles": list(g.spare_roles),
-        "discarded_roles": list(g.discarded_roles),
+        "hats_swapped": len(g.discarded_roles),
         "trapped": trapped,
         "crystals": crystals,
         "payouts": payouts,
         "thefts": [],
     })
-    events.append(public("round_ended", round=g.round, winner=winner, reached_by=gold_reached_by, teams=teams,
-                         claims=dict(claims), roles=list(roles), spare_roles=list(g.spare_roles),
-                         discarded_roles=list(g.discarded_roles), trapped=trapped, crystals=crystals))
+    events.append(public("round_ended", round=g.round, winner=winner, reached_by=gold_reached_by, reason=reason,
+                         teams=teams, claims=dict(claims), roles=list(roles), spare_roles=list(g.spare_roles),
+                         hats_swapped=len(g.discarded_roles), trapped=trapped, crystals=crystals))
     for payout in payouts:
         events.append(public("gold_paid", **payout))
     g.turn = None
@@ -108,11 +117,22 @@ def end_round_with_teams(g: Game, events: Events, gold_reached_by: int | None) -
     next_stealer(g, events)
 
 
-def _payout(seat: int, role: str, amount: int, base: int, trapped: bool) -> dict[str, Any]:
+def _payout(
+    seat: int, role: str, amount: int, base: int, trapped: bool, reason: str | None = None
+) -> dict[str, Any]:
     """One line of the payout: `base` is the share (or the crystals) before the role's discount."""
     if trapped:
         return {"seat": seat, "amount": 0, "base": base, "reason": "trapped"}
-    return {"seat": seat, "amount": max(amount, 0), "base": base, "reason": REASON_FOR_ROLE.get(role, role)}
+    return {"seat": seat, "amount": max(amount, 0), "base": base, "reason": reason or REASON_FOR_ROLE.get(role, role)}
+
+
+def geologists_win(g: Game, connector: str) -> bool:
+    """Whether the Geologists count among the winners when `connector` reached the gold.
+
+    The rulebook lets both teams win "along with all other non-Saboteurs" when the Boss, the Profiteer or a
+    Geologist connects. Read strictly, a Geologist is paid in crystals only (the default); with option
+    `geologists_share_gold` the Geologists are such non-Saboteurs and take a share as well."""
+    return option(g.options, "geologists_share_gold") and connector in (BOSS, PROFITEER, GEOLOGIST)
 
 
 def stealing_order(g: Game) -> list[int]:

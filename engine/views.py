@@ -150,5 +150,10 @@ def _add_saboteur2(g: Game, seat: int | None, out: dict[str, Any]) -> None:
 
 def _public_result(result: dict[str, Any]) -> dict[str, Any]:
     """A finished round, as recorded: it holds only what is public once the round has ended
-    (roles, who won, payouts and thefts in Saboteur 2, gold card counts but not values in the base game)."""
-    return copy.deepcopy(result)
+    (roles, who won, payouts and thefts in Saboteur 2, gold card counts but not values in the base game).
+    The dwarf cards given up to Swap Your Hats stay face down for good: a round recorded before they were
+    left out of results shows only how many there were."""
+    public = copy.deepcopy(result)
+    if "discarded_roles" in public:
+        public["hats_swapped"] = len(public.pop("discarded_roles"))
+    return public

@@ -2,6 +2,8 @@
 Swap Your Hats, Trapped!, Free at last!, discarding two to clear, passing with one to three cards."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import engine
@@ -145,6 +147,69 @@ def test_swap_your_hats_gives_the_chosen_player_a_leftover_dwarf_card_only_they_
     assert public[0] == {"type": "hats_swapped", "audience": "public", "seat": 0, "target": target, "card": card}
     assert all("role" not in e for e in public)
     assert [m["target"] for m in moves_with(g, 0, card)] == [0, 1, 2, 3]
+
+
+def swap_then_end_round(table, hand_card):
+    """Ann makes Cy swap hats, then the round ends with everyone's cards played out; every event returned."""
+    g = s2_table(table, hands={0: ["swap_hats"]}, roles=["blue_digger", "saboteur", "boss", "geologist"], draw=0)
+    g.spare_roles = ["green_digger", "profiteer"]  # Cy gives up the Boss and takes the Profiteer
+    events: list[dict] = []
+    g, more = engine.apply_move(g, 0, play(hand_card(g, 0, "swap_hats"), target=2))
+    events += more
+    while g.round == 1 and g.phase == "play":
+        seat = engine.to_act(g)
+        g, more = engine.apply_move(g, seat, {"type": "pass", "cards": [g.hands[seat][0]]})
+        events += more
+    return g, events
+
+
+def test_the_dwarf_card_given_up_to_swap_your_hats_is_not_shown_when_the_round_ends(table, hand_card):
+    """Rulebook, Swap Your Hats: the old dwarf card is discarded "without showing it to anyone"."""
+    g, events = swap_then_end_round(table, hand_card)
+
+    ended = next(e for e in events if e["type"] == "round_ended")
+    assert ended["roles"][2] == "profiteer" and ended["hats_swapped"] == 1
+    assert "boss" not in json.dumps([e for e in events if e["audience"] == "public"])
+    assert "boss" not in json.dumps(engine.view(g, None)["results"])
+    assert "boss" not in json.dumps(engine.view(g, 2)["results"])
+
+
+def test_a_round_recorded_with_its_given_up_dwarf_cards_shows_only_how_many(table):
+    g = s2_table(table)
+    g.results = [{"round": 1, "roles": ["saboteur"] * 4, "discarded_roles": ["boss"]}]
+
+    assert engine.view(g, None)["results"] == [{"round": 1, "roles": ["saboteur"] * 4, "hats_swapped": 1}]
+
+
+def test_the_open_view_of_a_finished_game_does_not_name_a_given_up_dwarf_card(table, hand_card):
+    g, events = swap_then_end_round(table, hand_card)
+
+    opened = engine.open_view(g)
+
+    assert "discarded_roles" not in opened and opened["hats_swapped"] == len(g.discarded_roles)
+
+
+def test_every_line_told_openly_before_a_swap_keeps_the_given_up_card_secret(table, hand_card):
+    """The seat that swaps hats is dealt a card nobody else may learn: the deal, an inspection of it and the
+    leftover card taken (when that one is given up in turn) are told without naming it."""
+    names = ["Ann", "Bo", "Cy", "Di"]
+    events = [
+        {"type": "role_dealt", "audience": [2], "seat": 2, "role": "boss"},
+        {"type": "role_seen", "audience": [1], "seat": 1, "target": 2, "role": "boss"},
+        {"type": "hats_swapped", "audience": "public", "seat": 0, "target": 2, "card": 90},
+        {"type": "role_changed", "audience": [2], "seat": 2, "role": "geologist"},
+        {"type": "hats_swapped", "audience": "public", "seat": 0, "target": 2, "card": 91},
+        {"type": "role_changed", "audience": [2], "seat": 2, "role": "profiteer"},
+        {"type": "role_seen", "audience": [1], "seat": 1, "target": 2, "role": "profiteer"},
+    ]
+
+    secret = engine.roles_given_up(events)
+    lines = [engine.describe_openly(e, names, s) for e, s in zip(events, secret)]
+
+    assert secret[0] == secret[1] == secret[3] == frozenset({2}) and secret[5] == secret[6] == frozenset()
+    told = " ".join(lines)
+    assert "Boss" not in told and "Geologist" not in told
+    assert lines[-2:] == ["Cy took a leftover dwarf card: Profiteer.", "Bo inspected Cy's dwarf card: Profiteer."]
 
 
 def test_swap_your_hats_cannot_be_played_when_no_dwarf_card_is_left(table, hand_card):

@@ -301,3 +301,62 @@ def test_after_three_rounds_the_most_gold_pieces_win_and_ties_share_the_win(tabl
     over = next(e for e in events if e["type"] == "game_over")
     assert engine.is_over(g) and over["scores"] == [5, 5, 0] and over["winners"] == [0, 1]
     assert engine.scores(g) == [5, 5, 0] and engine.view(g, 2)["final"]["winners"] == [0, 1]
+
+
+# ---------------------------------------------------------------- the Geologists and the "non-Saboteurs"
+
+
+def gold_by_seat(events) -> dict[int, int]:
+    """Every gold piece paid, added up per seat (a Geologist may get a share and the crystals)."""
+    totals: dict[int, int] = {}
+    for e in events:
+        if e["type"] == "gold_paid":
+            totals[e["seat"]] = totals.get(e["seat"], 0) + e["amount"]
+    return totals
+
+
+def test_by_default_geologists_are_not_counted_among_the_winners_and_take_only_their_crystals(table):
+    """Rulebook: "Both teams win (along with all other 'non-Saboteurs') if The Boss, The Geologist or The
+    Profiteer creates the connection". Read strictly (the default), the Geologists keep to their crystals."""
+    _, events = connect(table, ["boss", "blue_digger", "green_digger", "geologist"], 0)
+
+    assert gold_by_seat(events) == {0: 2, 1: 3, 2: 3, 3: 0}
+
+
+@pytest.mark.parametrize("connector", ["boss", "profiteer", "geologist"])
+def test_with_geologists_share_gold_the_geologists_win_with_both_teams_when_boss_profiteer_or_geologist_connects(
+    table, connector
+):
+    """Rulebook: "Both teams win (along with all other 'non-Saboteurs') if The Boss, The Geologist or The
+    Profiteer creates the connection". Option `geologists_share_gold` counts the Geologists as such winners."""
+    roles = [connector, "blue_digger", "green_digger", "geologist"]
+    _, events = connect(table, roles, 0, options={"geologists_share_gold": True})
+
+    share = 2  # four winners
+    expected = {"boss": share - 1, "profiteer": share - 2, "geologist": share}[connector]
+    assert gold_by_seat(events) == {0: expected, 1: share, 2: share, 3: share}
+    assert {"seat": 3, "amount": share, "base": share, "reason": "geologist"} in [
+        {k: v for k, v in e.items() if k not in ("type", "audience")} for e in events if e["type"] == "gold_paid"]
+
+
+def test_with_geologists_share_gold_a_geologist_still_takes_the_crystals_as_well(table):
+    roles = ["geologist", "blue_digger", "green_digger", "saboteur"]
+    _, events = connect(table, roles, 0, options={"geologists_share_gold": True},
+                        board={(2, 1): "crystal_tee_nse"})
+
+    crystals = [e for e in events if e["type"] == "gold_paid" and e["reason"] == "crystals"]
+    assert crystals == [{"type": "gold_paid", "audience": "public", "seat": 0, "amount": 1, "base": 1,
+                         "reason": "crystals"}]
+    assert gold_by_seat(events) == {0: 3 + 1, 1: 3, 2: 3}
+
+
+def test_with_geologists_share_gold_a_gold_digger_who_connects_wins_for_their_team_alone(table):
+    roles = ["blue_digger", "blue_digger", "green_digger", "geologist"]
+    _, events = connect(table, roles, 0, options={"geologists_share_gold": True})
+
+    assert gold_by_seat(events) == {0: 4, 1: 4, 3: 0}
+
+
+def test_the_geologists_option_belongs_to_saboteur2_only():
+    with pytest.raises(engine.InvalidSetup, match="belongs to the saboteur2 game"):
+        engine.new_game(["Ann", "Bo", "Cy"], seed=1, options={"geologists_share_gold": True})
