@@ -48,7 +48,9 @@ def test_replacing_a_player_hands_over_the_seat(host: FlaskClient, runtime_of: R
     assert all(card["label"] in body for card in view["you"]["hand"])
     new_token = re.search(r"/play/(\S+)", body).group(1)
     assert runtime_of.games.resolve_link(new_token).seat == 1
-    assert system_lines(runtime_of, game_id) == ["Seat 2 changed hands: Eve takes over from Ben."]
+    assert system_lines(runtime_of, game_id) == [
+        "Seat 2 changed hands: Eve takes over from Ben. "
+        "A new email address has been sent what the seat knows (its role, hand and map results)."]
     assert audit(runtime_of, game_id)[-1][0] == "replace_player"
 
 
@@ -119,16 +121,28 @@ def test_resending_a_link_keeps_old_links_working(host: FlaskClient, runtime_of:
     assert audit(runtime_of, game_id)[-1] == ("resend_link", {"seat": 2})
 
 
-def test_correcting_an_email_sends_a_new_link_to_the_new_address(
-    host: FlaskClient, runtime_of: Runtime, game_id: str
+def test_correcting_an_email_sends_a_new_link_to_the_new_address_once_the_old_one_confirms(
+    app: Flask, host: FlaskClient, runtime_of: Runtime, game_id: str
 ) -> None:
     old_token = seat_token(runtime_of, game_id, 1)
     assert post(host, f"/host/games/{game_id}/seats/1/email", confirm="yes", email="ben@new.example").status_code == 303
+    confirm_address_change(app, runtime_of, "ben@example.org")
     assert host.get(f"/play/{old_token}").status_code == 410
     assert len(mailbox(runtime_of, "seat_link", to="ben@new.example")) == 1
     assert runtime_of.games.invites(game_id)[1].email == "ben@new.example"
     bad = post(host, f"/host/games/{game_id}/seats/1/email", confirm="yes", email="nope")
     assert bad.status_code == 400
+
+
+def confirm_address_change(app: Flask, runtime: Runtime, old_address: str) -> None:
+    """The owner of the old address opens the emailed confirmation link and presses its button."""
+    path = re.search(r"https?://[^/\s]+(/seat-address/\S+)", mailbox(runtime, "address_change", to=old_address)[-1]
+                     .body_text).group(1)
+    owner = app.test_client()
+    with owner.session_transaction() as session:
+        session["csrf"] = "owner-csrf"
+    assert owner.get(path).status_code == 200
+    assert owner.post(path, data={"csrf_token": "owner-csrf"}).status_code == 200
 
 
 def test_a_computer_seat_has_no_link_to_rotate(host: FlaskClient, runtime_of: Runtime, new_game) -> None:

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 import engine
+from pbem.addresses import same_mailbox
 from pbem.clock import Clock
 from pbem.config import PolicyConfig
 from pbem.db import Database
@@ -174,6 +175,7 @@ class GameService:
                 paused=False,
                 is_demo=is_demo,
                 host_email=host_email,
+                host_plays=any(seat.email is not None and same_mailbox(seat.email, host_email) for seat in seats),
                 created_at=now,
                 updated_at=now,
             )

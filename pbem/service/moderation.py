@@ -1,35 +1,50 @@
 """What a host may do to a running game: hand a seat to someone else, renew or resend a seat's link,
-correct an address, roll back, end or abandon the game, and (only a host who does not play) reveal it.
+correct an address, roll back, end or abandon the game, and (only in a game where the host holds no seat)
+reveal it.
 
 Each action is one transaction: the change, the HostAction audit row, a system line telling the table
 (`pbem/service/chat.py`), and the emails it causes, so all of it exists exactly when the change commits.
 The table learns only what changed hands or state, never anything hidden: a new player's private
-knowledge goes to that player alone, in the handover email.
+knowledge goes to that player alone, in the handover email, and the table is told that it went.
+
+A host stays blind even when they play. A seat's knowledge never goes to one of the host's addresses (their
+sign-in address and the game's `host_email`, compared as mailboxes: `pbem/addresses.py`) nor to the mailbox of
+another seat; a correction of an address waits until the old address confirms it (`address_changes`); and
+a game records at its creation whether the host holds a seat (`games.host_plays`): then no reveal, ever.
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 import engine
+from pbem.addresses import mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.errors import GameFinished, NotAllowed, NotYourGame, SeatNotFound, ValidationError
+from pbem.errors import BadLink, GameFinished, NotAllowed, NotYourGame, RateLimited, SeatNotFound, ValidationError
 from pbem.mail.outbox import Outbox, dedupe_key
-from pbem.models import Game, Seat, Snapshot
+from pbem.models import AddressChange, Game, Seat, Snapshot
+from pbem.service.address_changes import INVALID, MAX_AGE, AddressChangeLinks
 from pbem.service.chat import post_system_line
 from pbem.service.games import MAX_NAME, GameService, _clean_email, _clean_text, _lock_game
 from pbem.service.host_access import HostSession, normal_email
+from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.snapshots import seat_view
 from pbem.service.turn_controls import hand_over
 
 MAX_REASON = 500
 RUNNING = ("created", "active")
+# How often one seat's address may be asked to confirm a correction.
+ADDRESS_CHANGES_PER_SEAT = Limit("address_change_seat", count=3, window=timedelta(days=1))
+CONFIRMATION_USED = "This change was confirmed already: the seat's links now go to the new address."
+NO_LONGER_APPLIES = "This seat's address has changed since the request, so it no longer applies. Nothing was changed."
 
 
 @dataclass(frozen=True)
@@ -45,10 +60,44 @@ def may_host(game: Game, host: HostSession) -> bool:
     return host.is_admin or normal_email(game.host_email) == normal_email(host.email)
 
 
+@dataclass(frozen=True)
+class AddressChangeRequest:
+    """A correction waiting for the old address, as its confirmation page shows it."""
+
+    game_title: str
+    seat_name: str
+    old_email: str
+    new_email: str
+
+
 def host_plays(game: Game, host: HostSession) -> bool:
-    """Whether the signed-in host holds a seat in this game (then they must stay blind)."""
-    mine = normal_email(host.email)
-    return any(seat.email is not None and normal_email(seat.email) == mine for seat in game.seats)
+    """Whether the game's host held a seat when it was created, or the signed-in host holds one now."""
+    mine = mailbox_key(host.email)
+    return game.host_plays or any(seat.email is not None and mailbox_key(seat.email) == mine for seat in game.seats)
+
+
+def host_mailboxes(game: Game, host_email: str) -> set[str]:
+    """The mailboxes known to be the host's: the game's host address and the address acting as host now."""
+    return {mailbox_key(game.host_email), mailbox_key(host_email)}
+
+
+def check_receiver(game: Game, row: Seat, address: str, host_email: str, *, newcomer: bool) -> None:
+    """May `address` receive this seat's private knowledge? Never one of the host's mailboxes, unless a
+    correction keeps the host's own seat with the host; never a mailbox that holds another seat of the game.
+    A correction never moves a seat into or out of the host's mailboxes, so the host's seat stays known."""
+    receiver = mailbox_key(address)
+    hosts = host_mailboxes(game, host_email)
+    seat_is_hosts = not newcomer and row.email is not None and mailbox_key(row.email) in hosts
+    if receiver in hosts and not seat_is_hosts:
+        raise NotAllowed("That is the host's address: a seat's role, hand and map results never go to the host. "
+                         "Give the seat to another person's address.")
+    if seat_is_hosts and receiver not in hosts:
+        raise NotAllowed("This is the host's own seat: its address can only change to another of the host's "
+                         "addresses. To hand the seat to someone else, replace the player.")
+    for other in game.seats:
+        if other is not row and other.email is not None and mailbox_key(other.email) == receiver:
+            raise ValidationError(f"That address already receives {other.display_name}'s seat; "
+                                  "one person may hold one seat only.")
 
 
 def clean_reason(reason: object) -> str:
@@ -61,12 +110,17 @@ def clean_reason(reason: object) -> str:
 
 
 class Moderation:
-    def __init__(self, db: Database, clock: Clock, games: GameService, outbox: Outbox, link_max_age_days: int) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, games: GameService, outbox: Outbox, link_max_age_days: int,
+        address_links: AddressChangeLinks, limiter: RateLimiter,
+    ) -> None:
         self._db = db
         self._clock = clock
         self._games = games
         self._outbox = outbox
         self._link_max_age_days = link_max_age_days
+        self._address_links = address_links
+        self._limiter = limiter
 
     # -- seats -------------------------------------------------------------------------------------
 
@@ -79,6 +133,7 @@ class Moderation:
             others = [other for other in game.seats if other is not row]
             if any(other.display_name.casefold() == new_name.casefold() for other in others):
                 raise ValidationError(f"Another seat is already called {new_name}; choose a different name.")
+            check_receiver(game, row, new_email, host.email, newcomer=True)
             old_name, was_bot = row.display_name, row.is_bot
             row.display_name, row.email, row.is_bot = new_name, new_email, False
             row.token_version += 1
@@ -87,7 +142,8 @@ class Moderation:
             self._games.log_host_action(session, game, host.email, "replace_player", {
                 "seat": seat, "old_name": old_name, "new_name": new_name, "was_bot": was_bot,
             })
-            self._tell_table(session, game, f"Seat {seat + 1} changed hands: {new_name} takes over from {old_name}.",
+            self._tell_table(session, game, f"Seat {seat + 1} changed hands: {new_name} takes over from {old_name}. "
+                             "A new email address has been sent what the seat knows (its role, hand and map results).",
                              "seat_handover")
             self._outbox.enqueue(
                 session, game=game, seat=row, kind="handover",
@@ -117,18 +173,81 @@ class Moderation:
             self._send_link(session, game, row, "resent")
 
     def correct_email(self, game_id: str, seat: int, email: str, *, host: HostSession) -> None:
-        """Fix a seat's address; links sent to the wrong one die, a new link goes to the right one."""
+        """Ask the seat's current address to confirm a new one; nothing changes until it does
+        (`confirm_address_change`). A newer request replaces one still waiting."""
         address = _clean_email("corrected email", email)
         with self._db.write() as session:
             game, row = self._person_seat(session, game_id, seat, host)
-            if row.email == address:
+            old = row.email or ""
+            if old.casefold() == address.casefold():
                 raise ValidationError("That is already this seat's address.")
-            row.email = address
+            check_receiver(game, row, address, host.email, newcomer=False)
+            if not self._limiter.allow(session, ADDRESS_CHANGES_PER_SEAT, f"{game.public_id}:{seat}"):
+                raise RateLimited("This seat's address has been asked to confirm a change three times today. "
+                                  "Please wait a day, or replace the player instead.")
+            session.execute(delete(AddressChange).where(
+                AddressChange.game_id == game.id, AddressChange.seat_index == seat, AddressChange.confirmed_at.is_(None)
+            ))
+            nonce = secrets.token_urlsafe(24)
+            session.add(AddressChange(nonce_hash=_hash(nonce), game_id=game.id, seat_index=seat, old_email=old,
+                                      new_email=address, requested_by=host.email, created_at=self._clock.now()))
+            self._games.log_host_action(session, game, host.email, "request_email_correction", {"seat": seat})
+            self._outbox.enqueue(
+                session, game=game, seat=row, kind="address_change",
+                dedupe_key=dedupe_key("address_change", game.public_id, seat, _hash(nonce)[:16]),
+                context={"new_email": address, "confirm_url": self._address_links.url(nonce),
+                         "confirm_days": MAX_AGE.days},
+            )
+
+    def address_change(self, token: str) -> AddressChangeRequest:
+        """What a confirmation link would change, without changing it (the GET behind the email's button)."""
+        nonce = self._address_links.verify(token)
+        with self._db.read() as session:
+            change = session.scalar(select(AddressChange).where(AddressChange.nonce_hash == _hash(nonce)))
+            if change is None:
+                raise BadLink(INVALID)
+            if change.confirmed_at is not None:
+                raise BadLink(CONFIRMATION_USED)
+            game = session.get(Game, change.game_id)
+            assert game is not None
+            row = game.seats[change.seat_index]
+            if row.email != change.old_email:
+                raise BadLink(NO_LONGER_APPLIES)
+            return AddressChangeRequest(game.title, row.display_name, change.old_email, change.new_email)
+
+    def confirm_address_change(self, token: str) -> AddressChangeRequest:
+        """The old address agrees: the seat moves to the new one, its old links die, the table is told."""
+        nonce = self._address_links.verify(token)
+        with self._db.write() as session:
+            change = session.scalar(select(AddressChange).where(AddressChange.nonce_hash == _hash(nonce)))
+            if change is None:
+                raise BadLink(INVALID)
+            public_id = session.scalar(select(Game.public_id).where(Game.id == change.game_id))
+            game = _lock_game(session, str(public_id))
+            if game.status not in RUNNING:
+                raise GameFinished()
+            row = game.seats[change.seat_index]
+            if row.is_bot or row.email != change.old_email:
+                raise BadLink(NO_LONGER_APPLIES)
+            check_receiver(game, row, change.new_email, change.requested_by, newcomer=False)
+            spent = session.execute(
+                update(AddressChange)
+                .where(AddressChange.id == change.id, AddressChange.confirmed_at.is_(None))
+                .values(confirmed_at=self._clock.now())
+                .execution_options(synchronize_session=False)
+            )
+            if spent.rowcount != 1:
+                raise BadLink(CONFIRMATION_USED)
+            row.email = change.new_email
             row.token_version += 1
-            self._games.log_host_action(session, game, host.email, "correct_email", {"seat": seat})
-            self._tell_table(session, game, f"The host corrected {row.display_name}'s email address.",
+            self._games.log_host_action(session, game, change.requested_by, "correct_email",
+                                        {"seat": row.seat_index, "confirmed_by_old_address": True})
+            name = row.display_name
+            self._tell_table(session, game, f"{name}'s email address changed (confirmed from the old address): "
+                             f"{name}'s links and everything the seat knows now go to the new address.",
                              "email_corrected")
             self._send_link(session, game, row, "corrected")
+            return AddressChangeRequest(game.title, name, change.old_email, change.new_email)
 
     # -- the game as a whole -----------------------------------------------------------------------
 
@@ -171,7 +290,7 @@ class Moderation:
         with self._db.write() as session:
             game = self._own(session, game_id, host)
             if host_plays(game, host):
-                raise NotAllowed("You play in this game, so you cannot see its secrets.")
+                raise NotAllowed("The host plays in this game, so its secrets stay closed until it ends.")
             if game.current_seq is None:
                 raise ValidationError("This game has not started: there is nothing to reveal.")
             state = _state(session, game, game.current_seq)
@@ -222,6 +341,10 @@ class Moderation:
                 dedupe_key=dedupe_key("game_closed", game.public_id, row.seat_index),
                 context={"how": how, "standings": standings, **self._games.mail.link_context(game, row)},
             )
+
+
+def _hash(nonce: str) -> str:
+    return hashlib.sha256(nonce.encode()).hexdigest()
 
 
 def _state(session: Session, game: Game, seq: int) -> engine.Game:

@@ -15,6 +15,7 @@ from pbem.runtime import build_runtime
 from pbem.web import auto_pass_links, chat, csrf, dev_mail, errors, floor, home, mail_links, player, security, urls
 from pbem.web import deals, replay  # noqa: F401  (their routes join the player blueprint)
 from pbem.web import host
+from pbem.web import address_changes
 from pbem.web.app_context import EXTENSION_KEY
 
 
@@ -44,6 +45,7 @@ def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Fl
     app.register_blueprint(player.blueprint)
     app.register_blueprint(mail_links.blueprint)
     app.register_blueprint(auto_pass_links.blueprint)
+    app.register_blueprint(address_changes.blueprint)
     app.register_blueprint(chat.blueprint)
     app.register_blueprint(host.blueprint)
     if config.is_development:

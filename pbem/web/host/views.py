@@ -226,7 +226,8 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
     moderation = runtime().moderation
     if action == "replace":
         moderation.replace_player(game_id, seat, request.form.get("name", ""), request.form.get("email", ""), host=host)
-        message = "The seat has a new player; they have been emailed what their seat knows and their link."
+        message = ("The seat has a new player; they have been emailed what their seat knows and their link, "
+                   "and the table has been told.")
     elif action == "rotate":
         moderation.rotate_link(game_id, seat, host=host)
         message = "The seat's old links no longer work; a new one has been emailed."
@@ -235,7 +236,8 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
         message = "The seat's link has been emailed again."
     elif action == "email":
         moderation.correct_email(game_id, seat, request.form.get("email", ""), host=host)
-        message = "The address is corrected; a new link has been emailed to it."
+        message = ("We emailed the seat's current address to confirm the new one: the address changes only once "
+                   "they confirm (within three days). If that address does not work, replace the player instead.")
     elif action == "nudge":
         runtime().hosting.owned(game_id, host)  # 403 for another host's game
         runtime().turn_controls.nudge(game_id, seat, actor_email=host.email)
