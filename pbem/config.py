@@ -76,6 +76,9 @@ class MailConfig:
     reply_address: str = ""
     reply_max_age_days: int = field(default=30, metadata={"minimum": 1})
     inbound_max_kb: int = field(default=1024, metadata={"minimum": 16})
+    # Short answers to replies that could not be posted, all seats together, per day (each goes only to a seat's
+    # own address, for a reply to that seat's signed reply address).
+    bounces_per_day: int = field(default=200, metadata={"minimum": 0})
     imap: ImapConfig = field(default_factory=ImapConfig)
 
 
@@ -117,7 +120,13 @@ class PolicyConfig:
 
 @dataclass(frozen=True)
 class AccessConfig:
-    game_creators: GameCreators = "anyone"
+    game_creators: GameCreators = "admins"
+    creator_domains: tuple[str, ...] = ()
+    admin_emails: tuple[str, ...] = ()
+    # A new game emails every seat; these bound how many of those go to addresses that never confirmed (never
+    # used a link of ours or replied to us), per client address and for the whole server, per day.
+    invitations_per_client_per_day: int = field(default=40, metadata={"minimum": 0})
+    invitations_per_day: int = field(default=400, metadata={"minimum": 0})
     creator_domains: tuple[str, ...] = ()
     admin_emails: tuple[str, ...] = ()
     # How long a host stays signed in on the admin pages after following their emailed host link.
@@ -144,6 +153,9 @@ class Config:
     database_url: str = field(default="", repr=False)  # may hold a password
     instance_path: str = ""
     link_max_age_days: int = field(default=30, metadata={"minimum": 1})
+    # How many reverse proxies in front of the app set X-Forwarded-For/-Proto (0: none; clients connect directly).
+    # Per-client rate limits count the address these proxies report, so behind a proxy this must be set.
+    trusted_proxies: int = field(default=0, metadata={"minimum": 0, "maximum": 5})
     # The floor routes of bench/http_bench.py (pbem/web/floor.py): for benchmarks only, never in production.
     bench_routes: bool = False
     mail: MailConfig = field(default_factory=MailConfig)

@@ -22,10 +22,10 @@ from pbem.service.fresh_links import FreshLinks
 from pbem.service.games import GameService
 from pbem.service.host_access import HOST_LINK_MAX_AGE, HostAccess
 from pbem.service.hosting import Hosting
+from pbem.service.invitations import InvitationLimits
 from pbem.service.moderation import Moderation
 from pbem.service.rate_limits import RateLimiter
 from pbem.service.seats import SeatService
-from pbem.service.address_changes import AddressChangeLinks
 from pbem.service.auto_pass_links import AutoPassLinks
 from pbem.service.presence import Presence
 from pbem.service.sweep import TurnSweep
@@ -91,11 +91,8 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
             db, clock, HostLinkSigner(config.secret_keys, config.base_url, HOST_LINK_MAX_AGE, clock), outbox, limiter,
             config.access,
         ),
-        hosting=Hosting(db, clock, games, limiter, turn_controls.status),
-        moderation=Moderation(
-            db, clock, games, outbox, config.link_max_age_days,
-            AddressChangeLinks(config.secret_keys, config.base_url, clock), limiter,
-        ),
+        hosting=Hosting(db, clock, games, limiter, turn_controls.status, InvitationLimits(limiter, config.access)),
+        moderation=Moderation(db, clock, games, outbox, config.link_max_age_days),
     )
 
 

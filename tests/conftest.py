@@ -40,7 +40,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 import engine
 from pbem import create_app
 from pbem.clock import SettableClock
-from pbem.config import Config
+from pbem.config import AccessConfig, Config
 from pbem.db import Database, with_driver
 from pbem.mail.deliver import Deliverer, deliverer_for
 from pbem.models import Base, Game, OutboxMessage, Seat, Snapshot
@@ -113,6 +113,8 @@ def config(database: Database, tmp_path: Path) -> Config:
         secret_keys=(TEST_SECRET,),
         database_url=database.url.render_as_string(hide_password=False),
         instance_path=str(tmp_path / "instance"),
+        # Most tests sign in whoever they like as a host; the default (admins only) has tests of its own.
+        access=AccessConfig(game_creators="anyone"),
     )
 
 

@@ -99,6 +99,10 @@ def test_unknown_keys_stop_start_up_naming_the_key(tmp_path: Path, text: str, na
         ("[policies]\ntimeout_policy = 'shrug'\n", "policies.timeout_policy"),
         ("[access]\ngame_creators = 'domains'\n", "access.creator_domains"),
         ("[access]\nadmin_emails = ['root']\n", r"access.admin_emails\[0\]"),
+        ("trusted_proxies = -1\n", "trusted_proxies"),
+        ("trusted_proxies = 6\n", "trusted_proxies"),
+        ("[mail]\nbounces_per_day = -1\n", "mail.bounces_per_day"),
+        ("[access]\ninvitations_per_day = 'many'\n", "access.invitations_per_day"),
         ("mail = 5\n", "mail"),
     ],
 )
@@ -199,7 +203,9 @@ def test_the_example_file_shows_the_real_defaults(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("access", "email", "allowed"),
     [
-        ("", "anyone@example.net", True),
+        ("", "anyone@example.net", False),
+        ("", "Root@Admins.net", True),
+        ("game_creators = 'anyone'\n", "anyone@example.net", True),
         ("game_creators = 'domains'\ncreator_domains = ['example.org']\n", "ann@Example.ORG", True),
         ("game_creators = 'domains'\ncreator_domains = ['example.org']\n", "eve@example.org.evil", False),
         ("game_creators = 'domains'\ncreator_domains = ['example.org']\n", "root@admins.net", True),
@@ -211,3 +217,25 @@ def test_who_may_create_games(tmp_path: Path, access: str, email: str, allowed: 
     path = write(tmp_path, instance(tmp_path) + "[access]\nadmin_emails = ['root@admins.net']\n" + access)
 
     assert load_config(path, environ={}).access.may_create_games(email) is allowed
+
+
+def test_by_default_only_admins_create_games_and_no_proxy_is_trusted(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, instance(tmp_path)), environ={})
+
+    assert config.access.game_creators == "admins"
+    assert config.trusted_proxies == 0
+    assert (config.access.invitations_per_client_per_day, config.access.invitations_per_day) == (40, 400)
+    assert config.mail.bounces_per_day == 200
+
+
+def test_the_abuse_limits_are_read(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        instance(tmp_path) + "trusted_proxies = 2\n[mail]\nbounces_per_day = 0\n"
+        + "[access]\ninvitations_per_client_per_day = 3\ninvitations_per_day = 9\n",
+    )
+
+    config = load_config(path, environ={})
+
+    assert (config.trusted_proxies, config.mail.bounces_per_day) == (2, 0)
+    assert (config.access.invitations_per_client_per_day, config.access.invitations_per_day) == (3, 9)

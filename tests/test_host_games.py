@@ -14,7 +14,11 @@ from sqlalchemy import func, select, update
 
 import pbem.db as db_module
 from pbem.config import AccessConfig, Config
+from pbem.errors import RateLimited
 from pbem.models import Game, HostAction, OutboxMessage, Seat
+from pbem.service.games import PlayerSpec
+from pbem.service.host_access import HostSession
+from pbem.service.hosting import PER_HOST_GAMES
 from pbem.web.host.forms import policy_fields
 from tests.conftest import app_runtime, built_app, dump, mailbox
 from tests.host_helpers import HOST, post, sign_in, with_csrf
@@ -278,3 +282,100 @@ def test_game_creation_is_rate_limited_per_host(signed_in: FlaskClient, app: Fla
     answers = [post(signed_in, "/host/new", **form(title=f"Mine {n}")).status_code for n in range(11)]
     assert answers == [303] * 10 + [429]
     assert games(app) == 10
+
+
+def test_a_hosts_plus_addresses_share_one_daily_limit_on_games(app: Flask) -> None:
+    runtime = app_runtime(app)
+    players = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Ben", "Cat")]
+
+    def create(n: int) -> str:
+        return runtime.hosting.create_and_start(
+            host=HostSession(f"host+{n}@example.org", is_admin=False), title=f"Mine {n}", players=players,
+            variant="base", options=None, policies={}, client="203.0.113.5",
+        )
+
+    for n in range(PER_HOST_GAMES.count):
+        create(n)
+    with pytest.raises(RateLimited):
+        create(PER_HOST_GAMES.count)
+    assert games(app) == PER_HOST_GAMES.count
+
+
+# -- who may create games, and how many strangers they may have emailed ------------------------------------------
+
+
+def test_by_default_only_the_servers_admins_may_create_games(config: Config, clock) -> None:
+    default = dataclasses.replace(config, access=AccessConfig(admin_emails=("root@example.org",)))
+    for app in built_app(default, clock):
+        runtime = app_runtime(app)
+        stranger = app.test_client()
+        with_csrf(stranger)
+        assert post(stranger, "/host", email="eve@example.org").status_code == 200
+        assert mailbox(runtime, "host_link", to="eve@example.org") == []
+        admin = app.test_client()
+        sign_in(admin, runtime, "root@example.org")
+        assert admin.get("/host/new").status_code == 200
+
+
+@pytest.fixture
+def few_invitations(config: Config, clock) -> Flask:
+    access = dataclasses.replace(config.access, invitations_per_client_per_day=5, invitations_per_day=8)
+    yield from built_app(dataclasses.replace(config, access=access), clock)
+
+
+def new_players(*emails: str) -> dict[str, str]:
+    fields = {f"name_{n}": None for n in range(4)} | {f"email_{n}": None for n in range(4)}
+    for n, email in enumerate(emails):
+        fields[f"name_{n}"], fields[f"email_{n}"] = f"Player {n}", email
+    return fields
+
+
+def host_at(app: Flask, address: str) -> FlaskClient:
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    sign_in(client, app_runtime(app))
+    return client
+
+
+def test_mail_to_addresses_that_never_confirmed_is_limited_per_client_and_for_the_server(
+    few_invitations: Flask,
+) -> None:
+    app = few_invitations
+    first, second, third = (host_at(app, f"203.0.113.{n}") for n in (1, 2, 3))
+    assert post(first, "/host/new", **form(**new_players(*(f"a{n}@example.org" for n in range(4))))).status_code == 303
+
+    too_many = post(first, "/host/new", **form(**new_players(*(f"b{n}@example.org" for n in range(4)))))
+
+    assert too_many.status_code == 429
+    assert "4 new address(es) that have never played here" in too_many.get_data(as_text=True)
+    assert 'value="b0@example.org"' in too_many.get_data(as_text=True)  # the form is kept
+    assert games(app) == 1
+    assert mailbox(app_runtime(app), "game_started", to="b0@example.org") == []
+    assert post(second, "/host/new", **form(**new_players(*(f"b{n}@example.org" for n in range(4))))).status_code == 303
+    refused = post(third, "/host/new", **form(**new_players(*(f"c{n}@example.org" for n in range(4)))))
+    assert refused.status_code == 429 and "as many new addresses today" in refused.get_data(as_text=True)
+    assert games(app) == 2
+
+
+def test_plus_tags_of_one_mailbox_count_as_one_invitation(few_invitations: Flask) -> None:
+    client = host_at(few_invitations, "203.0.113.1")
+    aliases = new_players("zed+a@example.org", "zed+b@example.org", "Zed+c@example.org", "zed@example.org")
+    assert post(client, "/host/new", **form(**aliases)).status_code == 303
+    fresh = new_players("y0@example.org", "y1@example.org", "y2@example.org", "y3@example.org")
+    assert post(client, "/host/new", **form(**fresh)).status_code == 303  # 1 + 4 invitations: within 5
+    assert games(few_invitations) == 2
+
+
+def test_addresses_that_confirmed_are_not_counted_again(few_invitations: Flask) -> None:
+    runtime = app_runtime(few_invitations)
+    client = host_at(few_invitations, "203.0.113.1")
+    friends = new_players("ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org")
+    response = post(client, "/host/new", **form(**friends))
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    for seat in range(4):
+        runtime.seats.mark_seen(game_id, seat)  # each player opened their seat's page
+
+    answers = [post(client, "/host/new", **form(**friends, title=f"Again {n}")).status_code for n in range(3)]
+
+    assert answers == [303, 303, 303]
+    assert games(few_invitations) == 4

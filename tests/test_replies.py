@@ -1,6 +1,7 @@
 """Replying to a game email lands in that game's chat as that seat: through the SMTP listener (aiosmtpd, our own)
 and through a real IMAP server on loopback (Dovecot) polled with imaplib. Forged, stale and foreign replies,
-auto-replies and oversized mail are refused and change nothing; the same message twice posts once.
+auto-replies and oversized mail are refused and change nothing; the same message twice posts once. Nobody but a
+seat's own address is ever answered, so a forged sender cannot turn the reply address into a mailer.
 
 Players reply to the address their email carried: tests take it from the Reply-To of the queued emails.
 """
@@ -75,12 +76,13 @@ def reply(
     message_id: str | None = None,
     headers: dict[str, str] | None = None,
     attachment: bytes | None = None,
+    subject: str = "Re: Friday mine - Saboteur",
 ) -> bytes:
     message = EmailMessage()
     if sender:
         message["From"] = f"Ben <{sender}>"
     message["To"] = to
-    message["Subject"] = "Re: Friday mine - Saboteur"
+    message["Subject"] = subject
     message["Date"] = format_datetime(START)
     message["Message-ID"] = message_id or make_msgid(domain="example.org")
     for name, value in (headers or {}).items():
@@ -255,11 +257,12 @@ def forged(address: str) -> str:
     return f"{base}+{changed}@{domain}"
 
 
+SPAM_SUBJECT = "Cheap pills at http://spam.example"
+
+
 @pytest.mark.parametrize(
     ("case", "reason_words"),
     [
-        ("forged", "not one we gave out"),
-        ("bare", "takes replies to game emails only"),
         ("expired", "older than 30 days"),
         ("revoked", "withdrawn"),
         ("wrong sender", "different address"),
@@ -267,17 +270,13 @@ def forged(address: str) -> str:
         ("too long", f"at most {MAX_LENGTH:,} characters"),
     ],
 )
-def test_a_reply_that_cannot_be_taken_gets_a_short_bounce_and_posts_nothing(
+def test_a_reply_to_a_seats_address_that_cannot_be_taken_gets_a_short_bounce_to_that_seat_only(
     reply_runtime: Runtime, games: tuple[str, str], deliver: Deliver, clock: SettableClock, case: str,
     reason_words: str,
 ) -> None:
     _, friday = games
     to, sender, text = reply_address(reply_runtime, friday, 1), "ben@example.org", SAID
-    if case == "forged":
-        to = forged(to)
-    elif case == "bare":
-        to = REPLY_ADDRESS
-    elif case == "expired":
+    if case == "expired":
         clock.advance(timedelta(days=31))
     elif case == "revoked":
         with reply_runtime.db.write() as session:
@@ -291,34 +290,66 @@ def test_a_reply_that_cannot_be_taken_gets_a_short_bounce_and_posts_nothing(
     message_id = make_msgid(domain="example.org")
     before = dump(reply_runtime.db)
 
-    deliver(reply(to, sender=sender, text=text, message_id=message_id), sender, to)
+    deliver(reply(to, sender=sender, text=text, message_id=message_id, subject=SPAM_SUBJECT), sender, to)
 
     assert chat(reply_runtime, friday) == []
     assert changed_tables(before, dump(reply_runtime.db)) <= BOOKKEEPING
     [bounce] = bounces(reply_runtime)
-    assert bounce.to_address == sender
+    assert bounce.to_address == "ben@example.org"
     assert reason_words in bounce.body_text
-    assert "Your email was not posted at the table" in bounce.body_text
+    assert 'A reply to your email from the game was not posted at the table of "Friday mine"' in bounce.body_text
     assert bounce.headers["Auto-Submitted"] == "auto-replied"
     assert bounce.headers["In-Reply-To"] == message_id
     assert "Reply-To" not in bounce.headers
-    assert bounce.subject == "Not posted: Re: Friday mine - Saboteur"
+    assert bounce.subject == "Not posted: your reply - Friday mine - Saboteur"
+    assert "spam" not in (bounce.subject + bounce.body_text + bounce.body_html).lower()
     with reply_runtime.db.read() as session:
         [record] = session.scalars(select(InboundMail)).all()
         assert (record.message_id, record.outcome) == (message_id, "rejected")
 
 
-def test_a_bounce_says_nothing_about_the_game_to_a_stranger(
-    reply_runtime: Runtime, games: tuple[str, str], listener: Listener
+@pytest.mark.parametrize("case", ["bare address", "forged token", "forged token from a player", "foreign token"])
+def test_mail_without_an_authentic_reply_token_is_never_answered(
+    reply_runtime: Runtime, games: tuple[str, str], deliver: Deliver, case: str
 ) -> None:
     _, friday = games
-    to = reply_address(reply_runtime, friday, 1)
+    to, sender = REPLY_ADDRESS, "victim@example.net"
+    if case.startswith("forged token"):
+        to = forged(reply_address(reply_runtime, friday, 1))
+    if case == "forged token from a player":
+        sender = "ben@example.org"
+    if case == "foreign token":
+        to = REPLY_ADDRESS.replace("@", "+" + "a" * 29 + "@")
+    before = dump(reply_runtime.db)
 
-    listener.send(reply(to, sender="mallory@example.net"), "mallory@example.net", to)
+    deliver(reply(to, sender=sender, subject=SPAM_SUBJECT), sender, to)
 
-    [bounce] = bounces(reply_runtime)
-    assert "Friday mine" not in bounce.body_text.replace("Re: Friday mine", "")
-    assert "ben@example.org" not in bounce.body_text and "Ben" not in bounce.body_text
+    assert chat(reply_runtime, friday) == []
+    assert bounces(reply_runtime) == []
+    assert changed_tables(before, dump(reply_runtime.db)) <= {"inbound_mail"}
+    with reply_runtime.db.read() as session:
+        assert session.scalars(select(InboundMail.outcome)).one() == "rejected"
+
+
+@pytest.mark.parametrize("case", ["expired, from a stranger", "withdrawn, the seat changed hands"])
+def test_a_stale_reply_address_is_answered_only_when_the_seats_own_address_used_it(
+    reply_runtime: Runtime, games: tuple[str, str], listener: Listener, clock: SettableClock, case: str
+) -> None:
+    _, friday = games
+    to, sender = reply_address(reply_runtime, friday, 1), "ben@example.org"
+    if case.startswith("expired"):
+        clock.advance(timedelta(days=31))
+        sender = "mallory@example.net"
+    else:  # the seat's new player must not hear of mail the old player sent
+        with reply_runtime.db.write() as session:
+            session.execute(
+                update(Seat).where(Seat.email == "ben@example.org").values(token_version=2, email="dan@example.org")
+            )
+
+    listener.send(reply(to, sender=sender), sender, to)
+
+    assert chat(reply_runtime, friday) == []
+    assert bounces(reply_runtime) == []
 
 
 @pytest.mark.parametrize(
@@ -461,8 +492,8 @@ def test_a_refused_message_seen_again_is_not_bounced_again(
     reply_runtime: Runtime, games: tuple[str, str], listener: Listener
 ) -> None:
     _, friday = games
-    to = forged(reply_address(reply_runtime, friday, 1))
-    raw = reply(to)
+    to = reply_address(reply_runtime, friday, 1)
+    raw = reply(to, text="")
 
     listener.send(raw, "ben@example.org", to)
     listener.send(raw, "ben@example.org", to)
@@ -470,20 +501,64 @@ def test_a_refused_message_seen_again_is_not_bounced_again(
     assert len(bounces(reply_runtime)) == 1
 
 
+@pytest.mark.parametrize("first", ["to the bare address", "with a forged token", "from another sender"])
+def test_a_strangers_mail_reusing_a_replys_message_id_does_not_stop_that_reply(
+    reply_runtime: Runtime, games: tuple[str, str], listener: Listener, first: str
+) -> None:
+    _, friday = games
+    to = reply_address(reply_runtime, friday, 1)
+    message_id = make_msgid(domain="example.org")
+    squat_to, squat_from = to, "ben@example.org"
+    if first == "to the bare address":
+        squat_to = REPLY_ADDRESS
+    elif first == "with a forged token":
+        squat_to = forged(to)
+    else:
+        squat_from = "mallory@example.net"
+    listener.send(reply(squat_to, sender=squat_from, text="squatted", message_id=message_id), squat_from, squat_to)
+
+    listener.send(reply(to, message_id=message_id), "ben@example.org", to)
+
+    assert chat(reply_runtime, friday) == [("Ben", SAID, "email")]
+    with reply_runtime.db.read() as session:
+        assert sorted(session.scalars(select(InboundMail.outcome))) == ["posted", "rejected"]
+
+
 # -- limits --------------------------------------------------------------------------------------------------------
 
 
-def test_bounces_to_one_address_are_limited_so_forged_senders_cannot_use_us_to_spam(
-    reply_runtime: Runtime, listener: Listener
+def test_bounces_to_one_mailbox_are_limited(
+    reply_runtime: Runtime, games: tuple[str, str], listener: Listener
 ) -> None:
-    to = REPLY_ADDRESS.replace("@", "+" + "a" * 29 + "@")
+    monday, friday = games
+    addresses = [reply_address(reply_runtime, monday, 1), reply_address(reply_runtime, friday, 1)]
 
-    for _ in range(BOUNCES_PER_ADDRESS.count + 3):
-        listener.send(reply(to, sender="victim@example.net"), "victim@example.net", to)
+    for n in range(BOUNCES_PER_ADDRESS.count + 3):
+        to = addresses[n % 2]  # one mailbox, two seats: one limit
+        listener.send(reply(to, sender="mallory@example.net"), "mallory@example.net", to)
 
-    assert len(bounces(reply_runtime)) == BOUNCES_PER_ADDRESS.count
+    assert [bounce.to_address for bounce in bounces(reply_runtime)] == ["ben@example.org"] * BOUNCES_PER_ADDRESS.count
     with reply_runtime.db.read() as session:
         assert session.scalars(select(InboundMail.outcome)).all() == ["rejected"] * (BOUNCES_PER_ADDRESS.count + 3)
+
+
+def test_bounces_of_the_whole_server_are_capped_each_day(
+    reply_runtime: Runtime, games: tuple[str, str], listener: Listener, clock: SettableClock
+) -> None:
+    _, friday = games
+    mail = dataclasses.replace(reply_runtime.config.mail, bounces_per_day=2)
+    inbound = inbound_for(dataclasses.replace(reply_runtime, config=dataclasses.replace(reply_runtime.config, mail=mail)))
+    seats = [reply_address(reply_runtime, friday, seat) for seat in range(3)]
+    senders = [str(person.email) for person in PEOPLE]
+
+    for to, sender in zip(seats, senders, strict=True):
+        assert inbound.receive(reply(to, sender=sender, text="")).outcome == "rejected"
+    clock.advance(timedelta(days=1))
+    inbound.receive(reply(seats[2], sender=senders[2], text=""))
+
+    assert [bounce.to_address for bounce in bounces(reply_runtime)] == [
+        "ann@example.org", "ben@example.org", "cat@example.org",
+    ]
 
 
 def test_replies_count_against_the_seats_chat_rate_limit(

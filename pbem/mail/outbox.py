@@ -190,31 +190,30 @@ class Outbox:
         self,
         session: Session,
         *,
-        to_address: str,
+        seat: Seat,
         dedupe_key: str,
         in_reply_to: str | None,
-        original_subject: str,
-        game: Game | None,
         context: dict[str, Any],
     ) -> OutboxMessage | None:
-        """A short answer to an email that reached the reply address and was not taken (`reply_bounce`).
+        """A short answer to a reply that reached a seat's reply address and was not taken (`reply_bounce`).
 
-        Outside every game conversation; `Auto-Submitted: auto-replied` so that no well-behaved program
-        answers it (and if one does, the inbound side ignores the answer: no loops).
+        Only ever to that seat's own address, whoever the reply claimed to come from, and in words of our own (never
+        the reply's subject). Outside the game's conversation; `Auto-Submitted: auto-replied` so that no well-behaved
+        program answers it (and if one does, the inbound side ignores the answer: no loops).
         """
-        if self._queued_before(session, dedupe_key):
+        if seat.email is None or self._queued_before(session, dedupe_key):
             return None
         headers = {"Auto-Submitted": "auto-replied"}
         if in_reply_to:
             headers["In-Reply-To"] = in_reply_to
             headers["References"] = in_reply_to
-        subject = " ".join(f"Not posted: {original_subject}".split())[:200] if original_subject else "Not posted"
-        title = game.title if game is not None else "Table talk"
+        game = seat.game
         message = OutboxMessage(**self._queued(
-            game_id=game.id if game is not None else None, seat_id=None, to_address=to_address, kind="reply_bounce",
+            game_id=game.id, seat_id=seat.id, to_address=seat.email, kind="reply_bounce",
             dedupe_key=dedupe_key, message_id=self._message_id(), game_seq=None, drop_when_stale=False,
         ))
-        _fill(message, subject, headers, {"game_title": title, "recipient_name": "", **context})
+        _fill(message, f"Not posted: your reply - {game_subject(game)}", headers,
+              {"game_title": game.title, "recipient_name": seat.display_name, **context})
         session.add(message)
         return message
 

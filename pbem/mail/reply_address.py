@@ -35,11 +35,15 @@ VERSION_MASK = 0xFFFF
 
 
 class ReplyTokenError(Exception):
-    """A reply address we cannot accept; `reason` is "invalid" (forged, damaged, not ours) or "expired"."""
+    """A reply address we cannot accept; `reason` is "invalid" (forged, damaged, not ours) or "expired".
 
-    def __init__(self, reason: str) -> None:
+    An expired token is still authentic: `claim` says which seat it named (None for an invalid one).
+    """
+
+    def __init__(self, reason: str, claim: ReplyClaim | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.claim = claim
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,7 @@ class ReplyAddresses:
             raise ReplyTokenError("invalid")
         seat_pk, version, day = PAYLOAD.unpack(payload)
         if self._clock.now().date() - (DAY_ZERO + timedelta(days=day)) > self._max_age:
-            raise ReplyTokenError("expired")
+            raise ReplyTokenError("expired", ReplyClaim(seat_pk=seat_pk, version=version))
         return ReplyClaim(seat_pk=seat_pk, version=version)
 
 

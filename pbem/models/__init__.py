@@ -3,7 +3,7 @@
 from pbem.models.base import Base
 from pbem.models.fairness import RoundCommitment
 from pbem.models.games import Game, HostAction, Seat, Snapshot, SnapshotIsAppendOnly
-from pbem.models.limits import RateLimitHit
+from pbem.models.limits import ConfirmedMailbox, RateLimitHit
 from pbem.models.mail import MailThread, OutboxMessage
 from pbem.models.chat import ChatMessage, InboundMail
 from pbem.models.clocks import TurnClock
@@ -14,6 +14,7 @@ __all__ = [
 ]
 __all__ += ["ChatMessage", "InboundMail"]
 __all__ += ["TurnClock"]
+__all__ += ["ConfirmedMailbox"]
 from pbem.models.hosting import AddressChange, HostSessionRecord, HostSignIn  # noqa: E402
 
 __all__ += ["AddressChange", "HostSessionRecord", "HostSignIn"]

@@ -3,7 +3,8 @@
 `chat_messages` is one stream per game, read by every seat and the host: what players said (on the
 turn page or by replying to an email) and lines the server writes for the table to notice (a seat
 timed out, a seat changed hands, the host paused). `inbound_mail` remembers each email that reached the
-reply address by its Message-ID, unique, so a message polled or delivered twice is handled once.
+reply address by its receipt key (its Message-ID together with the reply token and sender it came with), unique,
+so a message polled or delivered twice is handled once, and a stranger who reuses a Message-ID blocks nothing.
 """
 
 from __future__ import annotations
@@ -50,8 +51,10 @@ class InboundMail(Base):
     __table_args__ = (CheckConstraint(one_of("outcome", INBOUND_OUTCOMES), name="outcome"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    # The Message-ID (or a digest of the message when it has none or an absurd one): handled once.
-    message_id: Mapped[str] = mapped_column(String(255), unique=True)
+    # The Message-ID (or a digest of the message when it has none or an absurd one), as the sender chose it.
+    message_id: Mapped[str] = mapped_column(String(255))
+    # What is handled once: a digest of the Message-ID with the reply token and the sender (pbem/mail/inbound.py).
+    receipt_key: Mapped[str] = mapped_column(String(255), unique=True)
     sender: Mapped[str] = mapped_column(String(320))
     outcome: Mapped[str] = mapped_column(String(16))
     reason: Mapped[str] = mapped_column(String(200))

@@ -1,4 +1,5 @@
-"""Counters for rate limits, kept in the database so every web worker sees the same counts.
+"""Counters for rate limits, kept in the database so every web worker sees the same counts, and the mailboxes
+that have confirmed they want our mail (what the limits on invitations look at).
 
 One row per (key, window): a fixed window of time and how many requests fell in it. Keys are hashed by
 the rate limiter, so the table holds no client address or seat id in the clear.
@@ -22,3 +23,15 @@ class RateLimitHit(Base):
     key: Mapped[str] = mapped_column(String(120), primary_key=True)
     window_start: Mapped[datetime] = mapped_column(primary_key=True)
     hits: Mapped[int]
+
+
+class ConfirmedMailbox(Base):
+    """A mailbox (case and plus-tag folded) whose owner has shown they read our mail and want it.
+
+    Invitations to mailboxes not listed here are counted against daily limits (`pbem/service/invitations.py`).
+    """
+
+    __tablename__ = "confirmed_mailboxes"
+
+    mailbox: Mapped[str] = mapped_column(String(320), primary_key=True)
+    confirmed_at: Mapped[datetime]

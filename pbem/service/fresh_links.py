@@ -2,7 +2,7 @@
 
 The request carries the old token. A fresh link is queued (in the outbox, in the same transaction as the
 rate-limit count) only when that token is authentic, merely too old, and its seat's token version is still
-current: a forged or revoked link, a computer seat, or a seat that asked too often gets nothing. Whatever
+current: a forged or revoked link, a computer seat, or a seat or mailbox that was sent many already gets nothing. Whatever
 happens the caller learns nothing, except that one client address has asked too often overall.
 """
 
@@ -14,6 +14,7 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
+from pbem.addresses import mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, ExpiredLink, RateLimited
@@ -24,6 +25,8 @@ from pbem.tokens import LinkSigner, SeatLink
 
 # Generous for a person who lost an email, useless for filling someone's inbox.
 PER_SEAT = Limit("fresh_link_seat", count=3, window=timedelta(hours=24))
+# One mailbox (case and plus-tag folded) may hold seats in many games: their requests together stay few.
+PER_ADDRESS = Limit("fresh_link_address", count=6, window=timedelta(hours=24))
 # Every request counts, valid or not, so guessing tokens from one address stops quickly.
 PER_CLIENT = Limit("fresh_link_client", count=10, window=timedelta(hours=1))
 
@@ -59,6 +62,8 @@ class FreshLinks:
             if seat is None or seat.is_bot or seat.email is None:
                 return
             if not self._limiter.allow(session, PER_SEAT, f"{seat.game.public_id}:{seat.seat_index}"):
+                return
+            if not self._limiter.allow(session, PER_ADDRESS, mailbox_key(seat.email)):
                 return
             fresh = SeatLink(game_id=seat.game.public_id, seat=seat.seat_index, version=seat.token_version)
             self._outbox.enqueue(

@@ -33,6 +33,7 @@ from pbem.errors import BadLink, RateLimited
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostSessionRecord, HostSignIn
 from pbem.service.games import EMAIL_PATTERN
+from pbem.service.invitations import confirm_mailbox
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.tokens import HostLink, HostLinkSigner
 
@@ -83,7 +84,7 @@ class HostAccess:
                 raise RateLimited(TOO_MANY)
             if not EMAIL_PATTERN.match(address) or len(address) > 320:
                 return
-            if not self._limiter.allow(session, PER_ADDRESS, normal_email(address)):
+            if not self._limiter.allow(session, PER_ADDRESS, mailbox_key(address)):
                 return
             hosts_a_game = session.scalar(select(exists().where(func.lower(Game.host_email) == normal_email(address))))
             if not (self.access.may_create_games(address) or hosts_a_game):
@@ -129,6 +130,7 @@ class HostAccess:
             )
             if spent.rowcount != 1:
                 raise BadLink(SPENT)
+            confirm_mailbox(session, link.email, now)
             mailbox = mailbox_key(link.email)
             session.execute(delete(HostSessionRecord).where(  # this mailbox's sessions that are over, tidied away
                 HostSessionRecord.mailbox == mailbox,

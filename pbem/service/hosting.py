@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 import engine
+from pbem.addresses import mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import GameNotFound, NotYourGame, RateLimited, ValidationError
@@ -26,6 +27,7 @@ from pbem.models import Game, HostAction, Snapshot
 from pbem.service.events import describe, visible_events
 from pbem.service.games import GameService, HistoryEntry, PlayerSpec
 from pbem.service.host_access import HostSession, normal_email
+from pbem.service.invitations import InvitationLimits
 from pbem.service.moderation import host_plays, may_host
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.snapshots import latest_states
@@ -105,22 +107,25 @@ class GameDetail:
 class Hosting:
     def __init__(
         self, db: Database, clock: Clock, games: GameService, limiter: RateLimiter,
-        turn_status: Callable[[str], TurnStatus],
+        turn_status: Callable[[str], TurnStatus], invitations: InvitationLimits,
     ) -> None:
         self._db = db
         self._clock = clock
         self._games = games
         self._limiter = limiter
         self._turn_status = turn_status  # TurnControls.status: the turn clock's view of a game
+        self._invitations = invitations
 
     def create_and_start(
         self, *, host: HostSession, title: str, players: Sequence[PlayerSpec], variant: str,
-        options: dict[str, Any] | None, policies: dict[str, Any],
+        options: dict[str, Any] | None, policies: dict[str, Any], client: str,
     ) -> str:
-        """The form's game, created and dealt (emails to everyone); RateLimited past the daily limit."""
+        """The form's game, created and dealt (emails to everyone); RateLimited past the host's daily limit on
+        games, or the daily limits on emailing addresses that never confirmed (per `client` and server-wide)."""
         with self._db.write() as session:
-            if not self._limiter.allow(session, PER_HOST_GAMES, normal_email(host.email)):
+            if not self._limiter.allow(session, PER_HOST_GAMES, mailbox_key(host.email)):
                 raise RateLimited("You have created many games today. Please wait a day before creating more.")
+            self._invitations.count(session, [player.email for player in players if player.email], client)
         game_id = self._games.create_game(
             title=title, players=players, host_email=host.email, variant=variant, options=options, policies=policies
         )

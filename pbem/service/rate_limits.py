@@ -43,8 +43,9 @@ class RateLimiter:
         self._clock = clock
         self._secret = secret.encode()
 
-    def allow(self, session: Session, limit: Limit, subject: str) -> bool:
-        """Count one request by `subject` against `limit`, in the caller's transaction; False once over it.
+    def allow(self, session: Session, limit: Limit, subject: str, *, cost: int = 1) -> bool:
+        """Count one request by `subject` (worth `cost` hits: e.g. the emails it sends) against `limit`, in the
+        caller's transaction; False once over it.
 
         Refused requests count too, so someone hammering stays refused until the window ends.
         """
@@ -53,10 +54,10 @@ class RateLimiter:
         insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
         statement = (
             insert(RateLimitHit)
-            .values(key=self._key(limit.scope, subject), window_start=window_start, hits=1)
+            .values(key=self._key(limit.scope, subject), window_start=window_start, hits=cost)
             .on_conflict_do_update(
                 index_elements=[RateLimitHit.key, RateLimitHit.window_start],
-                set_={"hits": RateLimitHit.hits + 1},
+                set_={"hits": RateLimitHit.hits + cost},
             )
             .returning(RateLimitHit.hits)
         )

@@ -19,6 +19,7 @@ from pbem.models import Game, Seat
 from pbem.models.games import NOTIFY_MODES
 from pbem.mail.formatting import zone
 from pbem.service.games import _find_game, _require_seat
+from pbem.service.invitations import confirm_mailbox
 from pbem.service.presence import away_label
 from pbem.service.turn_clock import away_cap, current_clock
 
@@ -97,7 +98,9 @@ class SeatService:
     def mark_seen(self, game_id: str, seat: int) -> None:
         """Record that the player looked at the table (a POST from the page's script, never a GET)."""
         with self._db.write() as session:
-            _seat(_find_game(session, game_id), seat).last_seen_at = self._clock.now()
+            own = _seat(_find_game(session, game_id), seat)
+            own.last_seen_at = self._clock.now()
+            confirm_mailbox(session, own.email, own.last_seen_at)
 
 
 def _seat(game: Game, seat: int) -> Seat:

@@ -6,6 +6,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from flask import Flask, g
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from pbem.clock import Clock
 from pbem.config import Config, load_config
@@ -15,7 +16,6 @@ from pbem.runtime import build_runtime
 from pbem.web import auto_pass_links, chat, csrf, dev_mail, errors, floor, home, mail_links, player, security, urls
 from pbem.web import deals, replay  # noqa: F401  (their routes join the player blueprint)
 from pbem.web import host
-from pbem.web import address_changes
 from pbem.web.app_context import EXTENSION_KEY
 
 
@@ -45,14 +45,23 @@ def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Fl
     app.register_blueprint(player.blueprint)
     app.register_blueprint(mail_links.blueprint)
     app.register_blueprint(auto_pass_links.blueprint)
-    app.register_blueprint(address_changes.blueprint)
     app.register_blueprint(chat.blueprint)
     app.register_blueprint(host.blueprint)
     if config.is_development:
         app.register_blueprint(dev_mail.blueprint)
     if config.bench_routes:
         app.register_blueprint(floor.blueprint)
+    trust_proxies(app, config.trusted_proxies)
     return app
+
+
+def trust_proxies(app: Flask, count: int) -> None:
+    """Behind `count` reverse proxies, the client is the address they report (per-client rate limits count it).
+
+    Only that many X-Forwarded-For entries, counted from the right, are believed: a client cannot name itself.
+    """
+    if count:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)  # type: ignore[method-assign]
 
 
 def share_reads_per_request(app: Flask, db: Database) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, flash, get_flashed_messages, jsonify, redirect, render_template, request
 from markupsafe import Markup
 
-from pbem.errors import BadLink, NotAllowed, NotSignedIn, PbemError, ValidationError
+from pbem.errors import BadLink, NotAllowed, NotSignedIn, PbemError, RateLimited, ValidationError
 from pbem.service.host_access import HostSession
 from pbem.service.hosting import GameRow
 from pbem.web import csrf
@@ -131,11 +131,14 @@ def create_game() -> Any:
     try:
         game_id = runtime().hosting.create_and_start(
             host=host, title=form.title, players=form.players(host.email), variant=form.variant, options=form.engine_options(),
-            policies=form.policies,
+            policies=form.policies, client=request.remote_addr or "unknown",
         )
     except ValidationError as exc:
         form.errors["form"] = exc.message
         return render_template("host/new_game.html", form=form, **_form_context(host)), 422
+    except RateLimited as exc:
+        form.errors["form"] = exc.message
+        return render_template("host/new_game.html", form=form, **_form_context(host)), 429
     flash("The game has started: every player has been emailed their link.", "host")
     return redirect(url_for("host.game", game_id=game_id), 303)
 
@@ -226,8 +229,7 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
     moderation = runtime().moderation
     if action == "replace":
         moderation.replace_player(game_id, seat, request.form.get("name", ""), request.form.get("email", ""), host=host)
-        message = ("The seat has a new player; they have been emailed what their seat knows and their link, "
-                   "and the table has been told.")
+        message = "The seat has a new player; they have been emailed what their seat knows and their link."
     elif action == "rotate":
         moderation.rotate_link(game_id, seat, host=host)
         message = "The seat's old links no longer work; a new one has been emailed."
@@ -236,8 +238,7 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
         message = "The seat's link has been emailed again."
     elif action == "email":
         moderation.correct_email(game_id, seat, request.form.get("email", ""), host=host)
-        message = ("We emailed the seat's current address to confirm the new one: the address changes only once "
-                   "they confirm (within three days). If that address does not work, replace the player instead.")
+        message = "The address is corrected; a new link has been emailed to it."
     elif action == "nudge":
         runtime().hosting.owned(game_id, host)  # 403 for another host's game
         runtime().turn_controls.nudge(game_id, seat, actor_email=host.email)
