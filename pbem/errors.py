@@ -154,6 +154,28 @@ class NoPendingTurn(PbemError):
     default_message = "No player's decision is pending in this game right now."
 
 
+class MoveRefused(PbemError):
+    """A move the server makes for a seat (a timeout, a skip) was refused by the rules or the database."""
+
+    status = 409
+    code = "move_refused"
+    default_message = (
+        "The game could not make this move for the seat, so nothing changed. You can roll the game back to an "
+        "earlier turn of this round, or end it."
+    )
+
+
+class RollbackAcrossRound(PbemError):
+    """A rollback may not undo a round's end or a deal: the ended round's roles and deck were shown to everyone."""
+
+    status = 409
+    code = "rollback_across_round"
+    default_message = (
+        "A game can only be rolled back within the round being played: when a round ends everyone sees its roles "
+        "and its deck, and a new round's cards are already in the players' hands."
+    )
+
+
 class NudgeTooSoon(PbemError):
     """The host nudges a seat at most once an hour."""
 

@@ -242,13 +242,18 @@ def test_a_demo_game_of_one_person_against_computer_players_plays_to_its_end_thr
     assert len(state.results) == 3
     with runtime.db.read() as session:
         moves = session.execute(
-            select(Snapshot.actor_seat, Snapshot.submission_id).where(Snapshot.seq > 0).order_by(Snapshot.seq)
+            select(Snapshot.actor_seat, Snapshot.submission_id, Snapshot.source)
+            .where(Snapshot.seq > 0)
+            .order_by(Snapshot.seq)
         ).all()
     assert len(moves) == last
-    # each decision taken on snapshot `before`: yours from the script, the others' by the bot job
-    assert [sid for _actor, sid in moves] == [f"{'you' if actor == 0 else 'bot'}-{before}"
-                                              for before, (actor, _sid) in enumerate(moves)]
-    assert {actor for actor, _ in moves} == set(range(5))
+    # each decision taken on snapshot `before`: yours from the script, the others' by the bot job (the server's own)
+    for before, (actor, sid, source) in enumerate(moves):
+        if actor == 0:
+            assert (sid, source) == (f"you-{before}", "player")
+        else:
+            assert sid.startswith(f"bot-{before}-") and source == "server"
+    assert {actor for actor, _, _ in moves} == set(range(5))
     [over] = mailbox(runtime, "game_over")
     assert over.to_address == "you@localhost"
     assert f"You (you){' (winner)' if scores[0] == max(scores) else ''}: {scores[0]} nugget" in over.body_text

@@ -233,16 +233,20 @@ def test_a_repeated_submission_returns_the_first_result_and_applies_nothing(runt
     assert (again.seq, again.events, again.replayed) == (first.seq, first.events, True)
 
 
-def test_a_submission_id_cannot_be_borrowed_by_another_seat(runtime: Runtime, new_game: NewGame) -> None:
+def test_a_submission_id_is_the_seats_own_another_seat_sending_it_plays_its_own_move(
+    runtime: Runtime, new_game: NewGame
+) -> None:
     game_id = new_game()
     seat, move, seq = random_move(runtime, game_id, random.Random(3))
-    runtime.games.submit_move(game_id, seat, move, seq, "mine")
+    first = runtime.games.submit_move(game_id, seat, move, seq, "mine")
     next_seat, next_move, next_seq = random_move(runtime, game_id, random.Random(4))
-    before = dump(runtime.db)
+    assert next_seat != seat
 
-    with pytest.raises(ValidationError, match="another seat"):
-        runtime.games.submit_move(game_id, next_seat, next_move, next_seq, "mine")
-    assert dump(runtime.db) == before
+    theirs = runtime.games.submit_move(game_id, next_seat, next_move, next_seq, "mine")
+
+    assert (theirs.seq, theirs.seat, theirs.replayed) == (first.seq + 1, next_seat, False)
+    again = runtime.games.submit_move(game_id, seat, move, seq, "mine")  # the first seat's retry: its own result
+    assert (again.seq, again.replayed) == (first.seq, True)
 
 
 def test_moves_out_of_turn_unknown_seats_and_games_are_refused(runtime: Runtime, new_game: NewGame) -> None:
@@ -406,7 +410,7 @@ def test_the_unique_constraints_are_the_final_guard(
             with runtime.db.engine.begin() as other:
                 other.execute(insert(Snapshot).values(
                     game_id=game_pk, seq=seq + 1, state={}, move=move, events=[], actor_seat=seat,
-                    submission_id=theirs, created_at=clock.now()))
+                    submission_id=theirs, source="player", created_at=clock.now()))
 
     event.listen(runtime.db.engine, "before_cursor_execute", another_writer_commits_first)
     try:

@@ -6,7 +6,9 @@
   scheduler calls it), once per pending decision.
 - `enqueue_absent_notice`: a seat timed out too many turns in a row (`pbem/service/timeouts.py`), with
   one-click links to let the game pass for it without waiting or to replace the player.
-Both go to `games.host_email` in the host's own conversation about the game.
+- `enqueue_move_refused_notice`: a move the server makes for a seat (a computer seat's, a timeout) was refused,
+  and the game waits for the host (`pbem/service/refused_moves.py`), once per decision.
+All go to `games.host_email` in the host's own conversation about the game.
 """
 
 from __future__ import annotations
@@ -94,4 +96,15 @@ def enqueue_absent_notice(
             "auto_pass_url": auto_pass_url,
             "host_url": host_url,
         },
+    )
+
+
+def enqueue_move_refused_notice(session: Session, outbox: Outbox, *, game: Game, seat: Seat) -> OutboxMessage | None:
+    """Tell the host that the server could not make `seat`'s move and the game waits for them; once per decision."""
+    return outbox.enqueue_to_host(
+        session,
+        game=game,
+        kind="host_move_refused",
+        dedupe_key=dedupe_key("host_move_refused", game.public_id, seat.seat_index, game.current_seq),
+        context={"seat_name": seat.display_name, "is_bot": seat.is_bot},
     )

@@ -18,7 +18,10 @@ from pbem.models.base import Base
 
 class RoundCommitment(Base):
     __tablename__ = "round_commitments"
-    __table_args__ = (UniqueConstraint("game_id", "round"),)
+    # One seal per deal. A round is dealt once (a rollback never goes back across a round's end or a deal:
+    # GameService.rollback_in), but a game rolled back across one before that rule still gets its own seal for
+    # the round dealt again; the newest seal of a round is the one that counts (pbem/service/fairness.py).
+    __table_args__ = (UniqueConstraint("game_id", "dealt_seq"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))

@@ -116,6 +116,11 @@ class Seat(Base):
     game: Mapped[Game] = relationship(back_populates="seats")
 
 
+# Who chose a snapshot's move: a person (through a form, any id it sends) or the server itself (a computer seat,
+# a timeout, the deal, a rollback).
+SNAPSHOT_SOURCES = ("player", "server")
+
+
 class Snapshot(Base):
     """One row per decision taken, never updated or deleted (enforced below)."""
 
@@ -123,8 +128,10 @@ class Snapshot(Base):
     __table_args__ = (
         # The final guard against two moves building on the same state.
         UniqueConstraint("game_id", "seq"),
-        # A retried submission finds the result of its first attempt.
-        UniqueConstraint("game_id", "submission_id"),
+        # A retried submission finds the result of its first attempt. Ids are unique per source and seat: whatever
+        # id a player's form sends, it can never collide with the server's own or another seat's.
+        UniqueConstraint("game_id", "source", "actor_seat", "submission_id"),
+        CheckConstraint(one_of("source", SNAPSHOT_SOURCES), name="source"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -135,6 +142,7 @@ class Snapshot(Base):
     events: Mapped[list[Any]]
     actor_seat: Mapped[int | None]
     submission_id: Mapped[str | None] = mapped_column(String(64))
+    source: Mapped[str] = mapped_column(String(8), server_default="server")
     created_at: Mapped[datetime]
 
 

@@ -2,8 +2,10 @@
 
 The scheduler calls `play_due_bot_turns`. Each due turn is first claimed with a conditional update (a
 short lease on the game row, valid only for that sequence number), so two schedulers running at once
-never both think; the move then goes through `GameService.submit_move` like anyone's, with a submission
-id derived from the sequence number, so even a doubled attempt applies once.
+never both think; the move then goes through `GameService.submit_move` like anyone's, as the server's own
+(source SERVER, an unguessable id: no player's form can take it), for the sequence number it was decided at,
+so even a doubled attempt applies once. A move that is refused is never tried again: it is logged and the
+turn waits for the host (`pbem/service/refused_moves.py`), whose "skip" plays it.
 
 The computer decides with `engine.bots.HeuristicBot` from what the seat itself may know: its
 `engine.view`, its legal moves and the stored events it may see (public ones and its own), exactly
@@ -19,15 +21,17 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.errors import PbemError
-from pbem.models import Game, Seat, Snapshot
+from pbem.errors import GameFinished, GamePaused, NotYourTurn, PbemError, StaleTurn
+from pbem.models import Game, Seat, Snapshot, TurnClock
 from pbem.service.events import visible_events
-from pbem.service.games import GameService, PlayerSpec
+from pbem.service.games import SERVER, GameService, PlayerSpec, _lock_game, server_submission_id
+from pbem.service.refused_moves import hold_for_host
 
 log = logging.getLogger(__name__)
 
@@ -44,17 +48,24 @@ class DueBotTurn:
     seq: int
 
 
+# The game moved on, was paused or ended between the claim and the move: nothing to do.
+MOVED_ON = (StaleTurn, NotYourTurn, GamePaused, GameFinished)
+
+
 def due_bot_turns(db: Database, clock: Clock, delay: timedelta, limit: int = BATCH) -> list[DueBotTurn]:
-    """Active, unpaused games whose pending decision belongs to a computer seat and has waited `delay`."""
+    """Active, unpaused games whose pending decision belongs to a computer seat, has waited `delay` and is not
+    held for the host (its move was refused)."""
     now = clock.now()
     with db.read() as session:
         rows = session.execute(
             select(Game.id, Game.public_id, Game.to_act_seat, Game.current_seq)
             .join(Seat, (Seat.game_id == Game.id) & (Seat.seat_index == Game.to_act_seat))
+            .outerjoin(TurnClock, (TurnClock.game_id == Game.id) & (TurnClock.seq == Game.current_seq))
             .where(
                 Game.status == "active",
                 Game.paused.is_(False),
                 Seat.is_bot.is_(True),
+                or_(TurnClock.timed_out.is_(None), TurnClock.timed_out.is_(False)),
                 Game.turn_started_at <= now - delay,
                 or_(Game.bot_lease_until.is_(None), Game.bot_lease_until <= now),
             )
@@ -118,13 +129,27 @@ def play_due_bot_turns(db: Database, clock: Clock, games: GameService, delay: ti
             events = seat_events(session, turn.game_pk, turn.seat, seq)
         move = bot_move(state, turn.seat, secrets.randbits(64), events)
         try:
-            result = games.submit_move(turn.game_id, turn.seat, move, turn.seq, f"bot-{turn.seq}")
-        except PbemError as exc:
-            # The game moved on, was paused or ended between the claim and the move: nothing to do.
+            result = games.submit_move(
+                turn.game_id, turn.seat, move, turn.seq, server_submission_id("bot", turn.seq), source=SERVER
+            )
+        except MOVED_ON as exc:
             log.info("computer seat %s of game %s did not move: %s", turn.seat, turn.game_id, exc.message)
+            continue
+        except (PbemError, IntegrityError):
+            log.exception("computer seat %s of game %s: its move %s was refused; the host decides", turn.seat,
+                          turn.game_id, move)
+            refuse(db, clock, games, turn)
             continue
         played += not result.replayed
     return played
+
+
+def refuse(db: Database, clock: Clock, games: GameService, turn: DueBotTurn) -> None:
+    """The computer seat's move for `turn` was refused: hold the turn for the host, if it is still pending."""
+    with db.write() as session:
+        game = _lock_game(session, turn.game_id)
+        if game.status == "active" and game.current_seq == turn.seq and game.to_act_seat == turn.seat:
+            hold_for_host(session, games.outbox, game, game.seats[turn.seat], clock.now())
 
 
 def start_demo(games: GameService, *, name: str, email: str, bots: int, variant: str = "base") -> str:

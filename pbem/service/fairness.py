@@ -84,15 +84,21 @@ def seal_dealt_round(
 def sealed_rounds(session: Session, game: Game, disclosure: Disclosure) -> list[SealedRound]:
     """Every sealed round of the game, oldest first, opened where its round is over."""
     rows = session.scalars(
-        select(RoundCommitment).where(RoundCommitment.game_id == game.id).order_by(RoundCommitment.round)
+        select(RoundCommitment)
+        .where(RoundCommitment.game_id == game.id)
+        .order_by(RoundCommitment.round, RoundCommitment.dealt_seq)
     )
-    return [_sealed(row, game, disclosure.round_is_over(row.round)) for row in rows]
+    newest = {row.round: row for row in rows}  # a round dealt again (see RoundCommitment): its latest deal
+    return [_sealed(row, game, disclosure.round_is_over(row.round)) for row in newest.values()]
 
 
 def sealed_round(session: Session, game: Game, round_number: int, disclosure: Disclosure) -> SealedRound | None:
-    """One round's seal (None when the round was dealt without one, e.g. before this feature existed)."""
+    """One round's seal, its latest deal's (None when the round was dealt without one, e.g. before seals existed)."""
     row = session.scalar(
-        select(RoundCommitment).where(RoundCommitment.game_id == game.id, RoundCommitment.round == round_number)
+        select(RoundCommitment)
+        .where(RoundCommitment.game_id == game.id, RoundCommitment.round == round_number)
+        .order_by(RoundCommitment.dealt_seq.desc())
+        .limit(1)
     )
     return None if row is None else _sealed(row, game, disclosure.round_is_over(round_number))
 

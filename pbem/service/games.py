@@ -41,6 +41,7 @@ from pbem.mail.game_mail import GameMail
 from pbem.mail.outbox import Outbox
 from pbem.memo import recalled, remember_when_committed, remembered
 from pbem.models import Game, HostAction, Seat, Snapshot
+from pbem.models.games import SNAPSHOT_SOURCES
 from pbem.models.row_writes import insert_row, update_row
 from pbem.service.events import describe, visible_events
 from pbem.service.fairness import seal_dealt_round
@@ -63,6 +64,8 @@ SEED_BITS = 63
 
 
 @dataclass(frozen=True)
+PLAYER = "player"  # a snapshot's source: a person's move, with the id their form sent
+SERVER = "server"  # a move the server made (a computer seat, a timeout), the deal or a rollback
 class PlayerSpec:
     """A seat to create: a person with an email address, or a computer player."""
 
@@ -135,6 +138,7 @@ class GameService:
         # Composes every email about a game; the scheduler's sweeps reach it here too (daily digests).
         self.mail = GameMail(outbox, links, link_max_age_days)
 
+        self.outbox = outbox  # the host notices of computer seats and timeouts queue here
     # -- creating and starting -------------------------------------------------------------------
 
     def create_game(
@@ -203,7 +207,9 @@ class GameService:
             except ValueError as exc:
                 raise ValidationError(str(exc)) from None
             game.status = "active"
-            self._append_snapshot(session, game, state, move=None, events=[], actor=None, submission_id=None)
+            self._append_snapshot(
+                session, game, state, move=None, events=[], actor=None, submission_id=None, source=SERVER
+            )
             self._log_host_action(session, game, actor_email or game.host_email, "start_game", {})
             self.mail.game_started(session, game, state)
 
@@ -211,7 +217,7 @@ class GameService:
 
     def submit_move(
         self, game_id: str, seat: int, move: dict[str, Any], expected_seq: int, submission_id: str,
-        *, link_version: int | None = None,
+        *, link_version: int | None = None, source: str = PLAYER,
     ) -> MoveResult:
         """Apply one move as one transaction, or raise a typed error and change nothing.
 
@@ -223,19 +229,23 @@ class GameService:
         """
         if not isinstance(move, dict):
             raise ValidationError("A move must be a table of fields.")
+        `source`: PLAYER (ids are the seat's own, whatever a form sends) or SERVER (a computer seat, whose id
+        comes from `server_submission_id`); the two never share ids.
         if type(expected_seq) is not int:
             raise ValidationError("The expected sequence number must be a whole number.")
         if not isinstance(submission_id, str) or not 0 < len(submission_id) <= MAX_SUBMISSION_ID:
             raise ValidationError(f"A submission id must be 1 to {MAX_SUBMISSION_ID} characters.")
         try:
             with self._db.write() as session:
-                return self._submit(session, game_id, seat, move, expected_seq, submission_id, link_version)
+                return self._submit(session, game_id, seat, move, expected_seq, submission_id, link_version, source)
+        if source not in SNAPSHOT_SOURCES:
+            raise ValueError(f"unknown source of a move: {source!r}")
         except IntegrityError:
             # The unique constraints are the final guard: someone committed this sequence number, or this
             # very submission, between our read and our insert.
             with self._db.read() as session:
                 game = _find_game(session, game_id)
-                replay = self._replay(session, game, seat, submission_id)
+                replay = self._replay(session, game, seat, submission_id, source)
                 latest = session.scalar(select(func.max(Snapshot.seq)).where(Snapshot.game_id == game.id))
                 moved_on = latest != expected_seq
             if replay is not None:
@@ -246,7 +256,7 @@ class GameService:
 
     def _submit(
         self, session: Session, game_id: str, seat: int, move: dict[str, Any], expected_seq: int, submission_id: str,
-        link_version: int | None,
+        link_version: int | None, source: str,
     ) -> MoveResult:
         game, stored_state = _lock_for_move(session, game_id, expected_seq)
         _require_seat(game, seat)
@@ -255,7 +265,7 @@ class GameService:
         if expected_seq != game.current_seq:
             # Only a repeat of a submission that was played can be looking at an older table. (A used id sent
             # with the current sequence number fails on the unique constraint instead: submit_move answers then.)
-            replay = self._replay(session, game, seat, submission_id)
+            replay = self._replay(session, game, seat, submission_id, source)
             if replay is not None:
                 return replay
         if game.status == "created":
@@ -275,7 +285,7 @@ class GameService:
             raise InvalidMove(str(exc)) from None
         seat_moved(game.seats[seat])
         seq = self._append_snapshot(
-            session, game, new_state, move=move, events=events, actor=seat, submission_id=submission_id
+            session, game, new_state, move=move, events=events, actor=seat, submission_id=submission_id, source=source
         )
         self.mail.after_move(session, game, new_state, events)
         return MoveResult(
@@ -295,8 +305,9 @@ class GameService:
 
         The caller (the sweep, or the host skipping a turn) holds the game row locked and has claimed the
         decision. The snapshot's events begin with a public `timed_out` event, so the log and the next emails
-        say so. The submission id is derived from the sequence number: a second attempt at the same decision
-        fails on the unique constraint instead of applying twice. Returns the events recorded.
+        say so. The submission id is the server's own (`server_submission_id`), out of any player's reach; a
+        second attempt at the same decision fails on the unique (game, seq) instead of applying twice. Returns the
+        events recorded.
         """
         seat = game.to_act_seat
         if game.status != "active" or seat is None or game.current_seq is None:
@@ -310,19 +321,21 @@ class GameService:
         events = [{"type": "timed_out", "seat": seat, "how": how, "audience": "public"}, *events]
         self._append_snapshot(
             session, game, new_state, move=move, events=events, actor=seat,
-            submission_id=f"timeout-{game.current_seq}",
+            submission_id=server_submission_id("timeout", game.current_seq), source=SERVER,
         )
         self.mail.after_move(session, game, new_state, events)
         return events
 
-    def _replay(self, session: Session, game: Game, seat: int, submission_id: str) -> MoveResult | None:
+    def _replay(self, session: Session, game: Game, seat: int, submission_id: str, source: str) -> MoveResult | None:
+        """The stored result of this seat's earlier submission with this id (ids are scoped by source and seat)."""
         earlier = session.scalar(
-            select(Snapshot).where(Snapshot.game_id == game.id, Snapshot.submission_id == submission_id)
+            select(Snapshot).where(
+                Snapshot.game_id == game.id, Snapshot.source == source, Snapshot.actor_seat == seat,
+                Snapshot.submission_id == submission_id,
+            )
         )
         if earlier is None:
             return None
-        if earlier.actor_seat != seat:
-            raise ValidationError("This submission id was already used by another seat.")
         return MoveResult(
             game_id=game.public_id,
             seq=earlier.seq,
@@ -346,13 +359,14 @@ class GameService:
     ) -> int:
         """The one function that records a decision: the next snapshot, and the game's cached fields.
 
+        source: str,
         Returns the new snapshot's sequence number."""
         now = self._clock.now()
         seq = 0 if game.current_seq is None else game.current_seq + 1
         # Written as statements (pbem/models/row_writes.py): the snapshot is never changed after this.
         insert_row(session, Snapshot, {
             "game_id": game.id, "seq": seq, "state": state.to_dict(), "move": move, "events": events,
-            "actor_seat": actor, "submission_id": submission_id, "created_at": now,
+            "actor_seat": actor, "submission_id": submission_id, "source": source, "created_at": now,
         })
         remember_when_committed(session, "state", (game.public_id, seq), state)
         update_row(
@@ -380,7 +394,9 @@ class GameService:
         state = engine.Game.from_dict(earlier)
         from_seq = game.current_seq
         events: list[dict[str, Any]] = [{"type": "rolled_back", "audience": "public", "to_seq": to_seq}]
-        seq = self._append_snapshot(session, game, state, move=None, events=events, actor=None, submission_id=None)
+        seq = self._append_snapshot(
+            session, game, state, move=None, events=events, actor=None, submission_id=None, source=SERVER
+        )
         self._log_host_action(
             session, game, actor_email, "rollback", {"from_seq": from_seq, "to_seq": to_seq, "reason": reason}
         )
@@ -544,6 +560,12 @@ class GameService:
 
 def _find_game(session: Session, game_id: str) -> Game:
     """The game with its seats, in one query; asked again in the same session, the row already loaded.
+
+def server_submission_id(kind: str, seq: int) -> str:
+    """An id for a move the server makes (`kind`: "bot", "timeout"): its own namespace (source SERVER), and
+    unguessable all the same."""
+    return f"{kind}-{seq}-{secrets.token_urlsafe(12)}"
+
 
     (SQLAlchemy would hand back the same object from its identity map anyway, without refreshing it.)"""
     key = ("game", game_id)

@@ -4,7 +4,8 @@ Due work is found by the index on `turn_clocks.due_at`, so a sweep costs what is
 Each due clock is handled in its own write transaction: the game row is locked (as a move locks it), then
 the clock is claimed with a conditional update on its `version`; a second sweep (another thread, another
 process, a scheduler started by mistake) that read the same row loses the claim and does nothing. The
-outbox's dedupe keys and the snapshot's unique (game, seq) and submission id are second guards.
+outbox's dedupe keys and the snapshot's unique (game, seq) are second guards. A timeout move that is refused
+is not tried again: the turn waits for the host, who is told (`pbem/service/refused_moves.py`).
 
 A scheduler back from a long outage sends one reminder per pending decision, counting the ladder steps it
 missed, not one per missed step; reminders never go out in the seat's quiet hours (they wait for the end).
@@ -26,7 +27,7 @@ from pbem.mail.daily import queue_due_daily_digests
 from pbem.mail.game_mail import GameMail
 from pbem.models import Game, Snapshot, TurnClock
 from pbem.service.deadlines import is_quiet, out_of_quiet_hours, reminders_due_by
-from pbem.service.timeouts import Timeouts
+from pbem.service.timeouts import REFUSED, Timeouts
 from pbem.service.turn_clock import facts_of, plan_turn, quiet_hours_of, reschedule, schedule_of
 
 log = logging.getLogger(__name__)
@@ -149,7 +150,7 @@ class TurnSweep:
         seat = game.seats[clock.seat]  # type: ignore[index]
         if seat.auto_pass or (schedule.deadline_at is not None and now >= schedule.deadline_at):
             done = self._timeouts.time_out(session, game, clock, now)
-            if done == "notify-host":
+            if done in ("notify-host", REFUSED):
                 result.host_notices += 1
             else:
                 result.timeouts += 1

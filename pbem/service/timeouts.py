@@ -9,20 +9,27 @@
 
 Every timeout counts towards the seat's run; after `absent_after` in a row the seat is flagged absent and
 the host is emailed one-click links. Callers hold the game row locked and have claimed the decision.
+
+A computer seat is timed out only by the host's skip, after its own move was refused: a card is discarded
+face down for it. A timeout move that is refused (by the rules, or the database) changes nothing: the sweep
+holds the turn for the host (`pbem/service/refused_moves.py`), a skip answers MoveRefused.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
 from pbem.clock import Clock
+from pbem.errors import InvalidMove, MoveRefused
 from pbem.mail.formatting import format_duration
 from pbem.mail.host_notices import enqueue_absent_notice, enqueue_stalling_notice
 from pbem.mail.outbox import Outbox
@@ -33,7 +40,12 @@ from pbem.service.chat import post_system_line
 from pbem.service.deadlines import policy
 from pbem.service.events import describe, visible_events
 from pbem.service.games import GameService
+from pbem.service.refused_moves import hold_for_host
 from pbem.service.turn_clock import reschedule
+
+log = logging.getLogger(__name__)
+
+REFUSED = "refused"  # what `time_out` returns when the timeout move was refused and the host was told
 
 
 def timeout_move(
@@ -81,7 +93,7 @@ class Timeouts:
         `by_host`: the host skipped the turn (notify-host then means: pass for them now).
         """
         seat = game.seats[clock.seat]  # type: ignore[index]
-        chosen = "auto-pass" if seat.auto_pass else policy(game.policies, "timeout_policy")
+        chosen = "auto-pass" if seat.auto_pass or seat.is_bot else policy(game.policies, "timeout_policy")
         if chosen == "notify-host" and not by_host:
             enqueue_stalling_notice(
                 session, self._outbox, game=game, seat=seat, now=now, reminders_sent=clock.reminders_sent
@@ -109,7 +121,12 @@ class Timeouts:
 
         started_at = clock.started_at  # the clock moves on to the next decision with the move
         waited = format_duration(now - started_at)
-        events = self._games.apply_timeout(session, game, choose)
+        events = self._timeout_move(session, game, choose)
+        if events is None:
+            if by_host:
+                raise MoveRefused()
+            hold_for_host(session, self._outbox, game, seat, now)
+            return REFUSED
         self._games.mail.deadline_passed(
             session, game, seat, started_at=started_at, now=now, by_host=by_host,
             lines=describe(visible_events(events[1:], seat.seat_index), game.names),
@@ -117,8 +134,21 @@ class Timeouts:
         seat.timeout_card = None
         action = "was skipped by the host" if by_host else f"ran out of time after {waited}"
         post_system_line(session, game, f"{seat.display_name} {action}: {_line(done[0])}", "timeout", now=now)
-        self._count(session, game, seat)
+        if not seat.is_bot:
+            self._count(session, game, seat)
         return done[0]
+
+    def _timeout_move(
+        self, session: Session, game: Game, choose: Callable[[engine.Game], tuple[dict[str, Any], str]]
+    ) -> list[dict[str, Any]] | None:
+        """The timeout move's events, or None (logged) when it was refused; then nothing of it is written."""
+        try:
+            with session.begin_nested():  # flushes what the caller changed first, so only the move is undone
+                return self._games.apply_timeout(session, game, choose)
+        except (InvalidMove, IntegrityError):
+            log.exception("game %s: the timeout move for seat %s was refused", game.public_id, game.to_act_seat)
+            session.expire_all()  # the game row as it is again (the move's writes set it as if committed)
+            return None
 
     def _count(self, session: Session, game: Game, seat: Seat) -> None:
         seat.timeouts_in_row += 1

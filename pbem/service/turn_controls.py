@@ -154,6 +154,8 @@ class TurnControls:
         with self._db.write() as session:
             game = _active(session, game_id)
             row = _seat(game, seat)
+            if row.is_bot:
+                raise NoPendingTurn("A computer player needs no reminder.")
             clock = _pending(session, game)
             if clock.seat != seat:
                 raise NoPendingTurn(f"It is not {row.display_name}'s turn, so there is nothing to nudge them about.")
@@ -272,11 +274,12 @@ def _seat(game: Game, seat: int) -> Seat:
 
 
 def _pending(session: Session, game: Game) -> TurnClock:
-    """The clock of the decision pending now, which must be a person's."""
+    """The clock of the decision pending now, which must be a person's, or a computer seat's whose move was
+    refused (the turn waits for the host: pbem/service/refused_moves.py)."""
     clock = current_clock(session, game)
     if clock is None:
         plan_turn(session, game, game.turn_started_at or game.updated_at)  # a game from before clocks existed
         clock = current_clock(session, game)
-    if clock is None or clock.seat is None or game.seats[clock.seat].is_bot:
+    if clock is None or clock.seat is None or (game.seats[clock.seat].is_bot and not clock.timed_out):
         raise NoPendingTurn()
     return clock
