@@ -85,7 +85,7 @@ def open_view(g: Game, *, secret_roles: frozenset[int] = frozenset()) -> dict[st
         entry["hand"] = [card_info(v, c) for c in g.hands[s]] if private else None
         entry["gold"] = sorted(g.gold[s], reverse=True)
         entry["gold_total"] = totals[s]
-    out["spare_roles"] = list(g.spare_roles)
+    out["spare_roles"] = [] if g.discarded_roles else list(g.spare_roles)  # they would tell a given-up card
     out["hats_swapped"] = len(g.discarded_roles)
     out["open"] = True
     return out

@@ -65,8 +65,8 @@ def visible_crystals(v: Variant, board: Any) -> int:
 def end_round_with_teams(g: Game, events: Events, gold_reached_by: int | None, reason: str) -> None:
     """Reveal the dwarf cards, pay the winners and the Geologists, then let the thieves steal.
 
-    The dwarf cards given up to Swap Your Hats stay face down: neither the event nor the result names them,
-    only how many hats were swapped."""
+    The dwarf cards given up to Swap Your Hats stay face down: neither the event nor the result names them
+    (nor the leftovers, which would give them away), only how many hats were swapped."""
     v = variant_of(g)
     n = g.seats
     roles = g.roles
@@ -100,7 +100,7 @@ def end_round_with_teams(g: Game, events: Events, gold_reached_by: int | None, r
         "claims": dict(claims),
         "reason": reason,
         "roles": list(roles),
-        "spare_roles": list(g.spare_roles),
+        "spare_roles": told_leftovers(g),
         "hats_swapped": len(g.discarded_roles),
         "trapped": trapped,
         "crystals": crystals,
@@ -108,13 +108,19 @@ def end_round_with_teams(g: Game, events: Events, gold_reached_by: int | None, r
         "thefts": [],
     })
     events.append(public("round_ended", round=g.round, winner=winner, reached_by=gold_reached_by, reason=reason,
-                         teams=teams, claims=dict(claims), roles=list(roles), spare_roles=list(g.spare_roles),
+                         teams=teams, claims=dict(claims), roles=list(roles), spare_roles=told_leftovers(g),
                          hats_swapped=len(g.discarded_roles), trapped=trapped, crystals=crystals))
     for payout in payouts:
         events.append(public("gold_paid", **payout))
     g.turn = None
     g.stealers = stealing_order(g)
     next_stealer(g, events)
+
+
+def told_leftovers(g: Game) -> list[str]:
+    """The leftover dwarf cards told at the end of a round: none once a hat was swapped, since with the roles
+    held at the end they would tell by elimination which card went face down."""
+    return [] if g.discarded_roles else list(g.spare_roles)
 
 
 def _payout(

@@ -156,4 +156,6 @@ def _public_result(result: dict[str, Any]) -> dict[str, Any]:
     public = copy.deepcopy(result)
     if "discarded_roles" in public:
         public["hats_swapped"] = len(public.pop("discarded_roles"))
+        if public["hats_swapped"] and "spare_roles" in public:
+            public["spare_roles"] = []
     return public

@@ -21,7 +21,14 @@ ROLE_LABELS = {
 # Gold pieces per winner in Saboteur 2, as the rulebook's table has it (the engine pays by the same table).
 SHARE_TABLE = "5 for a single winner, 4 each for two, 3 each for three, 2 each for four, 1 each for five or more"
 # Payout reasons whose `base` is the winners' share (a Geologist's `base` counts crystals instead).
-SHARED_REASONS = ("blue", "green", "saboteur", "boss", "profiteer")
+SHARED_REASONS = ("blue", "green", "saboteur", "boss", "profiteer", "geologist")
+# Why the gold was not reached (a round result's `reason`): the opening of its outcome sentence.
+NOT_REACHED = {
+    "no_playable_cards": "The draw pile ran out and nobody could play a card, so the round ended before anyone "
+                         "reached the gold",
+    "hands_empty": "Every hand was played out before anyone reached the gold",
+}
+CARDS_RAN_OUT = "The cards ran out before anyone reached the gold"
 THEFT_OUTCOMES = {
     "declined": "chose not to steal",
     "trapped": "could not steal, being trapped",
@@ -55,9 +62,9 @@ def outcome(result: dict[str, Any], names: Sequence[str]) -> str:
         who = names[reached_by] if isinstance(reached_by, int) else "someone"
         return f"{who} reached the gold, so the gold-diggers win."
     if winner == "saboteurs":
-        return "The cards ran out before anyone reached the gold, so the saboteurs win."
+        return f"{not_reached(result)}, so the saboteurs win."
     if winner == "nobody":
-        return "The cards ran out before anyone reached the gold, and with no saboteur in play nobody wins."
+        return f"{not_reached(result)}, and with no saboteur in play nobody wins."
     return f"The round went to: {winner.replace('_', ' ')}."
 
 
@@ -79,8 +86,13 @@ def treasure_outcome(result: dict[str, Any], names: Sequence[str]) -> str:
     if who is not None:
         return f"{who} reached the gold, but doors of both colours bar the way, so the saboteurs' side wins."
     if result["winner"] == "saboteurs":
-        return "The cards ran out before anyone reached the gold, so the saboteurs' side wins."
-    return "The cards ran out before anyone reached the gold, and nobody on the saboteurs' side was in play."
+        return f"{not_reached(result)}, so the saboteurs' side wins."
+    return f"{not_reached(result)}, and nobody on the saboteurs' side was in play."
+
+
+def not_reached(result: dict[str, Any]) -> str:
+    """Why a round ended without the gold (a round recorded before reasons were kept: the cards ran out)."""
+    return NOT_REACHED.get(result.get("reason", ""), CARDS_RAN_OUT)
 
 
 def payout_line(pay: dict[str, Any], result: dict[str, Any], names: Sequence[str]) -> str:
@@ -96,6 +108,9 @@ def payout_line(pay: dict[str, Any], result: dict[str, Any], names: Sequence[str
     if reason == "profiteer":
         return (f"{name}: {pieces(amount)} as the Profiteer: the share of {base}, two less "
                 f"(the Profiteer wins with every side).")
+    if reason == "geologist":
+        return (f"{name}: {pieces(amount)}, each winner's share, as a Geologist (with this game's rule, Geologists "
+                f"win alongside both teams when the Boss, the Profiteer or a Geologist reaches the gold).")
     if reason == "crystals":
         geologists = sum(1 for other in result["payouts"] if other["reason"] == "crystals")
         shared = f", shared by {geologists} Geologists and rounded down" if geologists > 1 else ""

@@ -77,7 +77,7 @@ def treasure_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, A
         "crystals": result["crystals"],
         "payouts": [payout_line(pay, result, names) for pay in result["payouts"]],
         "thefts": [theft_line(theft, names) for theft in result["thefts"]],
-        "hats_swapped": len(result["discarded_roles"]),
+        "hats_swapped": result.get("hats_swapped", 0),
     }
 
 

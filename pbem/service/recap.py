@@ -8,6 +8,7 @@ events, every audience included, which is only right once the round has ended: `
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -38,6 +39,7 @@ class Recap:
     seats: list[SeatRoles]
     spare_roles: list[str]
     entries: list[RecapEntry]
+    private_moves: bool = True  # whether map results and face-down cards are retold (option `recap_private_moves`)
 
     def roles_of(self, seat: int) -> str:
         """'saboteur' or, after Swap Your Hats, 'saboteur, then Boss'."""
@@ -57,41 +59,70 @@ def round_recap(session: Session, game: Game, round_number: int, disclosure: Dis
     )
     names = game.names
     roles = list(dealt.roles)
-    held = [[engine.role_name(role)] for role in roles]
-    entries: list[RecapEntry] = []
     rows = session.execute(
         select(Snapshot.seq, Snapshot.events)
         .where(Snapshot.game_id == game.id, Snapshot.seq > first, Snapshot.seq <= last)
         .order_by(Snapshot.seq)
     )
-    for seq, events in rows:
-        lines, ended = _declassified(events, round_number, names, roles, held)
+    moves = _round_moves(rows, round_number)
+    told = [event for _, events in moves for event in events]
+    secret = iter(engine.roles_given_up(told))
+    swapped = {event["seat"] for event in told if event.get("type") == "role_changed"}
+    kinds = engine.recap_kinds(dealt.options)
+    held = [[SECRET_ROLE if seat in swapped else engine.role_name(role)] for seat, role in enumerate(roles)]
+    entries: list[RecapEntry] = []
+    for seq, events in moves:
+        lines = _declassified(events, kinds, names, roles, held, secret)
         if lines:
             entries.append(RecapEntry(seq=seq, lines=lines))
-        if ended:
-            break
     return Recap(
         round=round_number,
         seats=[SeatRoles(name=name, roles=roles_held) for name, roles_held in zip(names, held)],
-        spare_roles=[engine.role_name(role) for role in dealt.spare_roles],
+        # the leftovers would tell, by elimination, which dwarf card went face down
+        spare_roles=[] if swapped else [engine.role_name(role) for role in dealt.spare_roles],
         entries=entries,
+        private_moves=engine.private_moves_open(dealt.options),
     )
 
 
+SECRET_ROLE = "a dwarf card given up face down"
+
+
+def _round_moves(rows: Iterable[tuple[int, list[dict]]], round_number: int) -> list[tuple[int, list[dict]]]:
+    """The round's moves, each with its events up to the one that ends the round."""
+    moves: list[tuple[int, list[dict]]] = []
+    for seq, events in rows:
+        kept: list[dict] = []
+        for event in events:
+            if event.get("type") == "round_ended" and event.get("round") == round_number:
+                moves.append((seq, kept))
+                return moves
+            kept.append(event)
+        moves.append((seq, kept))
+    return moves
+
+
 def _declassified(
-    events: list[dict], round_number: int, names: list[str], roles: list[str], held: list[list[str]]
-) -> tuple[list[str], bool]:
-    """The recap lines of one move, and whether the round ended in it; follows role changes as they happen."""
+    events: list[dict],
+    kinds: frozenset[str],
+    names: list[str],
+    roles: list[str],
+    held: list[list[str]],
+    secret: Iterator[frozenset[int]],
+) -> list[str]:
+    """The recap lines of one move; follows role changes as they happen and keeps given-up dwarf cards unsaid."""
     lines = []
     for event in events:
+        hidden = next(secret)
         kind = event.get("type")
-        if kind == "round_ended" and event.get("round") == round_number:
-            return lines, True
-        if kind not in engine.RECAP_KINDS:
+        if kind not in kinds:
             continue
-        labelled = [f"{name} ({engine.role_name(role)})" for name, role in zip(names, roles)]
-        lines.append(engine.describe_openly(event, labelled))
+        labelled = [
+            f"{name} ({SECRET_ROLE if seat in hidden else engine.role_name(role)})"
+            for seat, (name, role) in enumerate(zip(names, roles))
+        ]
+        lines.append(engine.describe_openly(event, labelled, hidden))
         if kind == "role_changed":
             roles[event["seat"]] = event["role"]
-            held[event["seat"]].append(engine.role_name(event["role"]))
-    return lines, False
+            held[event["seat"]].append(SECRET_ROLE if event["seat"] in hidden else engine.role_name(event["role"]))
+    return lines

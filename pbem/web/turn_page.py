@@ -48,6 +48,12 @@ ROLES = {
     ),
 }
 DWARF_SABOTEUR = ("Saboteur", "Keep the gold from being reached; the gold-diggers and the Boss lose then.")
+# With option `geologists_share_gold` a Geologist also wins alongside both teams in some rounds.
+GEOLOGIST_SHARING = (
+    "Geologist",
+    "You and the other Geologist share the crystals lying on the table; and when the Boss, the Profiteer or a "
+    "Geologist reaches the gold, you also win a share with both teams (this game's rule).",
+)
 SIDES = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
 WINNERS = {"diggers": "the gold-diggers won", "saboteurs": "the saboteurs won", "nobody": "nobody won"}
 
@@ -75,7 +81,7 @@ class SeatRow:
     hand_count: int
     gold_cards: int
     front: list[FrontCard]
-    has_gold: bool | None  # Saboteur 2: whether the seat holds any gold piece (how many is its secret)
+    has_gold: bool | None  # Saboteur 2: whether the seat holds any gold piece (the amount is not shown)
     trapped: bool
     theft: bool
     away: str | None = None  # "away until Fri 3 Dec", in the reader's time zone
@@ -159,7 +165,7 @@ def build_turn_page(
     you = view.get("you") or {}
     seat = profile.seat
     names = state.players
-    role, hint = role_words(you.get("role", ""), view.get("variant", "base"))
+    role, hint = role_words(you.get("role", ""), view.get("variant", "base"), view.get("options", {}))
     your_turn = state.to_act == seat and bool(state.legal_moves)
     picking = your_turn and view.get("phase") == "gold"
     stealing = your_turn and view.get("phase") == "steal"
@@ -264,10 +270,12 @@ def log_entries(history: Sequence[HistoryEntry], seat: int, names: Sequence[str]
     )
 
 
-def role_words(role: str, variant: str) -> tuple[str, str]:
-    """A role's name and one line on how it wins."""
+def role_words(role: str, variant: str, options: Mapping[str, Any] | None = None) -> tuple[str, str]:
+    """A role's name and one line on how it wins (under the game's options)."""
     if variant == "saboteur2" and role == "saboteur":
         return DWARF_SABOTEUR
+    if role == "geologist" and (options or {}).get("geologists_share_gold"):
+        return GEOLOGIST_SHARING
     return ROLES.get(role, (role.replace("_", " ").capitalize(), ""))
 
 

@@ -169,6 +169,7 @@ def test_the_dwarf_card_given_up_to_swap_your_hats_is_not_shown_when_the_round_e
 
     ended = next(e for e in events if e["type"] == "round_ended")
     assert ended["roles"][2] == "profiteer" and ended["hats_swapped"] == 1
+    assert ended["spare_roles"] == []  # with the roles at the end they would name the given-up card
     assert "boss" not in json.dumps([e for e in events if e["audience"] == "public"])
     assert "boss" not in json.dumps(engine.view(g, None)["results"])
     assert "boss" not in json.dumps(engine.view(g, 2)["results"])
@@ -179,14 +180,18 @@ def test_a_round_recorded_with_its_given_up_dwarf_cards_shows_only_how_many(tabl
     g.results = [{"round": 1, "roles": ["saboteur"] * 4, "discarded_roles": ["boss"]}]
 
     assert engine.view(g, None)["results"] == [{"round": 1, "roles": ["saboteur"] * 4, "hats_swapped": 1}]
+    g.results = [{"round": 1, "roles": ["saboteur"] * 4, "spare_roles": ["boss"], "discarded_roles": ["geologist"]}]
+    assert engine.view(g, None)["results"][0]["spare_roles"] == []
 
 
-def test_the_open_view_of_a_finished_game_does_not_name_a_given_up_dwarf_card(table, hand_card):
-    g, events = swap_then_end_round(table, hand_card)
+def test_the_open_view_does_not_name_a_given_up_dwarf_card(table, hand_card):
+    g = s2_table(table, hands={0: ["swap_hats"]}, roles=["blue_digger", "saboteur", "boss", "geologist"])
+    g, _ = engine.apply_move(g, 0, play(hand_card(g, 0, "swap_hats"), target=2))
 
     opened = engine.open_view(g)
 
-    assert "discarded_roles" not in opened and opened["hats_swapped"] == len(g.discarded_roles)
+    assert "discarded_roles" not in opened and opened["hats_swapped"] == len(g.discarded_roles) == 1
+    assert opened["spare_roles"] == []
 
 
 def test_every_line_told_openly_before_a_swap_keeps_the_given_up_card_secret(table, hand_card):

@@ -173,6 +173,11 @@ class EngineOption:
     name: str
     label: str
     values: tuple[Any, ...]
+    note: str = ""  # what the option changes, in the engine's words for a host
+    variants: tuple[str, ...] = ()  # the variants it belongs to; empty: every variant
+
+    def applies_to(self, variant: str) -> bool:
+        return not self.variants or variant in self.variants
 
     def shown(self, value: Any) -> str:
         if isinstance(value, bool):
@@ -181,7 +186,8 @@ class EngineOption:
 
 
 def engine_options() -> list[EngineOption]:
-    return [EngineOption(name, name.replace("_", " ").capitalize(), tuple(values))
+    return [EngineOption(name, name.replace("_", " ").capitalize(), tuple(values), engine.OPTION_NOTES.get(name, ""),
+                         engine.OPTION_VARIANTS.get(name, ()))
             for name, values in engine.OPTIONS.items()]
 
 
@@ -262,7 +268,7 @@ def read_form(data: MultiDict[str, str], host_email: str, files: MultiDict[str, 
         matches = [value for value in option.values if option.shown(value) == raw]
         if not matches:
             errors[f"option_{option.name}"] = f"Choose one of {', '.join(option.shown(v) for v in option.values)}."
-        elif matches[0] != option.values[0]:
+        elif matches[0] != option.values[0] and option.applies_to(form.variant):
             form.options[option.name] = matches[0]
     upload = (files or MultiDict()).get("deck")
     if upload is not None and upload.filename:
