@@ -61,11 +61,11 @@ MAX_SUBMISSION_ID = 64
 # One address, no display name, nothing a mail header could be split on.
 EMAIL_PATTERN = re.compile(r"^[^@\s,;<>\"()\[\]\\]+@[^@\s,;<>\"()\[\]\\]+$")
 SEED_BITS = 63
+PLAYER = "player"  # a snapshot's source: a person's move, with the id their form sent
+SERVER = "server"  # a move the server made (a computer seat, a timeout), the deal or a rollback
 
 
 @dataclass(frozen=True)
-PLAYER = "player"  # a snapshot's source: a person's move, with the id their form sent
-SERVER = "server"  # a move the server made (a computer seat, a timeout), the deal or a rollback
 class PlayerSpec:
     """A seat to create: a person with an email address, or a computer player."""
 
@@ -135,10 +135,10 @@ class GameService:
         self._clock = clock
         self._links = links
         self._default_policies = dataclasses.asdict(policies)
+        self.outbox = outbox  # the host notices of computer seats and timeouts queue here
         # Composes every email about a game; the scheduler's sweeps reach it here too (daily digests).
         self.mail = GameMail(outbox, links, link_max_age_days)
 
-        self.outbox = outbox  # the host notices of computer seats and timeouts queue here
     # -- creating and starting -------------------------------------------------------------------
 
     def create_game(
@@ -226,20 +226,20 @@ class GameService:
         `link_version`: the version of the magic link the move came through (`resolve_link` without its
         database check); a seat whose links were revoked since gets RevokedLink. Checked under the game's lock,
         so a move and a revocation never cross, and a move costs no transaction of its own to check its link.
+        `source`: PLAYER (ids are the seat's own, whatever a form sends) or SERVER (a computer seat, whose id
+        comes from `server_submission_id`); the two never share ids.
         """
         if not isinstance(move, dict):
             raise ValidationError("A move must be a table of fields.")
-        `source`: PLAYER (ids are the seat's own, whatever a form sends) or SERVER (a computer seat, whose id
-        comes from `server_submission_id`); the two never share ids.
         if type(expected_seq) is not int:
             raise ValidationError("The expected sequence number must be a whole number.")
         if not isinstance(submission_id, str) or not 0 < len(submission_id) <= MAX_SUBMISSION_ID:
             raise ValidationError(f"A submission id must be 1 to {MAX_SUBMISSION_ID} characters.")
+        if source not in SNAPSHOT_SOURCES:
+            raise ValueError(f"unknown source of a move: {source!r}")
         try:
             with self._db.write() as session:
                 return self._submit(session, game_id, seat, move, expected_seq, submission_id, link_version, source)
-        if source not in SNAPSHOT_SOURCES:
-            raise ValueError(f"unknown source of a move: {source!r}")
         except IntegrityError:
             # The unique constraints are the final guard: someone committed this sequence number, or this
             # very submission, between our read and our insert.
@@ -356,10 +356,10 @@ class GameService:
         events: list[dict[str, Any]],
         actor: int | None,
         submission_id: str | None,
+        source: str,
     ) -> int:
         """The one function that records a decision: the next snapshot, and the game's cached fields.
 
-        source: str,
         Returns the new snapshot's sequence number."""
         now = self._clock.now()
         seq = 0 if game.current_seq is None else game.current_seq + 1
@@ -558,14 +558,14 @@ class GameService:
         )
 
 
-def _find_game(session: Session, game_id: str) -> Game:
-    """The game with its seats, in one query; asked again in the same session, the row already loaded.
-
 def server_submission_id(kind: str, seq: int) -> str:
     """An id for a move the server makes (`kind`: "bot", "timeout"): its own namespace (source SERVER), and
     unguessable all the same."""
     return f"{kind}-{seq}-{secrets.token_urlsafe(12)}"
 
+
+def _find_game(session: Session, game_id: str) -> Game:
+    """The game with its seats, in one query; asked again in the same session, the row already loaded.
 
     (SQLAlchemy would hand back the same object from its identity map anyway, without refreshing it.)"""
     key = ("game", game_id)
