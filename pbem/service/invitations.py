@@ -30,8 +30,8 @@ from pbem.service.rate_limits import Limit, RateLimiter
 DAY = timedelta(days=1)
 SERVER = "server"  # the one subject of the server-wide limit
 TOO_MANY_FROM_HERE = (
-    "This game would email {count} new address(es) that have never played here, more than may be invited from "
-    "here today. Please try again tomorrow, or invite players who have played here before."
+    "This game would email {count} that never played here: more than may be invited from here today. Please try "
+    "again tomorrow, or invite players who have played here before."
 )
 TOO_MANY_TODAY = (
     "This server has emailed as many new addresses today as it may. Please try again tomorrow, or invite players "
@@ -73,6 +73,8 @@ class InvitationLimits:
         if not strangers:
             return
         if not self._limiter.allow(session, self._per_client, client, cost=strangers):
-            raise RateLimited(TOO_MANY_FROM_HERE.format(count=strangers))
+            raise RateLimited(TOO_MANY_FROM_HERE.format(
+                count="1 address" if strangers == 1 else f"{strangers} addresses"
+            ))
         if not self._limiter.allow(session, self._per_server, SERVER, cost=strangers):
             raise RateLimited(TOO_MANY_TODAY)
