@@ -33,6 +33,8 @@ GameCreators = Literal["anyone", "domains", "admins"]
 DEVELOPMENT_BASE_URL = "http://127.0.0.1:5000"
 SECRET_KEY_FILE = "secret_key"
 MIN_SECRET_LENGTH = 16
+# A new game's form with the largest deck file (pbem/variants.py, 256 KB) and its fields must fit in a request.
+MIN_REQUEST_KB = 320
 # One message is a handful of SMTP exchanges, each bounded by the timeout; the lease must outlast them all.
 LEASE_TIMEOUTS = 10
 
@@ -127,8 +129,6 @@ class AccessConfig:
     # used a link of ours or replied to us), per client address and for the whole server, per day.
     invitations_per_client_per_day: int = field(default=40, metadata={"minimum": 0})
     invitations_per_day: int = field(default=400, metadata={"minimum": 0})
-    creator_domains: tuple[str, ...] = ()
-    admin_emails: tuple[str, ...] = ()
     # How long a host stays signed in on the admin pages after following their emailed host link.
     host_session_days: int = field(default=14, metadata={"minimum": 1, "maximum": 31})  # the session cookie lasts 31 days
 
@@ -156,6 +156,11 @@ class Config:
     # How many reverse proxies in front of the app set X-Forwarded-For/-Proto (0: none; clients connect directly).
     # Per-client rate limits count the address these proxies report, so behind a proxy this must be set.
     trusted_proxies: int = field(default=0, metadata={"minimum": 0, "maximum": 5})
+    # The largest request body the web app reads (the biggest legitimate one: a new game with a Saboteur 2 deck
+    # file of up to 256 KB); anything larger is refused with 413 before it is read.
+    max_request_kb: int = field(default=1024, metadata={"minimum": MIN_REQUEST_KB, "maximum": 100 * 1024})
+    # Production wants an https:// base_url (cookies marked Secure, HSTS); only a test set-up may allow http://.
+    allow_http_base_url: bool = False
     # The floor routes of bench/http_bench.py (pbem/web/floor.py): for benchmarks only, never in production.
     bench_routes: bool = False
     mail: MailConfig = field(default_factory=MailConfig)
@@ -290,6 +295,10 @@ def _resolve(config: Config) -> Config:
             raise ConfigError("production mode needs secret_keys (or PBEM_SECRET_KEYS)")
         if not config.base_url:
             raise ConfigError("production mode needs base_url (the public address of this server)")
+        if config.base_url.startswith("http://") and not config.allow_http_base_url:
+            raise ConfigError(
+                "production mode needs an https:// base_url (set allow_http_base_url = true only for a test set-up)"
+            )
     base_url = (config.base_url or DEVELOPMENT_BASE_URL).rstrip("/")
     if not base_url.startswith(("http://", "https://")):
         raise ConfigError(f"base_url must start with http:// or https://, not {config.base_url!r}")

@@ -2,9 +2,9 @@
 
 Suspecting each other is the heart of Saboteur, and over days that talk must survive reloads and reach
 people in their inbox, so every message is a row (`chat_messages`), read in order, a page at a time. Text
-is cleaned here once (control and direction-changing characters dropped, lines trimmed, at most
-`MAX_LENGTH` characters) and shown escaped everywhere, links as plain text. Each seat may post at any
-time, within a rate limit counted in the database.
+is cleaned here once (`clean_text` of `pbem/service/text.py`: control and direction-changing characters
+dropped, lines trimmed, at most `MAX_LENGTH` characters) and shown escaped everywhere, links as plain text.
+Each seat may post at any time, within a rate limit counted in the database.
 
 The server writes lines of its own into the same stream for what the table should notice: a seat timed
 out, a seat changed hands, the host paused. Other services call `ChatService.post_system_line` (or the
@@ -19,7 +19,6 @@ displayed (reported by the page's script) or an email carried. Emails include th
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -28,14 +27,14 @@ from sqlalchemy.orm import Session
 
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.errors import RateLimited, ValidationError
+from pbem.errors import RateLimited
 from pbem.memo import remembered
 from pbem.models import ChatMessage, Game, Seat
 from pbem.service.chat_lines import ChatLine, chat_line, mark_shown
 from pbem.service.games import _find_game, _require_seat
 from pbem.service.rate_limits import Limit, RateLimiter
+from pbem.service.text import MAX_LENGTH, clean_text  # noqa: F401  (MAX_LENGTH: the chat form's limit)
 
-MAX_LENGTH = 1000
 PAGE_SIZE = 50
 MAX_PAGE = 200
 HOST_NAME = "Host"
@@ -45,10 +44,6 @@ PER_HOUR = Limit("chat_hour", count=80, window=timedelta(hours=1))
 TOO_FAST = "You are writing faster than the table can read. Please wait a minute and send it again."
 
 SYSTEM_KIND = re.compile(r"^[a-z][a-z_]{0,39}$")
-# Characters that change the direction of the text around them could make a message seem to say
-# something else (or seem to come from someone else); they are dropped like control characters.
-DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-LINE_BREAKS = {"\r\n": "\n", "\r": "\n", "\u2028": "\n", "\u2029": "\n", "\x85": "\n"}
 
 
 @dataclass(frozen=True)
@@ -66,34 +61,6 @@ class SeatChat:
     read_upto: int | None
     timezone: str
     version: int  # the game's chat count when this was read (`Game.chat_version`)
-
-
-def clean_text(raw: object) -> str:
-    """The message as it will be stored and shown; ValidationError if nothing or too much is left."""
-    if not isinstance(raw, str):
-        raise ValidationError("A message must be text.")
-    text = unicodedata.normalize("NFC", raw)
-    for line_break, newline in LINE_BREAKS.items():
-        text = text.replace(line_break, newline)
-    text = "".join(
-        " " if char == "\t" else char
-        for char in text
-        if char in "\n\t" or (unicodedata.category(char) not in ("Cc", "Cs") and char not in DIRECTION_CONTROLS
-                              and char != "\ufeff")
-    )
-    lines: list[str] = []
-    for line in text.split("\n"):
-        line = line.rstrip()
-        if line or (lines and lines[-1]):  # at most one empty line in a row
-            lines.append(line)
-    cleaned = "\n".join(lines).strip()
-    if not cleaned:
-        raise ValidationError("The message is empty: write something first.")
-    if len(cleaned) > MAX_LENGTH:
-        raise ValidationError(
-            f"A message may have at most {MAX_LENGTH:,} characters; this one has {len(cleaned):,}."
-        )
-    return cleaned
 
 
 def post_system_line(session: Session, game: Game, text: str, kind: str, *, now: datetime) -> ChatMessage:

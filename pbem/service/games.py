@@ -33,6 +33,7 @@ from pbem.errors import (
     InvalidMove,
     NotYourTurn,
     RevokedLink,
+    RollbackAcrossRound,
     SeatNotFound,
     StaleTurn,
     ValidationError,
@@ -52,14 +53,17 @@ from pbem.service.game_rows import (
     GAME_WITH_SEATS_LOCKED_FOR_MOVE,
 )
 from pbem.service.snapshots import latest_state, seat_view
+from pbem.service.text import clean_line
 from pbem.service.turn_clock import plan_turn, seat_moved
 from pbem.tokens import LinkSigner, SeatLink
 
 MAX_TITLE = 200
 MAX_NAME = 80
 MAX_SUBMISSION_ID = 64
-# One address, no display name, nothing a mail header could be split on.
-EMAIL_PATTERN = re.compile(r"^[^@\s,;<>\"()\[\]\\]+@[^@\s,;<>\"()\[\]\\]+$")
+MAX_EMAIL = 320
+# One address, no display name, nothing a mail header could be split on, no control or direction characters.
+_NOT_IN_ADDRESS = r"@\s,;<>\"()\[\]\\\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff"
+EMAIL_PATTERN = re.compile(rf"^[^{_NOT_IN_ADDRESS}]+@[^{_NOT_IN_ADDRESS}]+$")
 SEED_BITS = 63
 PLAYER = "player"  # a snapshot's source: a person's move, with the id their form sent
 SERVER = "server"  # a move the server made (a computer seat, a timeout), the deal or a rollback
@@ -153,7 +157,7 @@ class GameService:
         is_demo: bool = False,
     ) -> str:
         """Create a game waiting to start; returns its public id. Bad input raises ValidationError."""
-        title = _clean_text("title", title, MAX_TITLE)
+        title = clean_line("title", title, MAX_TITLE)
         host_email = _clean_email("host email", host_email)
         seats = [_clean_player(index, player) for index, player in enumerate(players)]
         lowered = [seat.name.casefold() for seat in seats]
@@ -384,14 +388,21 @@ class GameService:
     def rollback_in(self, session: Session, game: Game, to_seq: int, *, reason: str, actor_email: str) -> int:
         """Go back to snapshot `to_seq` by appending a copy of it (history is never rewritten).
 
+        Only within the round being played (RollbackAcrossRound otherwise): a round's end showed everyone its
+        roles and its deck, and a deal put the next round's cards in the players' hands (docs/fairness.md).
         The caller holds the game's lock (`_lock_game`) and tells the table; the audit log is written here.
         """
         if game.status != "active" or game.current_seq is None:
             raise ValidationError("Only a running game can be rolled back.")
         if type(to_seq) is not int or not 0 <= to_seq < game.current_seq:
             raise ValidationError(f"Choose an earlier turn, from 0 to {game.current_seq - 1}.")
+        if to_seq < rollback_floor(session, game):
+            raise RollbackAcrossRound()
         earlier = session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == to_seq))
         state = engine.Game.from_dict(earlier)
+        current = latest_state(session, game)
+        if (state.round, len(state.results)) != (current.round, len(current.results)):
+            raise RollbackAcrossRound()  # a history that went back across a round before this rule existed
         from_seq = game.current_seq
         events: list[dict[str, Any]] = [{"type": "rolled_back", "audience": "public", "to_seq": to_seq}]
         seq = self._append_snapshot(
@@ -558,6 +569,23 @@ class GameService:
         )
 
 
+# The events after which a rollback may not go back: a round's end (its roles and deck are shown to all) and a deal.
+ROUND_BOUNDARIES = ("round_ended", "round_started")
+
+
+def rollback_floor(session: Session, game: Game) -> int:
+    """The earliest snapshot a rollback may return to: the latest that ended or dealt a round (0 before any)."""
+    rows = session.execute(
+        select(Snapshot.seq, Snapshot.events)
+        .where(Snapshot.game_id == game.id, Snapshot.seq <= (game.current_seq or 0))
+        .order_by(Snapshot.seq.desc())
+    )
+    for seq, events in rows:
+        if any(event.get("type") in ROUND_BOUNDARIES for event in events):
+            return int(seq)
+    return 0
+
+
 def server_submission_id(kind: str, seq: int) -> str:
     """An id for a move the server makes (`kind`: "bot", "timeout"): its own namespace (source SERVER), and
     unguessable all the same."""
@@ -619,23 +647,14 @@ def _seat_link(game: Game, seat: Seat) -> SeatLink:
     return SeatLink(game_id=game.public_id, seat=seat.seat_index, version=seat.token_version)
 
 
-def _clean_text(field: str, value: Any, limit: int) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ValidationError(f"The {field} must not be empty.")
-    value = " ".join(value.split())
-    if len(value) > limit:
-        raise ValidationError(f"The {field} must be at most {limit} characters.")
-    return value
-
-
 def _clean_email(field: str, value: Any) -> str:
-    if not isinstance(value, str) or not EMAIL_PATTERN.match(value.strip()):
+    if not isinstance(value, str) or not EMAIL_PATTERN.match(value.strip()) or len(value.strip()) > MAX_EMAIL:
         raise ValidationError(f"The {field} is not an email address: {value!r}.")
     return value.strip()
 
 
 def _clean_player(index: int, player: PlayerSpec) -> PlayerSpec:
-    name = _clean_text(f"name of player {index + 1}", player.name, MAX_NAME)
+    name = clean_line(f"name of player {index + 1}", player.name, MAX_NAME)
     if player.is_bot:
         return PlayerSpec(name=name, email=None, is_bot=True)
     return PlayerSpec(name=name, email=_clean_email(f"email of {name}", player.email))

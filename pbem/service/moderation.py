@@ -33,10 +33,11 @@ from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import AddressChange, Game, Seat, Snapshot
 from pbem.service.address_changes import INVALID, MAX_AGE, AddressChangeLinks
 from pbem.service.chat import post_system_line
-from pbem.service.games import MAX_NAME, GameService, _clean_email, _clean_text, _lock_game
+from pbem.service.games import MAX_NAME, GameService, _clean_email, _lock_game
 from pbem.service.host_access import HostSession, normal_email
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.snapshots import seat_view
+from pbem.service.text import clean_line, visible_text
 from pbem.service.turn_controls import hand_over
 
 MAX_REASON = 500
@@ -89,11 +90,11 @@ def check_receiver(game: Game, row: Seat, address: str, host_email: str, *, newc
     hosts = host_mailboxes(game, host_email)
     seat_is_hosts = not newcomer and row.email is not None and mailbox_key(row.email) in hosts
     if receiver in hosts and not seat_is_hosts:
-        raise NotAllowed("That is the host's address: a seat's role, hand and map results never go to the host. "
-                         "Give the seat to another person's address.")
+        raise ValidationError("That is the host's address: a seat's role, hand and map results never go to the "
+                              "host. Give the seat to another person's address.")
     if seat_is_hosts and receiver not in hosts:
-        raise NotAllowed("This is the host's own seat: its address can only change to another of the host's "
-                         "addresses. To hand the seat to someone else, replace the player.")
+        raise ValidationError("This is the host's own seat: its address can only change to another of the "
+                              "host's addresses. To hand the seat to someone else, replace the player.")
     for other in game.seats:
         if other is not row and other.email is not None and mailbox_key(other.email) == receiver:
             raise ValidationError(f"That address already receives {other.display_name}'s seat; "
@@ -101,9 +102,9 @@ def check_receiver(game: Game, row: Seat, address: str, host_email: str, *, newc
 
 
 def clean_reason(reason: object) -> str:
-    if not isinstance(reason, str) or not reason.strip():
+    reason = " ".join(visible_text(reason).split()) if isinstance(reason, str) else ""
+    if not reason:
         raise ValidationError("Please give a reason: the table will read it.")
-    reason = " ".join(reason.split())
     if len(reason) > MAX_REASON:
         raise ValidationError(f"A reason may have at most {MAX_REASON} characters.")
     return reason
@@ -126,7 +127,7 @@ class Moderation:
 
     def replace_player(self, game_id: str, seat: int, name: str, email: str, *, host: HostSession) -> None:
         """A new person takes the seat: old links die, the newcomer gets the seat's private knowledge."""
-        new_name = _clean_text("new player's name", name, MAX_NAME)
+        new_name = clean_line("new player's name", name, MAX_NAME)
         new_email = _clean_email("new player's email", email)
         with self._db.write() as session:
             game, row = self._running_seat(session, game_id, seat, host)

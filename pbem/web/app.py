@@ -13,9 +13,23 @@ from pbem.config import Config, load_config
 from pbem.db import Database
 from pbem.paths import TEMPLATES_DIR
 from pbem.runtime import build_runtime
-from pbem.web import auto_pass_links, chat, csrf, dev_mail, errors, floor, home, mail_links, player, security, urls
+from pbem.web import (
+    auto_pass_links,
+    chat,
+    csrf,
+    dev_mail,
+    errors,
+    floor,
+    home,
+    mail_links,
+    params,
+    player,
+    security,
+    urls,
+)
 from pbem.web import deals, replay  # noqa: F401  (their routes join the player blueprint)
 from pbem.web import host
+from pbem.web import address_changes
 from pbem.web.app_context import EXTENSION_KEY
 
 
@@ -33,18 +47,22 @@ def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Fl
         # page: its 31 days run from the last link a player opened, and a host's sign-in keeps its own age.
         SESSION_REFRESH_EACH_REQUEST=False,
         PREFERRED_URL_SCHEME="https" if config.base_url.startswith("https://") else "http",
+        # A larger body is refused (413) before it is read; the biggest legitimate one is a new game's deck file.
+        MAX_CONTENT_LENGTH=config.max_request_kb * 1024,
     )
     app.extensions[EXTENSION_KEY] = runtime
     app.jinja_env.globals["development"] = config.is_development
     share_reads_per_request(app, runtime.db)
-    security.init_app(app)
+    security.init_app(app, https=config.base_url.startswith("https://"))
     errors.init_app(app)
     csrf.init_app(app)
     urls.init_app(app)
+    params.init_app(app)  # before the blueprints: their `<int:...>` path parts are bounded
     app.register_blueprint(home.blueprint)
     app.register_blueprint(player.blueprint)
     app.register_blueprint(mail_links.blueprint)
     app.register_blueprint(auto_pass_links.blueprint)
+    app.register_blueprint(address_changes.blueprint)
     app.register_blueprint(chat.blueprint)
     app.register_blueprint(host.blueprint)
     if config.is_development:

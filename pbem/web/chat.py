@@ -19,12 +19,13 @@ from typing import Any
 from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request
 from markupsafe import Markup
 
-from pbem.errors import PbemError, ValidationError
+from pbem.errors import PbemError
 from pbem.service.chat import MAX_LENGTH
 from pbem.service.chat_lines import ChatLine
 from pbem.web import csrf, player
 from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json
+from pbem.web.params import optional_int
 from pbem.web.seat_access import SeatAccess, seat_routes
 from pbem.web.security import no_store
 from pbem.web.when import local_time
@@ -36,6 +37,7 @@ seat_route = seat_routes(blueprint)
 PANEL_SIZE = 40
 HISTORY_SIZE = 100
 JSON_SIZE = 100
+MESSAGE_NUMBER = "'{}' must be a message number."
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,7 @@ def post_chat(access: SeatAccess) -> Any:
 @seat_route("/chat.json", ["GET"])
 def chat_json(access: SeatAccess) -> Response:
     """The messages after `after` (oldest first); reads only, so a mail scanner or a prefetch changes nothing."""
-    after = _message_id(request.args.get("after"), "after")
+    after = optional_int(request.args.get("after"), MESSAGE_NUMBER.format("after")) or 0
     chat = runtime().chat.seat_view(access.link.game_id, access.link.seat, after=after, limit=JSON_SIZE)
     entries = chat_entries(chat.page.lines, chat.timezone, access.link.seat)
     return jsonify(messages=[asdict(entry) for entry in entries], last_id=entries[-1].id if entries else after)
@@ -123,7 +125,7 @@ def chat_json(access: SeatAccess) -> Response:
 @seat_route("/chat/read", ["POST"])
 def chat_read(access: SeatAccess) -> tuple[str, int]:
     """The page's script reports the newest message it has shown, so emails skip what was read."""
-    upto = _message_id(request.form.get("upto"), "upto")
+    upto = optional_int(request.form.get("upto"), MESSAGE_NUMBER.format("upto")) or 0
     runtime().chat.mark_read(access.link.game_id, access.link.seat, upto)
     return "", 204
 
@@ -144,7 +146,7 @@ def chat_settings(access: SeatAccess) -> Any:
 @seat_route("/chat/history", ["GET"])
 def chat_history(access: SeatAccess) -> str:
     """Earlier messages, a page at a time, for anyone (scripts or not) who wants to read back."""
-    before = _message_id(request.args.get("before"), "before") or None
+    before = optional_int(request.args.get("before"), MESSAGE_NUMBER.format("before")) or None
     chat = runtime().chat.seat_view(access.link.game_id, access.link.seat, before=before, limit=HISTORY_SIZE)
     entries = chat_entries(chat.page.lines, chat.timezone, access.link.seat)
     title = runtime().games.current_state(access.link.game_id, access.link.seat).title
@@ -160,15 +162,3 @@ blueprint.after_request(no_store)
 def on_error(error: PbemError) -> Any:
     """As on the rest of the turn page: JSON for the script, else the table again with the reason."""
     return player.on_error(error)
-
-
-def _message_id(raw: str | None, name: str) -> int:
-    if raw in (None, ""):
-        return 0
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValidationError(f"'{name}' must be a message number.") from None
-    if value < 0:
-        raise ValidationError(f"'{name}' must be a message number.")
-    return value

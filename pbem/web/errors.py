@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError
+from flask import Flask, Response, current_app, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
 
 from pbem.errors import PbemError
+from pbem.variants import MAX_DECK_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,18 @@ def handle_http_error(error: HTTPException) -> tuple[Response | str, int]:
     return error_response(status, (error.name or "error").lower().replace(" ", "_"), error.description or "")
 
 
+def handle_too_large(_error: RequestEntityTooLarge) -> tuple[Response | str, int]:
+    """The body was refused unread: say how much is accepted, so the sender knows what to shorten."""
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    size = f"{limit // (1024 * 1024)} MB" if limit % (1024 * 1024) == 0 else f"{limit // 1024} KB"
+    deck = f"{MAX_DECK_BYTES // 1024} KB"
+    return error_response(
+        413, "too_large",
+        f"That was too much to send at once: this server accepts at most {size} per request, so nothing was done. "
+        f"Please go back and send something shorter (a deck file, for example, may be at most {deck}).",
+    )
+
+
 def handle_unexpected(error: Exception) -> tuple[Response | str, int]:
     log.exception("unhandled error on %s %s", request.method, request.path)
     fallback = InternalServerError()
@@ -42,5 +55,6 @@ def handle_unexpected(error: Exception) -> tuple[Response | str, int]:
 
 def init_app(app: Flask) -> None:
     app.register_error_handler(PbemError, handle_pbem_error)
+    app.register_error_handler(RequestEntityTooLarge, handle_too_large)
     app.register_error_handler(HTTPException, handle_http_error)
     app.register_error_handler(Exception, handle_unexpected)

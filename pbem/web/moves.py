@@ -15,8 +15,10 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from pbem.errors import ValidationError
+from pbem.web.params import required_int
 
 MAX_MOVE_LENGTH = 1000
+UNREADABLE_CHOICE = "That choice could not be read. Pick one of your moves and try again."
 GOAL_PLACES = ("top", "middle", "bottom")
 
 
@@ -211,13 +213,7 @@ def compose_move(form: MultiDict[str, str]) -> dict[str, Any] | None:
 
 
 def _whole_numbers(raw: Sequence[Any]) -> list[int]:
-    numbers = []
-    for value in raw:
-        try:
-            numbers.append(int(str(value)))
-        except ValueError:
-            raise ValidationError("That choice could not be read. Pick one of your moves and try again.") from None
-    return numbers
+    return [required_int(str(value), UNREADABLE_CHOICE) for value in raw]
 
 
 def _name(view: Mapping[str, Any], seat: Any) -> str:

@@ -37,6 +37,7 @@ from pbem.web.app_context import runtime
 from pbem.web.card_art import CARD_H, CARD_W, tool_icon
 from pbem.web.errors import wants_json
 from pbem.web.moves import choices, compose_move, describe_move, encode_move, parse_move
+from pbem.web.params import optional_int, required_int
 from pbem.web.seat_access import (
     NoSeatHere,
     SeatAccess,
@@ -155,11 +156,10 @@ def presence(access: SeatAccess) -> Any:
         flash(f"Saved: quiet hours {raw or 'as the game sets them'}" + (f", in {zone_name}." if zone_name else "."),
               "notice")
     elif action == "timeout_card":
-        raw = request.form.get("timeout_card", "").strip()
-        if raw and not raw.isdigit():
-            raise ValidationError("Choose a card from your hand.")
-        service.mark_timeout_card(game_id, seat, int(raw) if raw else None)
-        flash("Saved: the card to discard if you time out." if raw else "Saved: a random card if you time out.", "notice")
+        card = optional_int(request.form.get("timeout_card"), "Choose a card from your hand.")
+        service.mark_timeout_card(game_id, seat, card)
+        flash("Saved: a random card if you time out." if card is None else "Saved: the card to discard if you time out.",
+              "notice")
     else:
         raise ValidationError("Unknown setting.")
     return redirect(access.url("player.table"), 303)
@@ -294,9 +294,4 @@ def _stale_message() -> str:
 
 
 def _expected_seq(raw: str | None) -> int:
-    try:
-        return int(raw or "")
-    except ValueError:
-        raise ValidationError(
-            "The form is missing the turn it was drawn for; please look at the table again."
-        ) from None
+    return required_int(raw, "The form is missing the turn it was drawn for; please look at the table again.")

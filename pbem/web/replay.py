@@ -18,8 +18,8 @@ from typing import Any
 
 from flask import Response, request
 
-from pbem.errors import ValidationError
 from pbem.web.app_context import runtime
+from pbem.web.params import LARGEST, optional_int
 from pbem.web.player import seat_route
 from pbem.web.replay_page import StepUrl, offline_replay, render_replay
 from pbem.web.seat_access import SeatAccess, off_the_address_bar
@@ -72,13 +72,8 @@ def archive_response(game_id: str, *, include_emails: bool = False) -> Response:
 
 
 def step_argument() -> int | None:
-    raw = request.args.get("step")
-    if raw is None or raw == "":
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise ValidationError("The step must be a whole number.") from None
+    """`?step=`: a turn of the game (a number past either end shows that end)."""
+    return optional_int(request.args.get("step"), "The step must be a whole number.", minimum=-LARGEST)
 
 
 def _download(body: str, mimetype: str, filename: str) -> Response:

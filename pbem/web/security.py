@@ -1,7 +1,9 @@
 """Security headers on every response.
 
 The CSP allows no inline script (pages load plain scripts from /static); frames are refused; the
-Referrer-Policy keeps magic-link tokens in URLs from leaking to other sites.
+Referrer-Policy keeps magic-link tokens in URLs from leaking to other sites. A server whose `base_url` is
+https:// also tells browsers to come back over https only (HSTS), so a link opened later cannot be
+downgraded to plain http by someone on the network.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
 }
+# A year; not includeSubDomains: other hosts of the same domain are not this server's to decide.
+STRICT_TRANSPORT_SECURITY = "max-age=31536000"
 
 
 def add_security_headers(response: Response) -> Response:
@@ -42,5 +46,13 @@ def no_store(response: Response) -> Response:
     return response
 
 
-def init_app(app: Flask) -> None:
+def add_strict_transport_security(response: Response) -> Response:
+    response.headers.setdefault("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY)
+    return response
+
+
+def init_app(app: Flask, *, https: bool) -> None:
+    """`https`: whether the app's base_url is https:// (then every response carries HSTS)."""
     app.after_request(add_security_headers)
+    if https:
+        app.after_request(add_strict_transport_security)

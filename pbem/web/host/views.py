@@ -18,6 +18,7 @@ from pbem.web.board_svg import board_svg
 from pbem.web.errors import wants_json
 from pbem.web.host.forms import blank_form, engine_options, policy_fields, read_form
 from pbem.web.host.session import current_host, require_host, sign_in, sign_out, sign_out_everywhere
+from pbem.web.params import required_int
 from pbem.web.replay import archive_response
 from pbem.web.security import no_store
 from pbem.web.turn_page import LogEntry
@@ -229,7 +230,8 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
     moderation = runtime().moderation
     if action == "replace":
         moderation.replace_player(game_id, seat, request.form.get("name", ""), request.form.get("email", ""), host=host)
-        message = "The seat has a new player; they have been emailed what their seat knows and their link."
+        message = ("The seat has a new player; they have been emailed what their seat knows and their link, "
+                   "and the table has been told.")
     elif action == "rotate":
         moderation.rotate_link(game_id, seat, host=host)
         message = "The seat's old links no longer work; a new one has been emailed."
@@ -238,7 +240,8 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
         message = "The seat's link has been emailed again."
     elif action == "email":
         moderation.correct_email(game_id, seat, request.form.get("email", ""), host=host)
-        message = "The address is corrected; a new link has been emailed to it."
+        message = ("We emailed the seat's current address to confirm the new one: the address changes only once "
+                   "they confirm (within three days). If that address does not work, replace the player instead.")
     elif action == "nudge":
         runtime().hosting.owned(game_id, host)  # 403 for another host's game
         runtime().turn_controls.nudge(game_id, seat, actor_email=host.email)
@@ -299,10 +302,7 @@ def _confirmed() -> None:
 
 
 def _int(raw: str | None, what: str) -> int:
-    try:
-        return int(raw or "")
-    except ValueError:
-        raise ValidationError(f"Choose a {what}.") from None
+    return required_int(raw, f"Choose a {what}.")
 
 
 # -- drawing ------------------------------------------------------------------------------------------

@@ -1,0 +1,61 @@
+"""The one character filter for text people type: chat messages, player names, game titles, reasons.
+
+Control characters (NUL, ESC, ...) could break a database insert or an email header, and characters that
+change the direction of the text around them could make a name or a message seem to say something else
+(or seem to come from someone else); both are dropped, after Unicode normalisation (NFC). A message keeps
+its lines; a name or title is one line with single spaces.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from pbem.errors import ValidationError
+
+MAX_LENGTH = 1000  # of a chat message
+DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+LINE_BREAKS = {"\r\n": "\n", "\r": "\n", "\u2028": "\n", "\u2029": "\n", "\x85": "\n"}
+
+
+def visible_text(raw: str) -> str:
+    """`raw` normalised, its line breaks as "\\n", tabs as spaces, every other control character dropped."""
+    text = unicodedata.normalize("NFC", raw)
+    for line_break, newline in LINE_BREAKS.items():
+        text = text.replace(line_break, newline)
+    return "".join(" " if char == "\t" else char for char in text if char in "\n\t" or _shown(char))
+
+
+def _shown(char: str) -> bool:
+    return unicodedata.category(char) not in ("Cc", "Cs") and char not in DIRECTION_CONTROLS and char != "\ufeff"
+
+
+def clean_text(raw: object) -> str:
+    """A chat message as it will be stored and shown; ValidationError if nothing or too much is left."""
+    if not isinstance(raw, str):
+        raise ValidationError("A message must be text.")
+    lines: list[str] = []
+    for line in visible_text(raw).split("\n"):
+        line = line.rstrip()
+        if line or (lines and lines[-1]):  # at most one empty line in a row
+            lines.append(line)
+    cleaned = "\n".join(lines).strip()
+    if not cleaned:
+        raise ValidationError("The message is empty: write something first.")
+    if len(cleaned) > MAX_LENGTH:
+        raise ValidationError(
+            f"A message may have at most {MAX_LENGTH:,} characters; this one has {len(cleaned):,}."
+        )
+    return cleaned
+
+
+def clean_line(field: str, raw: object, limit: int) -> str:
+    """A name or a title: one line, single spaces, no control characters; ValidationError when nothing
+    visible is left or it is longer than `limit`."""
+    if not isinstance(raw, str):
+        raise ValidationError(f"The {field} must be text.")
+    cleaned = " ".join(visible_text(raw).split())
+    if not cleaned:
+        raise ValidationError(f"The {field} must not be empty (invisible and control characters do not count).")
+    if len(cleaned) > limit:
+        raise ValidationError(f"The {field} must be at most {limit} characters.")
+    return cleaned
