@@ -1,8 +1,9 @@
 """The host's sign-in (one-use links, signed-in browsers) and address corrections awaiting confirmation.
 
-A host link signs in one browser once, then it is spent. The emailed token names the address and a random nonce; only the nonce's SHA-256 is stored, so the table
-holds nothing that would sign anyone in. A link is spent by the POST behind its "continue" button (mail
-scanners only GET), which sets `used_at` in one conditional UPDATE: of two browsers racing, one wins.
+A host link signs in one browser once, then it is spent. The emailed token names the address and a random
+nonce; only the nonce's SHA-256 is stored, so the table holds nothing that would sign anyone in. A link is spent
+by the POST behind its "continue" button (mail scanners only GET), which sets `used_at` in one conditional
+UPDATE: of two browsers racing, one wins.
 """
 
 from __future__ import annotations
