@@ -26,6 +26,7 @@ from pbem.service.invitations import InvitationLimits
 from pbem.service.moderation import Moderation
 from pbem.service.rate_limits import RateLimiter
 from pbem.service.seats import SeatService
+from pbem.service.address_changes import AddressChangeLinks
 from pbem.service.auto_pass_links import AutoPassLinks
 from pbem.service.presence import Presence
 from pbem.service.sweep import TurnSweep
@@ -92,7 +93,10 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
             config.access,
         ),
         hosting=Hosting(db, clock, games, limiter, turn_controls.status, InvitationLimits(limiter, config.access)),
-        moderation=Moderation(db, clock, games, outbox, config.link_max_age_days),
+        moderation=Moderation(
+            db, clock, games, outbox, config.link_max_age_days,
+            AddressChangeLinks(config.secret_keys, config.base_url, clock), limiter,
+        ),
     )
 
 
