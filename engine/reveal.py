@@ -50,12 +50,14 @@ def tellable(event: dict[str, Any], options: dict[str, Any]) -> bool:
 
 
 def roles_given_up(round_events: Sequence[dict[str, Any]]) -> list[frozenset[int]]:
-    """For each event of one round, in order: the seats whose dwarf card at that moment will later go face
-    down to Swap Your Hats. The rulebook has that card discarded without showing it to anyone, so nobody but
+    """For each event (of one round or several, in order): the seats whose dwarf card at that moment will later in that
+    round go face down to Swap Your Hats. The rulebook has that card discarded without showing it to anyone, so nobody but
     its holder may ever learn it: not when the round ends, and not when the game is over."""
     later: set[int] = set()
     secret: list[frozenset[int]] = []
     for event in reversed(round_events):
+        if event.get("type") == "round_ended":
+            later = set()  # what follows belongs to the next round
         secret.append(frozenset(later))
         if event.get("type") == "role_changed":
             later.add(event["seat"])

@@ -71,6 +71,30 @@ def test_the_recap_tells_maps_discards_breaks_and_repairs_with_each_role(
     assert story.recap.spare_roles == ["gold-digger"]
 
 
+def test_with_private_moves_off_the_recap_leaves_out_map_results_and_discards(
+    runtime: Runtime, arranged_game: Arranged
+) -> None:
+    """The printed rules never reveal what a map showed or which card went face down; a host may keep it so."""
+    state = arrange(4, board=TO_THE_GOALS, gold=(8, 0), turn=0, roles=["digger", "saboteur", "digger", "digger"],
+                    hands={0: ["map", "straight_ew"], 1: ["break_pick"], 2: ["repair_pick"], 3: ["dead_n"]},
+                    options={"recap_private_moves": False})
+    game_id = arranged_game(state)
+    play(runtime, game_id, 0, {"type": "play", "card": card_in_hand(state, 0, "map"), "x": 8, "y": 2})
+    play(runtime, game_id, 1, {"type": "play", "card": card_in_hand(state, 1, "break_pick"), "target": 2})
+    play(runtime, game_id, 2, {"type": "play", "card": card_in_hand(state, 2, "repair_pick"), "target": 2,
+                               "tool": "pick"})
+    play(runtime, game_id, 3, {"type": "pass", "cards": [card_in_hand(state, 3, "dead_n")]})
+    play(runtime, game_id, 0, {"type": "play", "card": card_in_hand(state, 0, "straight_ew"), "x": 7, "y": 0,
+                               "rotated": False})
+
+    assert recap_lines(runtime, game_id) == [
+        "Bo (saboteur) broke Cy (gold-digger)'s pick.",
+        "Cy (gold-digger) repaired their own pick.",
+    ]
+    story = runtime.chronicle.round_story(game_id, 1)
+    assert story is not None and not story.recap.private_moves
+
+
 def test_the_round_page_and_the_digest_tell_the_same_story(app: Flask, arranged_game: Arranged) -> None:
     runtime = app_runtime(app)
     game_id, state = base_round(runtime, arranged_game)
@@ -134,13 +158,15 @@ def test_saboteur2_recap_tells_inspections_hat_swaps_and_hand_swaps(runtime: Run
     assert story is not None
     assert recap_lines(runtime, game_id) == [
         "Ann (blue gold-digger) inspected Bo (saboteur)'s dwarf card: saboteur.",
-        "Bo (saboteur) made Cy (Geologist) swap their dwarf card for a leftover one.",
-        f"Cy (Geologist) took a leftover dwarf card: {leftover}.",
+        "Bo (saboteur) made Cy (a dwarf card given up face down) swap their dwarf card for a leftover one.",
+        f"Cy (a dwarf card given up face down) took a leftover dwarf card: {leftover}.",
         f"Cy ({leftover}) swapped hands with Di (Boss), who draws a card.",
         f"Cy ({leftover}) now holds {', '.join(labels[c].label.lower() for c in state.hands[3])}.",
         f"Di (Boss) now holds {', '.join(labels[c].label.lower() for c in state.hands[2][1:])}.",
         "Di (Boss) trapped Ed (green gold-digger).",
         "Ed (green gold-digger) discarded map face down.",
     ]
-    assert story.recap.roles_of(2) == f"Geologist, then {leftover}"
+    # Rulebook, Swap Your Hats: the old card is discarded "without showing it to anyone"; only Cy held a Geologist
+    assert story.recap.roles_of(2) == f"a dwarf card given up face down, then {leftover}"
+    assert "Geologist" not in " ".join(recap_lines(runtime, game_id)) and story.recap.spare_roles == []
     assert swapped.roles[2] == state.spare_roles[-1]

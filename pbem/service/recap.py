@@ -117,8 +117,9 @@ def _declassified(
         kind = event.get("type")
         if kind not in kinds:
             continue
+        giving_up = hidden | {event["seat"]} if kind == "role_changed" else hidden  # the card it gives up now
         labelled = [
-            f"{name} ({SECRET_ROLE if seat in hidden else engine.role_name(role)})"
+            f"{name} ({SECRET_ROLE if seat in giving_up else engine.role_name(role)})"
             for seat, (name, role) in enumerate(zip(names, roles))
         ]
         lines.append(engine.describe_openly(event, labelled, hidden))

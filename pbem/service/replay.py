@@ -3,13 +3,15 @@
 While the game runs, a player's replay shows at every step exactly what their seat could see then:
 `engine.view(state, seat)` and the events whose audience held that seat; a host's (or anyone else's) replay
 shows the public view and public events. Once the game is over everything is open to everyone in it:
-`engine.open_view(state)` (every hand, role and goal) and every event, told in the third person.
+`engine.open_view(state)` (every hand, role and goal) and every event, told in the third person; but a dwarf
+card given up to Swap Your Hats is never named, and with option `recap_private_moves` off no hand, unseen goal,
+map result or face-down card is shown (`engine.tellable`).
 `pbem/service/disclosure.py` says when a game is over.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -20,7 +22,7 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.models import Game, Snapshot
 from pbem.service.disclosure import game_is_closed
-from pbem.service.events import describe, describe_openly, visible_events
+from pbem.service.events import SERVER_EVENTS, describe, describe_openly, visible_events
 from pbem.service.timeline import round_starts
 
 # Moves of the same round shown before the current one, newest first.
@@ -65,15 +67,57 @@ class Eyes:
     seat: int | None
     open: bool
 
-    def view(self, state: engine.Game) -> dict[str, Any]:
+    def view(self, state: engine.Game, secret: frozenset[int] = frozenset()) -> dict[str, Any]:
+        """`secret`: the seats whose dwarf card now is one they will give up to Swap Your Hats."""
         if self.open:
-            return engine.open_view(state)
+            return engine.open_view(state, secret_roles=secret)
         return engine.view(state, self.seat)
 
-    def lines(self, events: Iterable[dict[str, Any]], names: list[str]) -> list[str]:
+    def lines(
+        self, events: Sequence[dict[str, Any]], names: list[str], options: dict[str, Any],
+        secrets: Sequence[frozenset[int]],
+    ) -> list[str]:
+        """`secrets`: for each event, the seats whose dwarf card then stays unsaid (`engine.roles_given_up`)."""
         if self.open:
-            return [describe_openly(event, names) for event in events]
+            return [
+                _open_line(event, names, secret)
+                for event, secret in zip(events, secrets)
+                if engine.tellable(event, options)
+            ]
         return describe(visible_events(events, self.seat), names)
+
+
+def _open_line(event: dict[str, Any], names: list[str], secret: frozenset[int]) -> str:
+    if event.get("type") in SERVER_EVENTS:
+        return describe_openly(event, names)
+    return engine.describe_openly(event, names, secret)
+
+
+AFTER_MOVE = {"type": "after_move"}  # a marker: what is secret once a snapshot's events are done
+
+
+@dataclass(frozen=True)
+class Unsaid:
+    """The dwarf cards that stay unsaid in a run of snapshots: per snapshot, per event and after its events."""
+
+    events: dict[int, list[frozenset[int]]]
+    after: dict[int, frozenset[int]]
+
+
+def unsaid(moves: Sequence[tuple[int, list[dict[str, Any]]]]) -> Unsaid:
+    """Read from the snapshots' events in order (every later move of the round must be among them)."""
+    flat: list[dict[str, Any]] = []
+    for _, events in moves:
+        flat += [*events, AFTER_MOVE]
+    secrets = engine.roles_given_up(flat)
+    per_event: dict[int, list[frozenset[int]]] = {}
+    after: dict[int, frozenset[int]] = {}
+    at = 0
+    for seq, events in moves:
+        per_event[seq] = secrets[at:at + len(events)]
+        after[seq] = secrets[at + len(events)]
+        at += len(events) + 1
+    return Unsaid(events=per_event, after=after)
 
 
 def eyes_for(game: Game, seat: int | None) -> Eyes:
@@ -87,16 +131,22 @@ def replay_step(session: Session, game: Game, eyes: Eyes, step: int) -> ReplaySt
     starts = round_starts(session, game)
     round_number = _round_at(starts, step)
     since = max(starts.get(round_number, 0), step - LOG_LENGTH)
+    until = min((first for first in starts.values() if first > step), default=game.current_seq + 1)
     rows = session.execute(
         select(Snapshot.seq, Snapshot.actor_seat, Snapshot.created_at, Snapshot.events)
-        .where(Snapshot.game_id == game.id, Snapshot.seq >= since, Snapshot.seq <= step)
+        .where(Snapshot.game_id == game.id, Snapshot.seq >= since, Snapshot.seq <= (until if eyes.open else step))
         .order_by(Snapshot.seq)
     ).all()
     state = engine.Game.from_dict(
         session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == step))
     )
-    entries = [_entry(game, eyes, seq, actor, when, events) for seq, actor, when, events in rows]
-    return _step(game, eyes, starts, state, entries)
+    hidden = unsaid([(seq, events) for seq, _, _, events in rows])
+    entries = [
+        _entry(game, eyes, seq, actor, when, events, state.options, hidden.events[seq])
+        for seq, actor, when, events in rows
+        if seq <= step
+    ]
+    return _step(game, eyes, starts, state, entries, hidden.after[step])
 
 
 def replay_all(session: Session, game: Game, eyes: Eyes) -> Iterator[ReplayStep]:
@@ -110,16 +160,20 @@ def replay_all(session: Session, game: Game, eyes: Eyes) -> Iterator[ReplayStep]
         # No yield_per: read sessions on PostgreSQL autocommit (pbem/db.py), and a server-side cursor needs a
         # transaction. A finished game is a few hundred snapshots of about a kilobyte each: read at once.
     )
-    for seq, actor, when, events, state in rows:
+    rows = rows.all()
+    hidden = unsaid([(seq, events) for seq, _, _, events, _ in rows])
+    for seq, actor, when, events, stored in rows:
         if seq in starts.values():
             earlier = []
-        entry = _entry(game, eyes, seq, actor, when, events)
+        state = engine.Game.from_dict(stored)
+        entry = _entry(game, eyes, seq, actor, when, events, state.options, hidden.events[seq])
         earlier = [*earlier[-LOG_LENGTH:], entry]
-        yield _step(game, eyes, starts, engine.Game.from_dict(state), earlier)
+        yield _step(game, eyes, starts, state, earlier, hidden.after[seq])
 
 
 def _step(
-    game: Game, eyes: Eyes, starts: dict[int, int], state: engine.Game, entries: Sequence[ReplayEntry]
+    game: Game, eyes: Eyes, starts: dict[int, int], state: engine.Game, entries: Sequence[ReplayEntry],
+    secret: frozenset[int],
 ) -> ReplayStep:
     entry = entries[-1]
     round_number = _round_at(starts, entry.seq)
@@ -135,17 +189,18 @@ def _step(
         last=game.current_seq if game.current_seq is not None else entry.seq,
         round=round_number,
         round_starts=dict(starts),
-        view=eyes.view(state),
+        view=eyes.view(state, secret),
         entry=entry,
         earlier=[e for e in reversed(entries[:-1]) if e.seq >= first][:LOG_LENGTH],
     )
 
 
 def _entry(
-    game: Game, eyes: Eyes, seq: int, actor: int | None, when: datetime, events: list[dict[str, Any]]
+    game: Game, eyes: Eyes, seq: int, actor: int | None, when: datetime, events: list[dict[str, Any]],
+    options: dict[str, Any], secrets: Sequence[frozenset[int]],
 ) -> ReplayEntry:
     names = game.names
-    lines = eyes.lines(events, names)
+    lines = eyes.lines(events, names, options, secrets)
     if seq == 0:
         lines = ["The cards are dealt.", *lines]
     who = names[actor] if actor is not None and 0 <= actor < len(names) else None
