@@ -21,11 +21,11 @@ import engine
 from pbem.addresses import mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.errors import GameNotFound, NotYourGame, RateLimited, ValidationError
+from pbem.errors import GameNotFound, NotYourGame, RateLimited, RollbackAcrossRound, ValidationError
 from pbem.mail.status import SeatMailStatus, mail_statuses, seat_mail_status
 from pbem.models import Game, HostAction, Snapshot
 from pbem.service.events import describe, visible_events
-from pbem.service.games import GameService, HistoryEntry, PlayerSpec
+from pbem.service.games import GameService, HistoryEntry, PlayerSpec, rollback_floor
 from pbem.service.host_access import HostSession, normal_email
 from pbem.service.invitations import InvitationLimits
 from pbem.service.moderation import host_plays, may_host
@@ -184,12 +184,17 @@ class Hosting:
         )
 
     def turns(self, game_id: str, host: HostSession) -> list[Turn]:
-        """Earlier snapshots of a running game, newest first, described by their public events only."""
+        """The earlier snapshots of a running game it may be rolled back to (those of the round being played),
+        newest first, described by their public events only."""
         detail_game = self.owned(game_id, host)
         with self._db.read() as session:
+            floor = rollback_floor(session, detail_game)
             rows = session.execute(
                 select(Snapshot.seq, Snapshot.created_at, Snapshot.actor_seat, Snapshot.events)
-                .where(Snapshot.game_id == detail_game.id, Snapshot.seq < (detail_game.current_seq or 0))
+                .where(
+                    Snapshot.game_id == detail_game.id, Snapshot.seq >= floor,
+                    Snapshot.seq < (detail_game.current_seq or 0),
+                )
                 .order_by(Snapshot.seq.desc())
             ).all()
         names = detail_game.names
@@ -205,6 +210,8 @@ class Hosting:
         if game.current_seq is None or type(to_seq) is not int or not 0 <= to_seq < game.current_seq:
             raise ValidationError("Choose an earlier turn of this game.")
         with self._db.read() as session:
+            if to_seq < rollback_floor(session, game):
+                raise RollbackAcrossRound()
             batches = session.scalars(
                 select(Snapshot.events).where(Snapshot.game_id == game.id, Snapshot.seq > to_seq).order_by(Snapshot.seq)
             )
