@@ -55,7 +55,7 @@ def downgrade() -> None:
         "AND other.id < snapshots.id)"
     )
     with op.batch_alter_table('snapshots') as batch:
-        batch.drop_constraint('ck_snapshots_source', type_='check')
+        batch.drop_constraint(op.f('ck_snapshots_source'), type_='check')
         batch.drop_constraint('uq_snapshots_game_id_source_actor_seat_submission_id', type_='unique')
         batch.create_unique_constraint(op.f('uq_snapshots_game_id_submission_id'), ['game_id', 'submission_id'])
         batch.drop_column('source')
