@@ -24,8 +24,7 @@ SHARE_TABLE = "5 for a single winner, 4 each for two, 3 each for three, 2 each f
 SHARED_REASONS = ("blue", "green", "saboteur", "boss", "profiteer", "geologist")
 # Why the gold was not reached (a round result's `reason`): the opening of its outcome sentence.
 NOT_REACHED = {
-    "no_playable_cards": "The draw pile ran out and nobody could play a card, so the round ended before anyone "
-                         "reached the gold",
+    "no_playable_cards": "The draw pile ran out and nobody could play a card before anyone reached the gold",
     "hands_empty": "Every hand was played out before anyone reached the gold",
 }
 CARDS_RAN_OUT = "The cards ran out before anyone reached the gold"

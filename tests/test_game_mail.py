@@ -154,6 +154,23 @@ def saboteurs_win(runtime: Runtime, arranged_game: Arranged, top: list[int]) -> 
     return last_cards(runtime, arranged_game, ["digger", "saboteur", "digger"], top=top)
 
 
+def test_the_digest_says_the_round_ended_because_nobody_could_play_and_who_starts_next(
+    runtime: Runtime, arranged_game: Arranged
+) -> None:
+    """Rulebook: "The round also ends if the draw deck runs out of cards and no player has any playable cards
+    left in hand." Ann's pass empties nothing more; with every tool broken and only path cards left, it ends."""
+    state = arrange(3, draw=0, roles=["digger", "saboteur", "digger"], broken={0: ["pick"], 1: ["pick"], 2: ["pick"]},
+                    hands={0: ["straight_ew", "straight_ns"], 1: ["straight_ew"], 2: ["curve_ne"]})
+    game_id = arranged_game(state)
+
+    pass_first_card(runtime, game_id)
+
+    ann = digest_text(runtime, game_id, "ann@example.org")
+    assert ("Round 1: The draw pile ran out and nobody could play a card before anyone reached the gold, "
+            "so the saboteurs win.") in ann
+    assert "Round 2 begins; Bo plays first, sitting left of Ann, who played the last card of the round before." in ann
+
+
 def test_a_saboteurs_win_digest_shows_the_payout_and_keeps_the_saboteurs_card_values_to_the_saboteur(
     runtime: Runtime, arranged_game: Arranged
 ) -> None:
@@ -161,7 +178,7 @@ def test_a_saboteurs_win_digest_shows_the_payout_and_keeps_the_saboteurs_card_va
     twin = saboteurs_win(runtime, arranged_game, [2, 2])
 
     ann = digest_text(runtime, first, "ann@example.org")
-    assert "Round 1: The cards ran out before anyone reached the gold, so the saboteurs win." in ann
+    assert "Round 1: Every hand was played out before anyone reached the gold, so the saboteurs win." in ann
     assert "Bo: saboteur, 2 gold cards" in ann and "Bo was paid 4 nuggets in 2 cards." in ann
     assert "you received no gold this round" in ann
     assert "this round you received 3 + 1." in digest_text(runtime, first, "bo@example.org")

@@ -102,7 +102,7 @@ def test_geologists_share_the_crystals_and_the_digest_says_how(runtime: Runtime)
 
     [(_, text, _)] = bodies(runtime, game_id, "ann@example.org", "round_digest")
     flat = " ".join(text.split())
-    assert "The cards ran out before anyone reached the gold, so the saboteurs' side wins." in flat
+    assert "Every hand was played out before anyone reached the gold, so the saboteurs' side wins." in flat
     assert "Ann: 1 gold piece as a Geologist, for the 3 crystals on the table, shared by 2 Geologists and " \
            "rounded down." in flat
     assert "Cy: 5 gold pieces, each winner's share, as a Saboteur on the winning side." in flat
