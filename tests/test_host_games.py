@@ -247,7 +247,23 @@ def test_the_engines_options_are_chosen_on_the_form(signed_in: FlaskClient, app:
     assert response.status_code == 303
     game_id = response.headers["Location"].rsplit("/", 1)[1]
     options = app_runtime(app).games.current_state(game_id).view["options"]
-    assert options == {"auto_pick_gold": True, "digger_gold_cards": "diggers"}
+    assert options == {"auto_pick_gold": True, "digger_gold_cards": "diggers", "play_out_hands": False,
+                       "recap_private_moves": True}
+
+
+def test_the_form_says_what_each_rule_option_changes_and_a_host_may_keep_round_secrets(
+    signed_in: FlaskClient, app: Flask
+) -> None:
+    page = signed_in.get("/host/new").get_data(as_text=True)
+    assert "Saboteur 2 only: Geologists share gold" in page and "Recap private moves" in page
+    assert "what each map showed and which cards went face down" in page and "never reveal these" in page
+
+    response = post(signed_in, "/host/new", **form(option_recap_private_moves="off",
+                                                   option_geologists_share_gold="on"))
+
+    assert response.status_code == 303  # a Saboteur 2 option on a base game is left out, not refused
+    options = app_runtime(app).games.current_state(response.headers["Location"].rsplit("/", 1)[1]).view["options"]
+    assert options["recap_private_moves"] is False and "geologists_share_gold" not in options
 
 
 def test_an_unknown_option_value_is_shown_next_to_its_field(signed_in: FlaskClient, app: Flask) -> None:
