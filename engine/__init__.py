@@ -5,12 +5,25 @@ same game on any machine. See docs/engine.md for the formats.
 """
 from __future__ import annotations
 
-from .deal import commitment, deal_record, readable_deal, sealed_bytes
+from .deal import (
+    commitment,
+    deal_record,
+    opened_commitment,
+    opening,
+    opening_text,
+    readable_deal,
+    sealed_bytes,
+    sealed_whole,
+    shown_record,
+    withheld_parts,
+)
 from .errors import IllegalMove, InvalidSetup, NotYourTurn
 from .reveal import (
     PRIVATE_MOVE_KINDS,
     RECAP_KINDS,
     describe_openly,
+    open_event,
+    open_move,
     open_view,
     private_moves_open,
     recap_kinds,
@@ -32,7 +45,8 @@ __all__ = [
     "apply_move", "view", "is_over", "scores", "describe_event", "card_info", "OPTIONS", "VARIANTS", "get_variant",
     "deal_record", "sealed_bytes", "commitment", "readable_deal", "open_view", "describe_openly", "RECAP_KINDS",
     "role_name", "OPTION_NOTES", "OPTION_VARIANTS", "PRIVATE_MOVE_KINDS", "private_moves_open", "recap_kinds",
-    "roles_given_up", "tellable",
+    "roles_given_up", "tellable", "opening", "opening_text", "opened_commitment", "shown_record", "sealed_whole", "withheld_parts",
+    "open_event", "open_move",
 ]
 
 

@@ -1,18 +1,30 @@
-"""A round's secret deal as a plain record, and the exact bytes a commitment to it is computed over.
+"""A round's secret deal as a plain record, sealed part by part so that it can be opened selectively.
 
-The server seals each deal before anyone plays (SHA-256 of these bytes, with a random salt inside) and
-reveals salt and record when the round is over, so every player can check that nothing was changed on
-the way. The encoding is defined here, beside the rules, so it never drifts from what a deal is; it is
-plain enough to reproduce by hand (see docs/fairness.md).
+The server seals each deal before anyone plays and opens it when the round is over, so every player can check
+that nothing was changed on the way. The encoding is defined here, beside the rules, so it never drifts from
+what a deal is; it is plain enough to reproduce by hand (see docs/fairness.md).
 
 What the record holds (all of it hidden while the round is played):
 
 - `round`, `variant`, `players` (names in seating order) and `first` (the seat that plays first);
-- `roles` (the role of each seat, in seat order) and `spare_roles` (the role cards nobody was dealt; in
+- `roles` (the dwarf card of each seat, in seat order) and `spare_roles` (the role cards nobody was dealt; in
   Saboteur 2 the leftover dwarf cards, the last one being the next taken by Swap Your Hats);
 - `goals`: the face-down goals from top to bottom, `{"x", "y", "card", "gold"}`;
 - `hands`: each seat's cards as dealt, in seat order; `draw_pile`: the rest of the shuffled deck, the
   next card drawn last; `set_aside`: Saboteur 2's cards set aside unseen for the round (empty otherwise).
+
+The seal (format `saboteur-deal-2`). The record is cut into named *parts* in a fixed order (`deal_parts`):
+`table` (round, variant, players, first), `role/0`.., `spare_roles`, `goal/0`..`goal/2`, `hand/0`..,
+`draw_pile`, `set_aside`. Each part is sealed with its own salt (`part_salt`: HMAC-SHA-256 of the part's name
+under the round's secret salt, so one stored secret yields independent salts and a shown part's salt tells
+nothing of another's). A part's digest is SHA-256 of `{"part":..,"salt":..,"value":..}` as compact sorted-key
+JSON in UTF-8; the commitment is SHA-256 of the digests in order, each as 64 hex digits and a line break.
+Opening a round (`opening`) shows each part that may be shown with its salt and value, and only the digest of
+a part that must stay secret (`withheld_parts` says which: rule knowledge). Anyone can recompute the
+commitment from an opening (`opened_commitment`); a withheld part cannot be guessed, its salt stays secret.
+
+Seals of format `saboteur-deal-1` (stored before) are one SHA-256 over the whole record with the salt inside
+(`sealed_bytes`); they are opened whole, as they were published.
 
 Cards are the variant's card ids (docs/engine.md, "Cards"). The base game's nugget cards are not part of
 the deal: they are shuffled at the deal, but the order in which they come out tells who received which
@@ -21,15 +33,20 @@ values, and those stay secret until the game ends.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+from collections.abc import Collection, Sequence
 from typing import Any
 
+from .reveal import private_moves_open
 from .state import PLAY, Game
 from .text import goal_place, role_name
 from .variants import VARIANTS, variant_of, with_deck
 
-FORMAT = "saboteur-deal-1"
+FORMAT = "saboteur-deal-2"
+WHOLE_FORMAT = "saboteur-deal-1"  # sealed whole, opened whole: seals stored before parts existed
 SALT_KEY = "salt"
+TABLE_KEYS = ("round", "variant", "players", "first")
 
 
 def deal_record(g: Game) -> dict[str, Any]:
@@ -55,42 +72,195 @@ def deal_record(g: Game) -> dict[str, Any]:
     }
 
 
-def sealed_bytes(record: dict[str, Any], salt: str) -> bytes:
-    """The record with the salt added under "salt", as compact JSON with sorted keys, in UTF-8.
+def sealed_whole(record: dict[str, Any]) -> bool:
+    """Whether a record is of the first format, sealed and opened as one piece."""
+    return record.get("format") == WHOLE_FORMAT
 
-    Compact: no spaces after ',' or ':'; no line break at the end; characters beyond ASCII written as
-    themselves (not as \\u escapes). These are the bytes `sha256sum` must be given.
-    """
-    if SALT_KEY in record:
-        raise ValueError("the record already holds a salt")
-    document = {**record, SALT_KEY: salt}
+
+def canonical(document: Any) -> bytes:
+    """Compact JSON with sorted keys, in UTF-8: no spaces, no line break at the end, characters beyond ASCII
+    written as themselves (not as \\u escapes)."""
     return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
+def sealed_bytes(record: dict[str, Any], salt: str) -> bytes:
+    """A `saboteur-deal-1` seal: the record with the salt added under "salt", as `canonical` bytes."""
+    if SALT_KEY in record:
+        raise ValueError("the record already holds a salt")
+    return canonical({**record, SALT_KEY: salt})
+
+
+# The parts of a deal, in the order their digests are committed to.
+
+def part_names(seats: int, goals: int = 3) -> list[str]:
+    """The parts' names, in the fixed order of the commitment, for a table of `seats` seats."""
+    return [
+        "table", *(f"role/{seat}" for seat in range(seats)), "spare_roles", *(f"goal/{i}" for i in range(goals)),
+        *(f"hand/{seat}" for seat in range(seats)), "draw_pile", "set_aside",
+    ]
+
+
+def deal_parts(record: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The record cut into named parts, in the fixed order of the commitment."""
+    values = [
+        {key: record[key] for key in TABLE_KEYS}, *record["roles"], record["spare_roles"], *record["goals"],
+        *record["hands"], record["draw_pile"], record["set_aside"],
+    ]
+    return list(zip(part_names(len(record["players"]), len(record["goals"])), values, strict=True))
+
+
+def part_salt(salt: str, name: str) -> str:
+    """A part's own salt: HMAC-SHA-256 of its name under the round's secret salt, as 64 hex digits."""
+    return hmac.new(bytes.fromhex(salt), name.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def part_bytes(name: str, value: Any, salt: str) -> bytes:
+    """What a part's digest is computed over: `{"part": name, "salt": its salt, "value": value}`, canonical."""
+    return canonical({"part": name, "salt": salt, "value": value})
+
+
+def digests_text(digests: Sequence[str]) -> bytes:
+    """What the commitment is computed over: each part's digest in order, 64 hex digits and a line break."""
+    return "".join(f"{digest}\n" for digest in digests).encode("ascii")
+
+
 def commitment(record: dict[str, Any], salt: str) -> str:
-    """SHA-256 of the sealed bytes, as 64 lowercase hex digits."""
-    return hashlib.sha256(sealed_bytes(record, salt)).hexdigest()
+    """The round's fingerprint, as 64 lowercase hex digits."""
+    if sealed_whole(record):
+        return hashlib.sha256(sealed_bytes(record, salt)).hexdigest()
+    return opened_commitment(opening(record, salt))
+
+
+# Opening a deal: every part that may be shown, only the digest of the others.
+
+def opening(record: dict[str, Any], salt: str, withheld: Collection[str] = ()) -> dict[str, Any]:
+    """The published opening of a `saboteur-deal-2` seal: `{"format", "parts": [...]}`, each part in order either
+    `{"part", "salt", "value"}` (shown) or `{"part", "digest"}` (withheld)."""
+    parts = deal_parts(record)
+    unknown = set(withheld) - {name for name, _ in parts}
+    if unknown:
+        raise ValueError(f"no such parts of a deal: {sorted(unknown)}")
+    shown: list[dict[str, Any]] = []
+    for name, value in parts:
+        own = part_salt(salt, name)
+        if name in withheld:
+            shown.append({"part": name, "digest": hashlib.sha256(part_bytes(name, value, own)).hexdigest()})
+        else:
+            shown.append({"part": name, "salt": own, "value": value})
+    return {"format": FORMAT, "parts": shown}
+
+
+def opening_text(opened: dict[str, Any]) -> str:
+    """The opening as published: valid JSON laid out one part per line, each line (without its comma) exactly
+    the bytes of that part's digest for a shown part, so `sha256sum` can check it line by line."""
+    lines = ",\n".join(canonical(part).decode("utf-8") for part in opened["parts"])
+    return f'{{"format":"{opened["format"]}","parts":[\n{lines}\n]}}'
+
+
+def opened_digests(opened: dict[str, Any]) -> list[str]:
+    """Each part's digest: computed from a shown part, as published for a withheld one."""
+    return [
+        part["digest"] if "digest" in part
+        else hashlib.sha256(part_bytes(part["part"], part["value"], part["salt"])).hexdigest()
+        for part in opened["parts"]
+    ]
+
+
+def opened_commitment(opened: dict[str, Any]) -> str:
+    """The fingerprint an opening gives: what anyone compares with the one published at the deal."""
+    return hashlib.sha256(digests_text(opened_digests(opened))).hexdigest()
+
+
+def shown_record(opened: dict[str, Any]) -> dict[str, Any]:
+    """The deal as an opening shows it: the record's keys, None in place of each withheld part."""
+    values = {part["part"]: part.get("value") for part in opened["parts"]}
+    table = values["table"]
+    seats = range(len(table["players"]))
+    goals = sorted((name for name in values if name.startswith("goal/")), key=lambda name: int(name[5:]))
+    return {
+        "format": opened["format"],
+        **{key: table[key] for key in TABLE_KEYS},
+        "roles": [values[f"role/{seat}"] for seat in seats],
+        "spare_roles": values["spare_roles"],
+        "goals": [values[name] for name in goals],
+        "hands": [values[f"hand/{seat}"] for seat in seats],
+        "draw_pile": values["draw_pile"],
+        "set_aside": values["set_aside"],
+    }
+
+
+def withheld_parts(
+    record: dict[str, Any], round_events: Sequence[dict[str, Any]], options: dict[str, Any]
+) -> frozenset[str]:
+    """The parts of a round's deal nobody may be shown once the round is over, from the round's events (every
+    audience) and the game's options:
+
+    - the dwarf card of each seat that gave its card up to Swap Your Hats (discarded "without showing it to
+      anyone"), and then the leftover dwarf cards too: they would give that card away by elimination;
+    - with option `recap_private_moves` off, what the printed rules never turn over: the hands as dealt and the
+      draw pile (they tell what went face down and what each player drew), the cards set aside, and each goal
+      nobody reached (what a map showed). The roles and the goals turned over stay shown, as the table saw them.
+    """
+    if sealed_whole(record):
+        raise ValueError("a saboteur-deal-1 seal is opened whole")
+    seats = range(len(record["players"]))
+    swapped = {event["seat"] for event in round_events if event.get("type") == "role_changed"}
+    withheld = {f"role/{seat}" for seat in swapped}
+    if swapped:
+        withheld.add("spare_roles")
+    if not private_moves_open(options):
+        reached = {(event["x"], event["y"]) for event in round_events if event.get("type") == "goal_revealed"}
+        withheld |= {f"hand/{seat}" for seat in seats} | {"draw_pile", "set_aside"}
+        withheld |= {f"goal/{i}" for i, goal in enumerate(record["goals"]) if (goal["x"], goal["y"]) not in reached}
+    return frozenset(withheld)
 
 
 def readable_deal(record: dict[str, Any], options: dict[str, Any] | None = None) -> dict[str, Any]:
     """The same deal in words, for pages and emails: role names, card labels, the draw pile next card first.
 
-    `options` are the game's (a host's own deck names its cards differently).
-    """
+    `record` may be a `shown_record`: a withheld part is None here too. `options` are the game's (a host's own
+    deck names its cards differently)."""
     deck = (options or {}).get("deck")
     v = VARIANTS[record["variant"]] if deck is None else with_deck(record["variant"], deck)
 
-    def labels(cards: list[int]) -> list[str]:
-        return [v.cards[card].label for card in cards]
+    def labels(cards: list[int] | None) -> list[str] | None:
+        return None if cards is None else [v.cards[card].label for card in cards]
+
+    def role(card: str | None) -> str | None:
+        return None if card is None else role_name(card)
 
     return {
         "seats": [
-            {"name": name, "role": role_name(role), "hand": labels(hand)}
-            for name, role, hand in zip(record["players"], record["roles"], record["hands"])
+            {"name": name, "role": role(dealt), "hand": labels(hand)}
+            for name, dealt, hand in zip(record["players"], record["roles"], record["hands"])
         ],
         "first": record["players"][record["first"]],
-        "spare_roles": [role_name(role) for role in record["spare_roles"]],
-        "goals": [{"place": goal_place(goal), "gold": goal["gold"]} for goal in record["goals"]],
-        "draw_pile": labels(list(reversed(record["draw_pile"]))),
+        "spare_roles": None if record["spare_roles"] is None else [role_name(card) for card in record["spare_roles"]],
+        "goals": [
+            {"place": goal_place(goal), "gold": goal["gold"]} if goal is not None
+            else {"place": goal_place(cell), "gold": None}
+            for goal, cell in zip(record["goals"], _goal_cells(record))
+        ],
+        "draw_pile": None if record["draw_pile"] is None else labels(list(reversed(record["draw_pile"]))),
         "set_aside": labels(record["set_aside"]),
+        "withheld": _withheld_in_words(record),
     }
+
+
+def _withheld_in_words(record: dict[str, Any]) -> list[str]:
+    """The parts a shown record leaves out, in words, in the order of the parts."""
+    names = record["players"]
+    words = [f"{names[seat]}'s dwarf card" for seat, role in enumerate(record["roles"]) if role is None]
+    if record["spare_roles"] is None:
+        words.append("the leftover dwarf cards")
+    words += [f"the {goal_place(cell)} goal" for goal, cell in zip(record["goals"], _goal_cells(record)) if goal is None]
+    words += [f"{names[seat]}'s hand" for seat, hand in enumerate(record["hands"]) if hand is None]
+    if record["draw_pile"] is None:
+        words.append("the draw pile")
+    if record["set_aside"] is None:
+        words.append("the cards set aside")
+    return words
+
+
+def _goal_cells(record: dict[str, Any]) -> list[dict[str, int]]:
+    return [{"x": x, "y": y} for x, y in VARIANTS[record["variant"]].goal_cells]

@@ -87,10 +87,37 @@ def open_view(g: Game, *, secret_roles: frozenset[int] = frozenset()) -> dict[st
         entry["hand"] = [card_info(v, c) for c in g.hands[s]] if private else None
         entry["gold"] = sorted(g.gold[s], reverse=True)
         entry["gold_total"] = totals[s]
-    out["spare_roles"] = [] if g.discarded_roles else list(g.spare_roles)  # they would tell a given-up card
+    # The leftovers would tell a given-up card by elimination: hidden once a hat is swapped, and before it.
+    out["spare_roles"] = [] if g.discarded_roles or secret_roles else list(g.spare_roles)
     out["hats_swapped"] = len(g.discarded_roles)
     out["open"] = True
     return out
+
+
+def open_event(
+    event: dict[str, Any], options: dict[str, Any], secret_roles: frozenset[int] = frozenset()
+) -> dict[str, Any] | None:
+    """An event as everyone may read it once the game is over (the archive): None when it is not `tellable`;
+    a dwarf card named for a seat in `secret_roles` (see `roles_given_up`) is left out (`role` None)."""
+    if not tellable(event, options):
+        return None
+    kind = event.get("type", "")
+    if ROLE_EVENTS.get(kind) and event.get(ROLE_EVENTS[kind]) in secret_roles:
+        return {**event, "role": None}
+    return dict(event)
+
+
+# Moves whose cards go face down: what they were is a private move (`PRIVATE_MOVE_KINDS`' "discarded").
+FACE_DOWN_MOVES = frozenset({"pass", "clear"})
+
+
+def open_move(move: dict[str, Any] | None, options: dict[str, Any]) -> dict[str, Any] | None:
+    """A move as everyone may read it once the game is over: with option `recap_private_moves` off, the cards
+    of a discard stay face down (only how many)."""
+    if move is None or private_moves_open(options) or move.get("type") not in FACE_DOWN_MOVES:
+        return move
+    cards = move.get("cards")
+    return {**move, "cards": None, "count": len(cards) if isinstance(cards, list) else None}
 
 
 def describe_openly(event: dict[str, Any], names: list[str], secret_roles: frozenset[int] = frozenset()) -> str:

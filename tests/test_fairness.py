@@ -5,6 +5,7 @@ and then open the seal exactly."""
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import re
 from collections.abc import Callable
@@ -66,7 +67,7 @@ def test_every_round_is_sealed_before_anyone_acts_in_it(runtime: Runtime, new_ga
             e["type"] == "round_started" and e["round"] == seal.round for e in dealt.events)
         record = engine.deal_record(engine.Game.from_dict(dealt.state))
         assert seal.record == record
-        assert seal.commitment == hashlib.sha256(engine.sealed_bytes(record, seal.salt)).hexdigest()
+        assert seal.commitment == engine.commitment(record, seal.salt)
         assert re.fullmatch(r"[0-9a-f]{64}", seal.salt) and seal.created_at == dealt.created_at
 
 
@@ -158,10 +159,12 @@ def test_salt_and_deal_show_nowhere_until_their_round_ends_and_then_everywhere(a
                 for seal in playing:
                     assert seal.commitment in text  # public from the deal on
                     assert seal.salt not in text, f"round {seal.round}'s salt shows to seat {seat} during the round"
-                    assert engine.sealed_bytes(seal.record, seal.salt).decode() not in text
+                    for part in engine.opening(seal.record, seal.salt)["parts"]:
+                        assert part["salt"] not in text, f"round {seal.round}'s {part['part']} shows to seat {seat}"
                     assert f'"draw_pile":{seal.record["draw_pile"]}'.replace(" ", "") not in text
                 for seal in ended:
-                    assert seal.salt in text and engine.sealed_bytes(seal.record, seal.salt).decode() in text
+                    assert seal.salt not in text  # the round's secret never shows: only each part's own salt
+                    assert engine.opening_text(engine.opening(seal.record, seal.salt)) in text
         state = dig_one_move(runtime, game_id, rng)
         compose_waiting_mail(runtime)  # every turn email written, as it goes out before the next move
         moves += 1
@@ -188,10 +191,11 @@ def test_the_round_end_digest_opens_the_seal_exactly(runtime: Runtime, new_game:
     assert published is not None
 
     digest = mailbox(runtime, "round_digest", "cat@example.org")[0].body_text
-    sealed = next(line for line in digest.splitlines() if line.startswith('{"draw_pile":'))
+    start = digest.index('{"format":"saboteur-deal-2","parts":[')
+    opened = json.loads(digest[start:digest.index("\n]}", start) + 3])
 
-    assert hashlib.sha256(sealed.encode("utf-8")).hexdigest() == published.group(1)
-    assert "It must print the fingerprint above. Or let the check page do it: https://pbem.test/play/" in digest
+    assert engine.opened_commitment(opened) == published.group(1)
+    assert "The check page does the sums for you: https://pbem.test/play/" in digest
 
 
 def test_the_round_page_offers_the_exact_bytes_for_sha256sum(app: Flask, new_game: NewGame) -> None:
@@ -205,14 +209,35 @@ def test_the_round_page_offers_the_exact_bytes_for_sha256sum(app: Flask, new_gam
     download = client.get(f"/table/{game_id}/rounds/1/deal.json")
 
     assert page.status_code == download.status_code == 200
-    assert hashlib.sha256(download.data).hexdigest() == first.commitment
+    assert engine.opened_commitment(json.loads(download.data)) == first.commitment
+    assert download.data.decode() == engine.opening_text(engine.opening(first.record, first.salt))
     assert download.headers["Content-Disposition"] == 'attachment; filename="round-1-deal.json"'
     html = page.get_data(as_text=True)
     assert f'<input id="verify-commitment" value="{first.commitment}"' in html
-    assert "sha256sum round-1-deal.json" in html
+    assert "digest\\)" in html and "round-1-deal.json | sed" in html and "cut -c12-75" in html  # by hand, in a shell
     assert client.get(f"/table/{game_id}/rounds/2").status_code == 409
     assert client.get(f"/table/{game_id}/rounds/2/deal.json").get_json()["error"] == "round_not_over"
     assert client.get(f"/table/{game_id}/rounds/7").status_code == 404
+
+
+def test_a_seal_stored_in_the_first_format_is_still_opened_whole(app: Flask, new_game: NewGame) -> None:
+    """Seals stored (and fingerprints published) before deals were sealed in parts keep their meaning."""
+    runtime = app_runtime(app)
+    game_id = in_round_two(runtime, new_game())
+    first = seals(runtime, game_id)[0]
+    whole = {**first.record, "format": "saboteur-deal-1"}
+    with runtime.db.write() as session:
+        stored = session.get(RoundCommitment, first.id)
+        stored.record, stored.commitment = whole, hashlib.sha256(engine.sealed_bytes(whole, first.salt)).hexdigest()
+    client = app.test_client()
+    client.get(f"/play/{seat_token(runtime, game_id, 1)}")
+
+    page = client.get(f"/table/{game_id}/rounds/1").get_data(as_text=True)
+    download = client.get(f"/table/{game_id}/rounds/1/deal.json")
+
+    assert download.data == engine.sealed_bytes(whole, first.salt)
+    assert hashlib.sha256(download.data).hexdigest() == seals(runtime, game_id)[0].commitment
+    assert "sha256sum round-1-deal.json" in page and "one line of JSON, the salt inside" in page
 
 
 def test_a_round_dealt_without_a_seal_says_so(app: Flask) -> None:

@@ -1,11 +1,13 @@
 """Verifiable deals: seal each round's deal before anyone plays, open it when the round is over.
 
 When a snapshot deals a round (snapshot 0 deals round 1; a move whose events hold `round_started` deals the
-next), `seal_dealt_round` stores a commitment in the same transaction: SHA-256 over the engine's canonical
-bytes of the deal with a fresh salt from `secrets` inside (`engine.sealed_bytes`). The commitment is shown
-from then on; the salt and the record only once the round is over (`pbem/service/disclosure.py`), so the
-server cannot change the deal halfway without the published fingerprint giving it away.
-See docs/fairness.md.
+next), `seal_dealt_round` stores a commitment in the same transaction: the engine seals each part of the deal
+with its own salt, all drawn from one fresh secret from `secrets` (`engine.commitment`). The commitment is shown
+from then on; the deal only once the round is over (`pbem/service/disclosure.py`), and then only the parts the
+rules let anyone see (`engine.withheld_parts`: a dwarf card given up to Swap Your Hats, ...), with just the
+digest of the others, so the server cannot change the deal halfway without the published fingerprint giving it
+away, and a card that stays face down for good is never shown. Seals stored before parts existed
+(`saboteur-deal-1`) are opened whole, as before. See docs/fairness.md.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from pbem.models import Game, RoundCommitment
+from pbem.models import Game, RoundCommitment, Snapshot
 from pbem.service.disclosure import Disclosure
 
 SALT_BYTES = 32
@@ -29,10 +31,16 @@ SALT_BYTES = 32
 class Opening:
     """What opens a sealed deal, published once its round is over."""
 
-    salt: str
-    record: dict[str, Any]
-    sealed_text: str  # exactly the bytes the commitment was computed over (UTF-8)
-    readable: dict[str, Any]  # the same deal in words (engine.readable_deal)
+    record: dict[str, Any]  # the deal as shown: a withheld part is None
+    sealed_text: str  # the published opening (UTF-8): what the fingerprint is recomputed from
+    readable: dict[str, Any]  # the same deal in words (engine.readable_deal); a withheld part is None
+    withheld: tuple[str, ...] = ()  # the parts shown only by their digest
+    salt: str | None = None  # a whole seal's salt (saboteur-deal-1); a deal sealed in parts keeps its secret
+
+    @property
+    def whole(self) -> bool:
+        """Sealed as one piece (saboteur-deal-1): the text is exactly the bytes the fingerprint was computed over."""
+        return self.salt is not None
 
     @property
     def sealed_bytes(self) -> bytes:
@@ -88,8 +96,10 @@ def sealed_rounds(session: Session, game: Game, disclosure: Disclosure) -> list[
         .where(RoundCommitment.game_id == game.id)
         .order_by(RoundCommitment.round, RoundCommitment.dealt_seq)
     )
-    newest = {row.round: row for row in rows}  # a round dealt again (see RoundCommitment): its latest deal
-    return [_sealed(row, game, disclosure.round_is_over(row.round)) for row in newest.values()]
+    newest = list({row.round: row for row in rows}.values())  # a round dealt again (see RoundCommitment): its latest
+    opened = [row for row in newest if disclosure.round_is_over(row.round)]
+    events = _events_after(session, game, opened)
+    return [_sealed(row, game, events if row in opened else None) for row in newest]
 
 
 def sealed_round(session: Session, game: Game, round_number: int, disclosure: Disclosure) -> SealedRound | None:
@@ -100,18 +110,64 @@ def sealed_round(session: Session, game: Game, round_number: int, disclosure: Di
         .order_by(RoundCommitment.dealt_seq.desc())
         .limit(1)
     )
-    return None if row is None else _sealed(row, game, disclosure.round_is_over(round_number))
+    if row is None:
+        return None
+    opened = [row] if disclosure.round_is_over(round_number) else []
+    return _sealed(row, game, _events_after(session, game, opened) if opened else None)
 
 
-def _sealed(row: RoundCommitment, game: Game, open_it: bool) -> SealedRound:
-    opening = None
-    if open_it:
-        opening = Opening(
-            salt=row.salt,
+Moves = list[tuple[int, list[dict[str, Any]]]]
+
+
+def _events_after(session: Session, game: Game, rows: list[RoundCommitment]) -> Moves:
+    """The events of every snapshot after the earliest of these deals sealed in parts (none for whole seals)."""
+    parted = [row.dealt_seq for row in rows if not engine.sealed_whole(row.record)]
+    if not parted:
+        return []
+    return [
+        (seq, events) for seq, events in session.execute(
+            select(Snapshot.seq, Snapshot.events)
+            .where(Snapshot.game_id == game.id, Snapshot.seq > min(parted))
+            .order_by(Snapshot.seq)
+        )
+    ]
+
+
+def _round_events(moves: Moves, dealt_seq: int) -> list[dict[str, Any]]:
+    """The events of the round dealt at `dealt_seq`: after the deal, up to the next round's deal."""
+    told: list[dict[str, Any]] = []
+    for seq, events in moves:
+        if seq <= dealt_seq:
+            continue
+        for event in events:
+            if event.get("type") == "round_started":
+                return told
+            told.append(event)
+    return told
+
+
+def _sealed(row: RoundCommitment, game: Game, moves: Moves | None) -> SealedRound:
+    """`moves`: the events after the deal when the round is over (None while it is played: nothing opens)."""
+    return SealedRound(
+        round=row.round, commitment=row.commitment, sealed_at=row.created_at, dealt_seq=row.dealt_seq,
+        opening=None if moves is None else _opening(row, game, moves),
+    )
+
+
+def _opening(row: RoundCommitment, game: Game, moves: Moves) -> Opening:
+    if engine.sealed_whole(row.record):
+        return Opening(
             record=dict(row.record),
             sealed_text=engine.sealed_bytes(row.record, row.salt).decode("utf-8"),
             readable=engine.readable_deal(row.record, game.options),
+            salt=row.salt,
         )
-    return SealedRound(
-        round=row.round, commitment=row.commitment, sealed_at=row.created_at, dealt_seq=row.dealt_seq, opening=opening
+    withheld = engine.withheld_parts(row.record, _round_events(moves, row.dealt_seq), game.options)
+    opened = engine.opening(row.record, row.salt, withheld)
+    shown = engine.shown_record(opened)
+    return Opening(
+        record=shown,
+        sealed_text=engine.opening_text(opened),
+        readable=engine.readable_deal(shown, game.options),
+        withheld=tuple(part["part"] for part in opened["parts"] if "digest" in part),
     )
