@@ -1,24 +1,32 @@
 """The whole record of a finished game as one JSON document: every snapshot, move, event and host action,
 and every round's sealed deal with what opens it.
 
-For the players once the game is over (their turn page offers it) and for the host's pages. A snapshot is
-the engine's full state (`engine.Game.from_dict` reads it back), so the archive holds every secret of the
-game: it is only ever built for a game that is over. Email addresses are left out unless asked for (the
-host's own pages may show them; the players' download does not).
+For the players once the game is over (their turn page offers it) and for the host's pages. It holds only
+what may be shown once the game is over, as the engine says: each snapshot as `engine.open_view` (every hand,
+role and goal, but never a dwarf card given up to Swap Your Hats nor the leftovers that would give it away),
+its events as `engine.open_event` and its move as `engine.open_move` (with option `recap_private_moves` off,
+no hand, unseen goal, map result or face-down card), and each sealed deal as opened (`fairness.Opening`: a
+withheld part only by its digest). Never the engine's raw state. Email addresses are left out unless asked
+for (the host's own pages may show them; the players' download does not).
 """
 
 from __future__ import annotations
 
+import json
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+import engine
 from pbem.models import Game, HostAction, Snapshot
 from pbem.service.disclosure import Disclosure
-from pbem.service.fairness import sealed_rounds
+from pbem.service.fairness import SealedRound, sealed_rounds
+from pbem.service.replay import unsaid
 
-FORMAT = "saboteur-pbem-archive-1"
+# 2: snapshots as open views with their events and moves as everyone may read them; deals opened in parts.
+FORMAT = "saboteur-pbem-archive-2"
 
 
 def game_archive(session: Session, game: Game, *, include_emails: bool = False) -> dict[str, Any]:
@@ -51,17 +59,7 @@ def game_archive(session: Session, game: Game, *, include_emails: bool = False) 
             }
             for seat in game.seats
         ],
-        "snapshots": [
-            {
-                "seq": seq,
-                "created_at": created_at.isoformat(),
-                "actor": actor,
-                "move": move,
-                "events": events,
-                "state": state,
-            }
-            for seq, created_at, actor, move, events, state in snapshots
-        ],
+        "snapshots": _shown_snapshots(snapshots.all()),
         "host_actions": [
             {
                 "created_at": action.created_at.isoformat(),
@@ -71,15 +69,42 @@ def game_archive(session: Session, game: Game, *, include_emails: bool = False) 
             }
             for action in actions
         ],
-        "sealed_deals": [
-            {
-                "round": seal.round,
-                "sealed_at": seal.sealed_at.isoformat(),
-                "dealt_seq": seal.dealt_seq,
-                "commitment": seal.commitment,
-                "salt": seal.opening.salt if seal.opening else None,
-                "deal": seal.opening.record if seal.opening else None,
-            }
-            for seal in sealed
-        ],
+        "sealed_deals": [_opened_deal(seal) for seal in sealed],
+    }
+
+
+Row = tuple[int, datetime, int | None, dict[str, Any] | None, list[dict[str, Any]], dict[str, Any]]
+
+
+def _shown_snapshots(rows: list[Row]) -> list[dict[str, Any]]:
+    """Each snapshot as everyone may see it once the game is over."""
+    hidden = unsaid([(seq, events) for seq, _, _, _, events, _ in rows])
+    shown = []
+    for seq, created_at, actor, move, events, stored in rows:
+        state = engine.Game.from_dict(stored)
+        told = (engine.open_event(event, state.options, secret) for event, secret in zip(events, hidden.events[seq]))
+        shown.append({
+            "seq": seq,
+            "created_at": created_at.isoformat(),
+            "actor": actor,
+            "move": engine.open_move(move, state.options),
+            "events": [event for event in told if event is not None],
+            "view": engine.open_view(state, secret_roles=hidden.after[seq]),
+        })
+    return shown
+
+
+def _opened_deal(seal: SealedRound) -> dict[str, Any]:
+    """A round's seal with what opens it: the whole record and salt of a first-format seal, else the opening
+    (each part with its salt, or a withheld part's digest) and the deal as it shows."""
+    opening = seal.opening
+    return {
+        "round": seal.round,
+        "sealed_at": seal.sealed_at.isoformat(),
+        "dealt_seq": seal.dealt_seq,
+        "commitment": seal.commitment,
+        "salt": opening.salt if opening else None,
+        "deal": opening.record if opening else None,
+        "opening": json.loads(opening.sealed_text) if opening and not opening.whole else None,
+        "withheld": list(opening.withheld) if opening else [],
     }
