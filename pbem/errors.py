@@ -46,6 +46,18 @@ class RateLimited(PbemError):
     default_message = "Too many requests from here. Please wait a while and try again."
 
 
+class DatabaseUnavailable(PbemError):
+    """The database cannot be reached or written (restarting, unreachable, read-only, full): nothing was saved."""
+
+    status = 503
+    code = "database_unavailable"
+    default_message = (
+        "The game's database cannot be reached just now, so nothing was saved. Please try again in a minute: "
+        "sending the same move again is safe, it is played once."
+    )
+    retry_after_seconds: ClassVar[int] = 30
+
+
 class GameNotFound(PbemError):
     status = 404
     code = "game_not_found"

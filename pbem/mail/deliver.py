@@ -55,8 +55,9 @@ log = logging.getLogger(__name__)
 
 # A run stops after this many rows, so one scheduler tick never runs for ever; the next tick goes on.
 RUN_LIMIT = 200
-# Rows claimed in one transaction, sent over one connection and recorded as sent in one statement. A deliverer
-# that dies halfway through a batch has sent some of it: those go again once the lease runs out (at least once).
+# Rows claimed in one transaction and sent over one connection; each is recorded as sent as soon as the relay has
+# taken it, so a deliverer killed halfway through a batch sends again, once the lease runs out, only a message the
+# relay took in the moment before the kill (at least once), never the ones it had recorded.
 BATCH = 20
 STALE_REASON = "not sent: the decision it announced was taken before it could go out"
 UNWANTED_REASON = "not sent: the seat no longer takes an email at each turn"
@@ -139,7 +140,6 @@ class Deliverer:
                 claims = self.claim(report, up_to=room) if room > 0 else []
                 if not claims:
                     break
-                sent: list[Claim] = []
                 for position, claim in enumerate(claims):
                     try:
                         message = _build(claim.mail, self._settings.from_address)
@@ -153,8 +153,7 @@ class Deliverer:
                             self._release(claims[position + 1:])
                             break
                     else:
-                        sent.append(claim)
-                self._record_sent(sent, report)
+                        self._record_sent([claim], report)
         return report
 
     def drop_stale(self, report: DeliveryReport) -> None:
@@ -272,7 +271,7 @@ class Deliverer:
         )
 
     def _record_sent(self, claims: list[Claim], report: DeliveryReport) -> None:
-        """Record a batch as sent, in one statement; only the rows this deliverer still holds change."""
+        """Record claims as sent, in one statement; only the rows this deliverer still holds change."""
         if not claims:
             return
         now = self._clock.now()

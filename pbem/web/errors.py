@@ -5,9 +5,10 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
+from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
 
-from pbem.errors import PbemError
+from pbem.errors import DatabaseUnavailable, PbemError
 from pbem.variants import MAX_DECK_BYTES
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,18 @@ def handle_too_large(_error: RequestEntityTooLarge) -> tuple[Response | str, int
     )
 
 
+def handle_database_unavailable(error: OperationalError | InterfaceError) -> tuple[Response | str, int]:
+    """The database went away (a restart, a lost connection, a read-only or full disk): the transaction rolled
+    back, so nothing was half-saved; say so, and when to try again. The pool drops the dead connection."""
+    log.warning("database unavailable on %s %s: %s", request.method, request.path, error.orig)
+    unavailable = DatabaseUnavailable()
+    response, status = error_response(unavailable.status, unavailable.code, unavailable.message)
+    if isinstance(response, str):
+        response = current_app.make_response(response)
+    response.headers["Retry-After"] = str(unavailable.retry_after_seconds)
+    return response, status
+
+
 def handle_unexpected(error: Exception) -> tuple[Response | str, int]:
     log.exception("unhandled error on %s %s", request.method, request.path)
     fallback = InternalServerError()
@@ -57,4 +70,6 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(PbemError, handle_pbem_error)
     app.register_error_handler(RequestEntityTooLarge, handle_too_large)
     app.register_error_handler(HTTPException, handle_http_error)
+    app.register_error_handler(OperationalError, handle_database_unavailable)
+    app.register_error_handler(InterfaceError, handle_database_unavailable)
     app.register_error_handler(Exception, handle_unexpected)
