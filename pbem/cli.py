@@ -10,12 +10,14 @@ import logging
 import threading
 from dataclasses import dataclass, field
 from email.utils import parseaddr
+from pathlib import Path
 from typing import Any
 
 import click
 
 from pbem import create_app
 from pbem.config import Config, ConfigError, load_config
+from pbem.db import BackupError, Database
 from pbem.errors import PbemError
 from pbem.mail.deliver import deliverer_for
 from pbem.mail.imap_poll import MailboxUnavailable, poller_for
@@ -79,6 +81,24 @@ def db_upgrade(state: CliState) -> None:
     """Apply every pending migration (run before starting a new version)."""
     upgrade(state.config().database_url)
     click.echo("database is up to date")
+
+
+@db.command("backup")
+@click.argument("target", type=click.Path(dir_okay=False, path_type=Path))
+@pass_state
+def db_backup(state: CliState, target: Path) -> None:
+    """Copy the live database to TARGET (a new file): SQLite's online backup, or pg_dump's custom format.
+
+    Restore (with the web workers and the scheduler stopped): SQLite, copy the file over the database file;
+    PostgreSQL, `pg_restore --clean --if-exists --no-owner --dbname URL TARGET`. Then `pbem db upgrade`."""
+    database = Database(state.config().database_url)
+    try:
+        database.backup(target)
+    except BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        database.dispose()
+    click.echo(f"backed up to {target} ({target.stat().st_size} bytes)")
 
 
 @main.command()

@@ -11,16 +11,25 @@ page that asks several services pays for one connection checkout and one transac
 `session.info` (the game row, the latest state) is made once. A `write()` closes that session first, so what
 is read after a write sees it.
 
+`Database.backup(path)` copies a live database without stopping anything: SQLite through its online backup API
+(one consistent copy while writers go on), PostgreSQL through `pg_dump --format=custom` (restored with
+`pg_restore`; README, Backups).
+
 Both kinds of session carry the process's `Memo` (pbem/memo.py) of what was derived from committed snapshots:
 read sessions add to it as they read, a write transaction only what it set aside, once it has committed.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import sqlite3
+import subprocess
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, text
@@ -31,6 +40,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from pbem.memo import MEMO, MEMO_FILLS, Memo, store_committed
 
 SQLITE_BUSY_TIMEOUT_SECONDS = 30
+# PostgreSQL unreachable (a host down, a partition): a request fails with 503 after this long instead of hanging.
+POSTGRES_CONNECT_TIMEOUT_SECONDS = 10
 # Values bound in one IN list, far below what SQLite (32,766) and PostgreSQL (65,535) take in one statement.
 IN_LIST_LIMIT = 500
 T = TypeVar("T")
@@ -119,6 +130,49 @@ class Database:
     def dispose(self) -> None:
         self.engine.dispose()
 
+    def backup(self, target: Path) -> None:
+        """A consistent copy of the whole database in `target` (a new file), taken while the server runs."""
+        if target.exists():
+            raise BackupError(f"{target} exists already; choose a new file name")
+        if self.is_sqlite:
+            _sqlite_backup(self.url, target)
+        else:
+            _pg_dump(self.url, target)
+
+
+class BackupError(Exception):
+    """A backup could not be made; the message says why."""
+
+
+def _sqlite_backup(url: URL, target: Path) -> None:
+    if url.database in (None, "", ":memory:"):
+        raise BackupError("an in-memory database has nothing to back up")
+    if not Path(url.database).is_file():
+        raise BackupError(f"there is no database file at {url.database}")
+    source = sqlite3.connect(url.database, timeout=SQLITE_BUSY_TIMEOUT_SECONDS)
+    try:
+        with closing(source), closing(sqlite3.connect(target)) as copy:
+            source.backup(copy)
+    except sqlite3.Error as exc:
+        target.unlink(missing_ok=True)
+        raise BackupError(f"SQLite backup failed: {exc}") from None
+
+
+def _pg_dump(url: URL, target: Path) -> None:
+    """pg_dump of the database the URL names (its password through the environment, not the command line)."""
+    program = shutil.which("pg_dump")
+    if program is None:
+        raise BackupError("pg_dump is not installed (Debian: postgresql-client)")
+    libpq = url.set(drivername="postgresql", password=None).render_as_string(hide_password=False)
+    env = {**os.environ, **({"PGPASSWORD": str(url.password)} if url.password else {})}
+    result = subprocess.run(
+        [program, "--format=custom", "--no-owner", f"--file={target}", f"--dbname={libpq}"],
+        env=env, capture_output=True, text=True,
+    )
+    if result.returncode != 0:
+        target.unlink(missing_ok=True)
+        raise BackupError(f"pg_dump failed: {result.stderr.strip()}")
+
 
 def in_chunks(values: Sequence[T]) -> Iterator[Sequence[T]]:
     """`values` in slices of at most IN_LIST_LIMIT, each small enough for the IN list of one statement."""
@@ -147,7 +201,11 @@ def _read_bind(engine: Engine) -> Engine:
 def make_engine(url: URL, *, echo: bool = False) -> Engine:
     if url.get_backend_name() == "sqlite":
         return _sqlite_engine(url, echo=echo)
-    return create_engine(with_driver(url), echo=echo, pool_pre_ping=True)
+    # pool_pre_ping: a connection that died with a restart of the server is replaced at checkout, not handed out.
+    return create_engine(
+        with_driver(url), echo=echo, pool_pre_ping=True,
+        connect_args={"connect_timeout": POSTGRES_CONNECT_TIMEOUT_SECONDS},
+    )
 
 
 def _sqlite_engine(url: URL, *, echo: bool) -> Engine:

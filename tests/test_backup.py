@@ -1,0 +1,167 @@
+"""`pbem db backup` and the documented restore: a game restored from a backup goes on from where the backup was
+taken, and the links emailed before the backup still open the seat and play. SQLite always (the online backup
+API, taken while the game is being played); PostgreSQL (pg_dump / pg_restore) in a private cluster, marked slow."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import engine
+from pbem import create_app
+from pbem.cli import main
+from pbem.clock import SettableClock
+from pbem.config import load_config
+from pbem.migrate import upgrade
+from pbem.paths import REPO_ROOT
+from pbem.runtime import Runtime, build_runtime
+from pbem.service.games import PlayerSpec
+from pbem.web.app_context import EXTENSION_KEY
+from tests.conftest import START, TEST_SECRET
+
+sys.path.insert(0, str(REPO_ROOT / "bench" / "faults"))
+from cluster import private_cluster  # noqa: E402
+
+HIDDEN_FIELD = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
+PLAYERS = (PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"), PlayerSpec("Cat", "cat@example.org"))
+
+
+def write_config(path: Path, database_url: str) -> Path:
+    path.write_text(
+        f'mode = "development"\nbase_url = "https://pbem.test"\nsecret_keys = ["{TEST_SECRET}"]\n'
+        f'database_url = "{database_url}"\ninstance_path = "{path.parent / "instance"}"\n'
+    )
+    return path
+
+
+def play(runtime: Runtime, game_id: str, moves: int, rng: random.Random) -> None:
+    for _ in range(moves):
+        state, seq = runtime.games.engine_state(game_id)
+        seat = engine.to_act(state)
+        assert seat is not None
+        runtime.games.submit_move(game_id, seat, engine.bots.choose(state, seat, rng), seq, f"before-{seq}")
+
+
+def backup(config_path: Path, target: Path) -> None:
+    result = CliRunner().invoke(main, ["--config", str(config_path), "db", "backup", str(target)])
+    assert result.exit_code == 0, result.output
+    assert f"backed up to {target}" in result.output
+
+
+def move_by_link(config_path: Path, link: str, clock: SettableClock) -> dict[str, object]:
+    """Open an emailed link in a new browser and play a legal move from the page, as the player would."""
+    config = load_config(config_path, environ={})
+    app = create_app(config, clock=clock)
+    client = app.test_client()
+    token = link.rsplit("/", 1)[1]
+    try:
+        page = client.get(f"/play/{token}", follow_redirects=True)
+        assert page.status_code == 200, page.get_data(as_text=True)[:300]
+        state = client.get(f"/play/{token}/state.json").get_json()
+        fields = {name: html.unescape(value) for name, value in HIDDEN_FIELD.findall(page.get_data(as_text=True))}
+        response = client.post(
+            f"/play/{token}/move", headers={"Accept": "application/json"},
+            data={**fields, "move": json.dumps(state["legal_moves"][0]), "seq": str(state["seq"]), "confirmed": "yes"},
+        )
+        assert response.status_code == 200, response.get_data(as_text=True)[:300]
+        return {"seq_before": state["seq"], **response.get_json()}
+    finally:
+        app.extensions[EXTENSION_KEY].close()
+
+
+@pytest.fixture
+def sqlite_setup(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
+    database = tmp_path / "pbem.sqlite3"
+    config_path = write_config(tmp_path / "config.toml", f"sqlite:///{database}")
+    upgrade(f"sqlite:///{database}")
+    yield config_path, database
+
+
+def test_a_sqlite_game_restored_from_a_backup_goes_on_and_links_sent_before_still_play(
+    sqlite_setup: tuple[Path, Path], tmp_path: Path
+) -> None:
+    config_path, database = sqlite_setup
+    clock = SettableClock(START)
+    runtime = build_runtime(load_config(config_path, environ={}), clock=clock)
+    game_id = runtime.games.create_game(title="Backed up", players=PLAYERS, host_email="host@example.org")
+    runtime.games.start_game(game_id)
+    links = {invite.seat: invite.link for invite in runtime.games.invites(game_id)}
+    play(runtime, game_id, 6, random.Random(1))
+    _, seq_at_backup = runtime.games.engine_state(game_id)
+
+    backup(config_path, tmp_path / "backup.sqlite3")  # online: the runtime's connections stay open
+    play(runtime, game_id, 4, random.Random(2))  # played after the backup: the restore takes the game back
+    runtime.close()
+    # The documented restore: services stopped, the backup copied over the file, the old WAL files removed.
+    shutil.copyfile(tmp_path / "backup.sqlite3", database)
+    for leftover in (Path(f"{database}-wal"), Path(f"{database}-shm")):
+        leftover.unlink(missing_ok=True)
+    upgrade(f"sqlite:///{database}")
+
+    restored = build_runtime(load_config(config_path, environ={}), clock=clock)
+    state, seq = restored.games.engine_state(game_id)
+    restored.close()
+    to_act = engine.to_act(state)
+    assert seq == seq_at_backup and to_act is not None
+    answer = move_by_link(config_path, links[to_act], clock)
+    assert answer["seq_before"] == seq_at_backup and answer["seq"] == seq_at_backup + 1
+    with closing(sqlite3.connect(database)) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+
+
+def test_a_backup_never_overwrites_a_file_and_says_so(sqlite_setup: tuple[Path, Path], tmp_path: Path) -> None:
+    config_path, _ = sqlite_setup
+    existing = tmp_path / "taken.sqlite3"
+    existing.write_bytes(b"precious")
+
+    result = CliRunner().invoke(main, ["--config", str(config_path), "db", "backup", str(existing)])
+
+    assert result.exit_code == 1 and "exists already" in result.output
+    assert existing.read_bytes() == b"precious"
+
+
+@pytest.mark.slow
+def test_a_postgres_game_restored_with_pg_restore_goes_on_and_links_sent_before_still_play(tmp_path: Path) -> None:
+    with private_cluster() as cluster:
+        admin = f"postgresql+psycopg://postgres@127.0.0.1:{cluster.port}"
+        subprocess.run([*cluster.run_as, str(cluster.bin / "createdb"), "-h", "127.0.0.1", "-p", str(cluster.port),
+                        "-U", "postgres", "live"], check=True, capture_output=True)
+        config_path = write_config(tmp_path / "config.toml", f"{admin}/live")
+        upgrade(f"{admin}/live")
+        clock = SettableClock(START)
+        runtime = build_runtime(load_config(config_path, environ={}), clock=clock)
+        game_id = runtime.games.create_game(title="Backed up", players=PLAYERS, host_email="host@example.org")
+        runtime.games.start_game(game_id)
+        links = {invite.seat: invite.link for invite in runtime.games.invites(game_id)}
+        play(runtime, game_id, 6, random.Random(1))
+        _, seq_at_backup = runtime.games.engine_state(game_id)
+
+        dump = tmp_path / "backup.dump"
+        backup(config_path, dump)
+        play(runtime, game_id, 4, random.Random(2))
+        runtime.close()
+        # The documented restore, over the live database.
+        subprocess.run(["pg_restore", "--clean", "--if-exists", "--no-owner",
+                        f"--dbname=postgresql://postgres@127.0.0.1:{cluster.port}/live", str(dump)],
+                       check=True, capture_output=True)
+        upgrade(f"{admin}/live")
+
+        restored = build_runtime(load_config(config_path, environ={}), clock=clock)
+        state, seq = restored.games.engine_state(game_id)
+        restored.close()
+        to_act = engine.to_act(state)
+        assert seq == seq_at_backup and to_act is not None
+        answer = move_by_link(config_path, links[to_act], clock)
+        assert answer["seq_before"] == seq_at_backup and answer["seq"] == seq_at_backup + 1
