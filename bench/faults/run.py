@@ -43,7 +43,7 @@ from stack import Relay, Stack, relay_running, running_stack  # noqa: E402
 sys.path.insert(0, str(FAULTS.parent))
 from http_client import send  # noqa: E402
 
-FAST_MAIL = {"deliver_interval_seconds": 1, "retry_base_seconds": 1, "retry_cap_seconds": 2, "lease_seconds": 20}
+FAST_MAIL = {"deliver_interval_seconds": 1, "retry_base_seconds": 1, "retry_cap_seconds": 2, "lease_seconds": 10}
 FAST_SCHEDULER = {"interval_seconds": 1, "sweep_interval_seconds": 1, "bot_delay_seconds": 0}
 DRAIN_SECONDS = 120.0
 

@@ -102,7 +102,7 @@ class Relay:
 
     @property
     def mail_settings(self) -> dict[str, Any]:
-        return {"backend": "smtp", "host": "127.0.0.1", "port": self.port, "timeout_seconds": 2,
+        return {"backend": "smtp", "host": "127.0.0.1", "port": self.port, "timeout_seconds": 1,
                 "from_address": "Saboteur <saboteur@faults.example.org>"}
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from email.message import EmailMessage
 from typing import TYPE_CHECKING
 
 from sqlalchemy import ColumnElement, Update, and_, exists, not_, or_, select, update
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from pbem.clock import Clock
@@ -59,6 +60,7 @@ RUN_LIMIT = 200
 # taken it, so a deliverer killed halfway through a batch sends again, once the lease runs out, only a message the
 # relay took in the moment before the kill (at least once), never the ones it had recorded.
 BATCH = 20
+RECORD_RETRY_SECONDS = 1.0
 STALE_REASON = "not sent: the decision it announced was taken before it could go out"
 UNWANTED_REASON = "not sent: the seat no longer takes an email at each turn"
 
@@ -275,13 +277,25 @@ class Deliverer:
         if not claims:
             return
         now = self._clock.now()
-        with self._db.write() as session:
-            recorded = set(session.scalars(
-                self._held(claims)
-                .values(status="sent", sent_at=now, last_error=None, claim_token=None)
-                .returning(OutboxMessage.id),
-                execution_options={"synchronize_session": False},
-            ))
+        # The relay has the message: if the database is away just now, wait for it (within half the lease, before
+        # another deliverer may take the row again) rather than leave the row to be sent a second time.
+        give_up_at = time.monotonic() + self._settings.lease.total_seconds() / 2
+        while True:
+            try:
+                with self._db.write() as session:
+                    recorded = set(session.scalars(
+                        self._held(claims)
+                        .values(status="sent", sent_at=now, last_error=None, claim_token=None)
+                        .returning(OutboxMessage.id),
+                        execution_options={"synchronize_session": False},
+                    ))
+                break
+            except (OperationalError, InterfaceError) as exc:
+                if time.monotonic() >= give_up_at:
+                    raise
+                log.warning("mail %s was sent; recording it waits for the database: %s", claims[0].mail.message_id,
+                            exc.orig)
+                time.sleep(RECORD_RETRY_SECONDS)
         report.sent += len(claims)
         report.message_ids.extend(claim.mail.message_id for claim in claims)
         for claim in claims:
