@@ -173,7 +173,7 @@ def _hands(step: ReplayStep) -> list[HandShown]:
                 name=step.players[row["seat"]],
                 role=_role(row["role"]),
                 is_viewer=row["seat"] == step.seat,
-                cards=[(card, card_svg(card)) for card in row["hand"]],
+                cards=[(card, card_svg(card)) for card in row["hand"] or []],  # None: hands kept private
             )
             for row in view["seats"]
         ]
@@ -197,6 +197,8 @@ def _goals(view: dict[str, Any]) -> list[str]:
     ]
 
 
-def _role(role: str) -> str:
+def _role(role: str | None) -> str:
+    if role is None:  # a dwarf card its holder later gives up to Swap Your Hats: never shown (engine.open_view)
+        return "Dwarf card later given up face down"
     name = engine.role_name(role)
     return name[0].upper() + name[1:]
