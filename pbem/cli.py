@@ -19,9 +19,7 @@ from pbem import create_app
 from pbem.config import Config, ConfigError, load_config
 from pbem.db import BackupError, Database
 from pbem.errors import PbemError
-from pbem.mail.deliver import deliverer_for
-from pbem.mail.imap_poll import MailboxUnavailable, poller_for
-from pbem.mail.listener import listener_for
+from pbem.mail.imap_poll import MailboxUnavailable
 from pbem.migrate import upgrade
 from pbem.runtime import Runtime, build_runtime
 from pbem.scheduler import build_scheduler
@@ -167,7 +165,7 @@ def mail_deliver(state: CliState) -> None:
     configure_logging()
     runtime = state.runtime()
     try:
-        report = deliverer_for(runtime).run(limit=None)
+        report = runtime.deliverer().run(limit=None)
     finally:
         runtime.close()
     click.echo(
@@ -271,7 +269,7 @@ def mail_receive(state: CliState) -> None:
     configure_logging()
     runtime = state.runtime()
     try:
-        report = poller_for(runtime).poll(limit=None)
+        report = runtime.poller().poll(limit=None)
     except (ValueError, MailboxUnavailable) as exc:
         raise click.ClickException(str(exc)) from None
     finally:
@@ -291,7 +289,7 @@ def mail_listen(state: CliState, host: str, port: int) -> None:
     configure_logging()
     runtime = state.runtime()
     try:
-        controller = listener_for(runtime, host, port)
+        controller = runtime.listener(host, port)
     except ValueError as exc:
         runtime.close()
         raise click.ClickException(str(exc)) from None

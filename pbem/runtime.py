@@ -1,21 +1,31 @@
-"""Wiring: one configuration, one clock, one database, and the services built on them.
+"""Wiring: one configuration, one clock, one database, and the services and mail workers built on them.
 
 The web app, the command line and the scheduler each build a Runtime here, so they share exactly one
-way of reaching the database, one clock and one game service.
+way of reaching the database, one clock and one game service; the deliverer, the reply poller and
+listener are built here too, the post office handed the game's parts it calls back.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from email.utils import getaddresses
 from urllib.parse import urlsplit
+
+from aiosmtpd.controller import Controller
+from sqlalchemy.orm import Session
 
 from pbem.clock import Clock, SystemClock
 from pbem.config import Config
 from pbem.db import Database
+from pbem.mail.backends import Backend
+from pbem.mail.deliver import Deliverer, DeliverySettings, backend_for
+from pbem.mail.imap_poll import ImapPoller
+from pbem.mail.listener import listener
 from pbem.mail.outbox import Outbox
 from pbem.mail.reply_address import ReplyAddresses
 from pbem.mail.unsubscribe import UnsubscribeLinks
+from pbem.models import Game, Seat
 from pbem.service.chat import ChatService
 from pbem.service.chronicle import Chronicle
 from pbem.service.fresh_links import FreshLinks
@@ -23,12 +33,14 @@ from pbem.service.games import GameService
 from pbem.service.host_access import HOST_LINK_MAX_AGE, HostAccess
 from pbem.service.hosting import Hosting
 from pbem.service.invitations import InvitationLimits
+from pbem.service.letters.host_notices import enqueue_mail_failing_notice
 from pbem.service.moderation import Moderation
 from pbem.service.rate_limits import RateLimiter
 from pbem.service.seats import SeatService
 from pbem.service.address_changes import AddressChangeLinks
 from pbem.service.auto_pass_links import AutoPassLinks
 from pbem.service.presence import Presence
+from pbem.service.replies import Inbound
 from pbem.service.sweep import TurnSweep
 from pbem.service.timeouts import Timeouts
 from pbem.service.turn_controls import TurnControls
@@ -58,6 +70,45 @@ class Runtime:
 
     def close(self) -> None:
         self.db.dispose()
+
+    def deliverer(self, backend: Backend | None = None) -> Deliverer:
+        """The deliverer of this configuration (SMTP or the catcher, unless `backend` is given)."""
+        mail, outbox = self.config.mail, self.outbox
+
+        def notify_failure(session: Session, game: Game, seat: Seat, error: str, failed_at: datetime) -> None:
+            enqueue_mail_failing_notice(session, outbox, game=game, seat=seat, error=error, failed_at=failed_at)
+
+        return Deliverer(
+            self.db, self.clock, backend or backend_for(mail), DeliverySettings.from_config(mail),
+            self.games.mail.compose, notify_failure,
+        )
+
+    def inbound(self) -> Inbound:
+        """What becomes of each reply to the reply address (for the poller and the listener)."""
+        replies = self.outbox.replies
+        if replies is None:
+            raise ValueError("mail.reply_address is not configured: there is nothing to receive replies for")
+        mail = self.config.mail
+        return Inbound(
+            self.db, self.clock, replies, self.chat, self.outbox, self.limiter,
+            max_bytes=mail.inbound_max_kb * 1024,
+            reply_max_age_days=mail.reply_max_age_days,
+            own_addresses=[address for _, address in getaddresses([mail.from_address, mail.reply_address])],
+            bounces_per_day=mail.bounces_per_day,
+        )
+
+    def poller(self) -> ImapPoller:
+        """The poller of the reply mailbox (`mail.imap`), for the scheduler and `pbem mail receive`."""
+        if not self.config.mail.imap.host:
+            raise ValueError("mail.imap.host is not configured: there is no mailbox to poll")
+        return ImapPoller(self.config.mail.imap, self.inbound())
+
+    def listener(self, host: str, port: int) -> Controller:
+        """An SMTP listener for replies on host:port (not yet started), for `pbem mail listen`."""
+        replies = self.outbox.replies
+        if replies is None:
+            raise ValueError("mail.reply_address is not configured: there is nothing to listen for")
+        return listener(self.inbound(), replies, host, port)
 
 
 def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:

@@ -42,7 +42,7 @@ from pbem import create_app
 from pbem.clock import SettableClock
 from pbem.config import AccessConfig, Config
 from pbem.db import Database, with_driver
-from pbem.mail.deliver import Deliverer, deliverer_for
+from pbem.mail.deliver import Deliverer
 from pbem.models import Base, Game, OutboxMessage, Seat, Snapshot
 from pbem.paths import REPO_ROOT
 from pbem.runtime import Runtime, build_runtime
@@ -300,7 +300,7 @@ def smtp_runtime(config: Config, clock: SettableClock, smtp_server: SmtpServer) 
 @pytest.fixture
 def smtp_deliverer(smtp_runtime: Runtime) -> Deliverer:
     """The deliverer as the scheduler builds it, sending to the test SMTP server."""
-    return deliverer_for(smtp_runtime)
+    return smtp_runtime.deliverer()
 
 
 def compose_waiting_mail(runtime: Runtime) -> None:
@@ -308,7 +308,7 @@ def compose_waiting_mail(runtime: Runtime) -> None:
 
     Turn emails are composed when they go out; a test that reads every one of them, as a table whose mail goes
     out between moves does, calls this after each move (stale ones are otherwise dropped unwritten)."""
-    deliverer_for(runtime).compose_waiting()
+    runtime.deliverer().compose_waiting()
 
 
 def mailbox(runtime: Runtime, kind: str | None = None, to: str | None = None) -> list[OutboxMessage]:

@@ -16,10 +16,9 @@ from sqlalchemy import select, update
 
 import engine
 from pbem.clock import SettableClock
-from pbem.mail.chat_mail import CHAT_EMAIL_GAP, queue_due_chat_emails
-from pbem.mail.daily import queue_due_daily_digests
-from pbem.mail.deliver import deliverer_for
-from pbem.mail.host_notices import enqueue_stalling_notice
+from pbem.service.letters.chat_mail import CHAT_EMAIL_GAP, queue_due_chat_emails
+from pbem.service.letters.daily import queue_due_daily_digests
+from pbem.service.letters.host_notices import enqueue_stalling_notice
 from pbem.mail.reply_address import TOKEN_LENGTH
 from pbem.models import Game, OutboxMessage, Seat
 from pbem.runtime import Runtime
@@ -239,7 +238,7 @@ def test_chat_left_to_a_turn_email_that_was_dropped_unsent_gets_its_chat_email(
     assert queue(runtime) == 0
     seat, move, seq = random_move(runtime, game_id, rng)
     runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")  # played from the page before the email went
-    deliverer_for(runtime).run()  # the turn email is dropped, never written
+    runtime.deliverer().run()  # the turn email is dropped, never written
 
     assert queue(runtime) == 1
     [chat_email] = chat_emails_of(runtime, recipient)

@@ -17,8 +17,8 @@ from sqlalchemy import select, update
 
 import engine
 from pbem.clock import SettableClock
-from pbem.mail.daily import queue_due_daily_digests
-from pbem.mail.host_notices import enqueue_stalling_notice
+from pbem.service.letters.daily import queue_due_daily_digests
+from pbem.service.letters.host_notices import enqueue_stalling_notice
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import is_visible

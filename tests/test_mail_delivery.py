@@ -22,7 +22,6 @@ from pbem.mail.deliver import (
     Deliverer,
     DeliveryReport,
     DeliverySettings,
-    deliverer_for,
 )
 from pbem.mail.smtp import SmtpBackend
 from pbem.mail.status import mail_failures, seat_mail_status
@@ -53,13 +52,13 @@ def by_message_id(received: list[ReceivedMail]) -> dict[str, ReceivedMail]:
 
 
 def deliverer_to(runtime: Runtime, server: SmtpServer, **mail: object) -> Deliverer:
-    return deliverer_for(dataclasses.replace(runtime, config=smtp_config(runtime.config, server, **mail)))
+    return dataclasses.replace(runtime, config=smtp_config(runtime.config, server, **mail)).deliverer()
 
 
 def nowhere(runtime: Runtime) -> Deliverer:
     """A deliverer whose relay does not answer: nothing listens on its port."""
     mail = dataclasses.replace(runtime.config.mail, backend="smtp", host="127.0.0.1", port=free_port())
-    return deliverer_for(dataclasses.replace(runtime, config=dataclasses.replace(runtime.config, mail=mail)))
+    return dataclasses.replace(runtime, config=dataclasses.replace(runtime.config, mail=mail)).deliverer()
 
 
 # -- what arrives ----------------------------------------------------------------------------------
@@ -126,7 +125,7 @@ def test_the_catcher_marks_mail_delivered_and_keeps_it_in_the_database(
 ) -> None:
     new_game()
 
-    report = deliverer_for(runtime).run()
+    report = runtime.deliverer().run()
 
     rows = mailbox(runtime)
     assert report.sent == 3 and len(rows) == 3
@@ -428,7 +427,7 @@ def test_a_row_that_cannot_become_an_email_fails_for_good_instead_of_blocking_th
 def deliver_in_process(config: Config, when: object, results: object) -> None:
     runtime = build_runtime(config, clock=SettableClock(when))  # type: ignore[arg-type]
     try:
-        results.put(deliverer_for(runtime).run(limit=None).message_ids)  # type: ignore[attr-defined]
+        results.put(runtime.deliverer().run(limit=None).message_ids)  # type: ignore[attr-defined]
     finally:
         runtime.close()
 
@@ -450,7 +449,7 @@ def test_deliverers_running_at_once_never_send_a_message_twice(
         sent: list[list[str]] = []
 
         def work() -> None:
-            deliverer = deliverer_for(smtp_runtime)
+            deliverer = smtp_runtime.deliverer()
             barrier.wait(30)
             sent.append(deliverer.run(limit=None).message_ids)
 
@@ -557,12 +556,8 @@ class Accounts:
 
 
 def tls_deliverer(runtime: Runtime, server: SmtpServer, certificate: SelfSignedCertificate, **mail: object) -> Deliverer:
-    settings = smtp_config(runtime.config, server, **mail).mail
-    backend = SmtpBackend(settings, ssl_context=certificate.client_context())
-    return Deliverer(
-        runtime.db, runtime.clock, backend, DeliverySettings.from_config(settings), runtime.outbox,
-        runtime.games.mail.compose,
-    )
+    configured = dataclasses.replace(runtime, config=smtp_config(runtime.config, server, **mail))
+    return configured.deliverer(SmtpBackend(configured.config.mail, ssl_context=certificate.client_context()))
 
 
 def test_starttls_with_login_delivers(

@@ -13,7 +13,6 @@ from sqlalchemy import select, update
 from pbem import create_app
 from pbem.clock import SettableClock
 from pbem.config import Config
-from pbem.mail.deliver import deliverer_for
 from pbem.models import OutboxMessage, Seat
 from pbem.runtime import Runtime
 from pbem.service.games import PlayerSpec
@@ -113,7 +112,7 @@ def test_the_catcher_lists_every_email_and_shows_each_with_its_headers_text_and_
     client: FlaskClient, runtime: Runtime, new_game: NewGame
 ) -> None:
     new_game()
-    deliverer_for(runtime).run()
+    runtime.deliverer().run()
     rows = mailbox(runtime)
 
     listing = client.get("/dev/mail")

@@ -27,10 +27,9 @@ from sqlalchemy import select, update
 from pbem.cli import main
 from pbem.clock import SettableClock
 from pbem.config import ImapConfig
-from pbem.mail.chat_mail import queue_due_chat_emails
+from pbem.service.letters.chat_mail import queue_due_chat_emails
 from pbem.mail.imap_poll import ImapPoller, MailboxUnavailable
-from pbem.mail.inbound import BOUNCES_PER_ADDRESS, inbound_for
-from pbem.mail.listener import listener_for
+from pbem.service.replies import BOUNCES_PER_ADDRESS
 from pbem.models import ChatMessage, Game, InboundMail, OutboxMessage, Seat
 from pbem.runtime import Runtime
 from pbem.scheduler.jobs import jobs
@@ -122,7 +121,7 @@ class Listener:
 def listener(reply_runtime: Runtime) -> Iterator[Listener]:
     """`pbem mail listen`'s server on a free loopback port."""
     port = free_port()
-    controller = listener_for(reply_runtime, "127.0.0.1", port)
+    controller = reply_runtime.listener("127.0.0.1", port)
     controller.start()
     try:
         yield Listener("127.0.0.1", port)
@@ -132,7 +131,7 @@ def listener(reply_runtime: Runtime) -> Iterator[Listener]:
 
 def imap_poller(runtime: Runtime, server: ImapServer) -> ImapPoller:
     settings = ImapConfig(host=server.host, port=server.port, tls="none", user=server.user, password=server.password)
-    return ImapPoller(settings, inbound_for(runtime))
+    return ImapPoller(settings, runtime.inbound())
 
 
 Deliver = Callable[[bytes, str, str], None]
@@ -210,7 +209,7 @@ def test_an_unreachable_mailbox_is_reported_not_crashed_on(reply_runtime: Runtim
     settings = ImapConfig(host="127.0.0.1", port=free_port(), tls="none", user="x", password="y", timeout_seconds=2)
 
     with pytest.raises(MailboxUnavailable, match="IMAP 127.0.0.1"):
-        ImapPoller(settings, inbound_for(reply_runtime)).poll()
+        ImapPoller(settings, reply_runtime.inbound()).poll()
 
 
 def test_a_wrong_imap_password_is_reported(reply_runtime: Runtime, imap_server: ImapServer) -> None:
@@ -218,7 +217,7 @@ def test_a_wrong_imap_password_is_reported(reply_runtime: Runtime, imap_server: 
                           password="not the password")
 
     with pytest.raises(MailboxUnavailable):
-        ImapPoller(settings, inbound_for(reply_runtime)).poll()
+        ImapPoller(settings, reply_runtime.inbound()).poll()
 
 
 # -- what gets in: the new text only -----------------------------------------------------------------------------
@@ -547,7 +546,7 @@ def test_bounces_of_the_whole_server_are_capped_each_day(
 ) -> None:
     _, friday = games
     mail = dataclasses.replace(reply_runtime.config.mail, bounces_per_day=2)
-    inbound = inbound_for(dataclasses.replace(reply_runtime, config=dataclasses.replace(reply_runtime.config, mail=mail)))
+    inbound = dataclasses.replace(reply_runtime, config=dataclasses.replace(reply_runtime.config, mail=mail)).inbound()
     seats = [reply_address(reply_runtime, friday, seat) for seat in range(3)]
     senders = [str(person.email) for person in PEOPLE]
 
@@ -609,7 +608,7 @@ def test_the_same_message_taken_by_several_workers_at_once_posts_once(
 ) -> None:
     _, friday = games
     raw = reply(reply_address(reply_runtime, friday, 1))
-    inbound = inbound_for(reply_runtime)
+    inbound = reply_runtime.inbound()
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         outcomes = sorted(result.outcome for result in pool.map(lambda _: inbound.receive(raw), range(4)))

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 import engine
 from engine.variants import variant_of
-from pbem.mail.daily import queue_due_daily_digests
+from pbem.service.letters.daily import queue_due_daily_digests
 from pbem.models import Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import is_visible

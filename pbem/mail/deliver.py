@@ -31,26 +31,20 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
-from typing import TYPE_CHECKING
 
 from sqlalchemy import ColumnElement, Update, and_, exists, not_, or_, select, update
 from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from pbem.clock import Clock
 from pbem.config import MailConfig
 from pbem.db import Database
 from pbem.mail.backends import Backend, Connection, DeliveryError, PermanentFailure, RelayUnavailable
 from pbem.mail.catcher import CatcherBackend
-from pbem.mail.host_notices import enqueue_mail_failing_notice
+from pbem.service.letters.host_notices import enqueue_mail_failing_notice
 from pbem.mail.message import OutgoingMail, build_message, outgoing_mail
-from pbem.mail.outbox import Outbox
 from pbem.mail.smtp import SmtpBackend
 from pbem.models import Game, OutboxMessage, Seat
-from pbem.service.game_rows import SEATS_AND_CLOCK
-
-if TYPE_CHECKING:
-    from pbem.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +60,8 @@ UNWANTED_REASON = "not sent: the seat no longer takes an email at each turn"
 
 # Writes the content of a row queued without it (GameMail.compose); False: it should not be sent after all.
 Composer = Callable[[Session, OutboxMessage], bool]
+# Tells the host that mail to a seat fails for good (host_notices.enqueue_mail_failing_notice).
+FailureNotice = Callable[[Session, Game, Seat, str, datetime], object]
 
 
 @dataclass(frozen=True)
@@ -120,15 +116,15 @@ def backend_for(mail: MailConfig) -> Backend:
 
 class Deliverer:
     def __init__(
-        self, db: Database, clock: Clock, backend: Backend, settings: DeliverySettings, outbox: Outbox,
-        compose: Composer,
+        self, db: Database, clock: Clock, backend: Backend, settings: DeliverySettings, compose: Composer,
+        notify_failure: FailureNotice,
     ) -> None:
         self._db = db
         self._clock = clock
         self._backend = backend
         self._settings = settings
-        self._outbox = outbox
         self._compose = compose
+        self._notify_failure = notify_failure
 
     def run(self, limit: int | None = RUN_LIMIT) -> DeliveryReport:
         """Send what is due now (at most `limit` rows; None: all); stops early when the relay is unreachable."""
@@ -359,7 +355,7 @@ class Deliverer:
             return  # mail to the host itself: nobody else to tell; the log says it
         seat = session.get_one(Seat, row.seat_id)
         game = session.get_one(Game, row.game_id)
-        enqueue_mail_failing_notice(session, self._outbox, game=game, seat=seat, error=reason, failed_at=now)
+        self._notify_failure(session, game, seat, reason, now)
 
 
 def _build(mail: OutgoingMail, from_address: str) -> EmailMessage:
@@ -395,17 +391,10 @@ def _load_games(session: Session, rows: Sequence[OutboxMessage]) -> dict[int, Ga
     ids = {row.game_id for row in rows if row.game_id is not None and (row.drop_when_stale or not row.composed)}
     if not ids:
         return {}
-    loaded = session.scalars(select(Game).where(Game.id.in_(ids)).options(*SEATS_AND_CLOCK)).unique()
+    loaded = session.scalars(select(Game).where(Game.id.in_(ids)).options(joinedload(Game.seats), joinedload(Game.clock))).unique()
     return {game.id: game for game in loaded}
 
 
 def _decision_taken(game: Game, row: OutboxMessage) -> bool:
     return game.status != "active" or game.current_seq != row.game_seq
 
-
-def deliverer_for(runtime: Runtime) -> Deliverer:
-    """The deliverer of this configuration (SMTP or the catcher), for the scheduler and the CLI."""
-    return Deliverer(
-        runtime.db, runtime.clock, backend_for(runtime.config.mail),
-        DeliverySettings.from_config(runtime.config.mail), runtime.outbox, runtime.games.mail.compose,
-    )

@@ -1,6 +1,6 @@
 """Polling the reply mailbox over IMAP (stdlib `imaplib`, no IDLE): `pbem mail receive` and a scheduler job.
 
-Each run logs in, reads every message not yet marked deleted, hands it to `Inbound.receive`, then marks it
+Each run logs in, reads every message not yet marked deleted, hands it to the receiver (`pbem/service/replies.py`), then marks it
 deleted and expunges. A message larger than `mail.inbound_max_kb` is never downloaded: its size is asked
 first and only its header is fetched (enough to refuse it). Exactly once does not depend on the mailbox:
 a run that dies after `receive` committed but before the message was deleted finds it again next time,
@@ -15,13 +15,10 @@ import re
 import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.config import ImapConfig
-from pbem.mail.inbound import Inbound, inbound_for
-
-if TYPE_CHECKING:
-    from pbem.runtime import Runtime
+from pbem.mail.inbound import Receiver
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +48,7 @@ class PollReport:
 
 
 class ImapPoller:
-    def __init__(self, settings: ImapConfig, inbound: Inbound) -> None:
+    def __init__(self, settings: ImapConfig, inbound: Receiver) -> None:
         self._settings = settings
         self._inbound = inbound
 
@@ -116,9 +113,3 @@ def _literal(data: list[Any]) -> bytes | None:
 def _quoted(mailbox: str) -> str:
     return '"' + mailbox.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
-
-def poller_for(runtime: Runtime) -> ImapPoller:
-    """The poller of this configuration (`mail.imap`), for the scheduler and `pbem mail receive`."""
-    if not runtime.config.mail.imap.host:
-        raise ValueError("mail.imap.host is not configured: there is no mailbox to poll")
-    return ImapPoller(runtime.config.mail.imap, inbound_for(runtime))

@@ -3,7 +3,7 @@
 `pbem mail listen --host --port` runs it. It accepts mail only for the reply mailbox and its plus
 addresses (anything else gets "550 no such mailbox" at RCPT), refuses mail larger than
 `mail.inbound_max_kb` before reading it (aiosmtpd's size limit: "552"), and hands each message to
-`Inbound.receive`, which posts it, bounces it or ignores it exactly as for the IMAP poller. If that fails
+the receiver (`pbem/service/replies.py`), which posts it, bounces it or ignores it exactly as for the IMAP poller. If that fails
 (the database is down), the sender's server hears "451" and retries later; a retry of a message already
 taken is recognised by its Message-ID and changes nothing.
 
@@ -16,15 +16,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiosmtpd.controller import Controller
 
-from pbem.mail.inbound import Inbound, inbound_for
+from pbem.mail.inbound import Receiver
 from pbem.mail.reply_address import ReplyAddresses
-
-if TYPE_CHECKING:
-    from pbem.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +33,7 @@ TRY_LATER = "451 4.3.0 Temporary failure, please try again later"
 class ReplyHandler:
     """aiosmtpd's handler: the database work runs in a thread, so the event loop keeps serving other clients."""
 
-    def __init__(self, inbound: Inbound, replies: ReplyAddresses) -> None:
+    def __init__(self, inbound: Receiver, replies: ReplyAddresses) -> None:
         self._inbound = inbound
         self._replies = replies
 
@@ -60,16 +57,10 @@ class ReplyHandler:
         return ACCEPTED
 
 
-def listener(inbound: Inbound, replies: ReplyAddresses, host: str, port: int) -> Controller:
+def listener(inbound: Receiver, replies: ReplyAddresses, host: str, port: int) -> Controller:
     """A listener bound to host:port (not yet started: call `start()` and later `stop()`)."""
     return Controller(
         ReplyHandler(inbound, replies), hostname=host, port=port, server_hostname=replies.domain,
         data_size_limit=inbound.max_bytes,
     )
 
-
-def listener_for(runtime: Runtime, host: str, port: int) -> Controller:
-    replies = runtime.outbox.replies
-    if replies is None:
-        raise ValueError("mail.reply_address is not configured: there is nothing to listen for")
-    return listener(inbound_for(runtime), replies, host, port)

@@ -8,10 +8,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from pbem.config import Config
-from pbem.mail.chat_mail import queue_due_chat_emails
-from pbem.mail.deliver import deliverer_for
-from pbem.mail.imap_poll import MailboxUnavailable, poller_for
+from pbem.mail.imap_poll import MailboxUnavailable
 from pbem.runtime import Runtime
+from pbem.service.letters.chat_mail import queue_due_chat_emails
 from pbem.service.bots import play_due_bot_turns
 
 
@@ -30,7 +29,7 @@ def bot_turns(runtime: Runtime) -> int:
 
 def deliver_mail(runtime: Runtime) -> int:
     """Send the mail that is due; returns how many emails went out."""
-    return deliverer_for(runtime).run().sent
+    return runtime.deliverer().run().sent
 
 
 def chat_emails(runtime: Runtime) -> int:
@@ -46,7 +45,7 @@ def sweep(runtime: Runtime) -> int:
 def receive_replies(runtime: Runtime) -> int:
     """Poll the reply mailbox (`mail.imap`); an unreachable mailbox is a warning, tried again next time."""
     try:
-        return poller_for(runtime).poll().handled
+        return runtime.poller().poll().handled
     except MailboxUnavailable as exc:
         logging.getLogger(__name__).warning("replies not received: %s", exc)
         return 0

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from pbem.mail.formatting import zone
+from pbem.times import zone
 
 # The defaults of PolicyConfig, for games created before a policy existed (their `policies` lack the key).
 POLICY_DEFAULTS: dict[str, Any] = {

@@ -38,7 +38,7 @@ from pbem.errors import (
     StaleTurn,
     ValidationError,
 )
-from pbem.mail.game_mail import GameMail
+from pbem.service.letters.game_mail import GameMail
 from pbem.mail.outbox import Outbox
 from pbem.memo import recalled, remember_when_committed, remembered
 from pbem.models import Game, HostAction, Seat, Snapshot

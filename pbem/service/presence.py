@@ -20,7 +20,7 @@ import engine
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import ValidationError
-from pbem.mail.formatting import zone
+from pbem.times import zone
 from pbem.models import Game, Seat
 from pbem.service.chat import post_system_line
 from pbem.service.deadlines import parse_quiet_hours

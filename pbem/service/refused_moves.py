@@ -13,7 +13,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from pbem.mail.host_notices import enqueue_move_refused_notice
+from pbem.service.letters.host_notices import enqueue_move_refused_notice
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Seat
 from pbem.service.chat import post_system_line

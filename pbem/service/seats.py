@@ -17,7 +17,7 @@ from pbem.db import Database
 from pbem.errors import ValidationError
 from pbem.models import Game, Seat
 from pbem.models.games import NOTIFY_MODES
-from pbem.mail.formatting import zone
+from pbem.times import zone
 from pbem.service.games import _find_game, _require_seat
 from pbem.service.invitations import confirm_mailbox
 from pbem.service.presence import away_label

@@ -23,8 +23,8 @@ from sqlalchemy.orm import Session, selectinload
 import engine
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.mail.daily import queue_due_daily_digests
-from pbem.mail.game_mail import GameMail
+from pbem.service.letters.daily import queue_due_daily_digests
+from pbem.service.letters.game_mail import GameMail
 from pbem.models import Game, Snapshot, TurnClock
 from pbem.service.deadlines import is_quiet, out_of_quiet_hours, reminders_due_by
 from pbem.service.timeouts import REFUSED, Timeouts

@@ -30,8 +30,8 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.clock import Clock
 from pbem.errors import InvalidMove, MoveRefused
-from pbem.mail.formatting import format_duration
-from pbem.mail.host_notices import enqueue_absent_notice, enqueue_stalling_notice
+from pbem.times import format_duration
+from pbem.service.letters.host_notices import enqueue_absent_notice, enqueue_stalling_notice
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Seat, TurnClock
 from pbem.service.auto_pass_links import AutoPassLinks

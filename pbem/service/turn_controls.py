@@ -27,7 +27,7 @@ from pbem.errors import (
     SeatNotFound,
     ValidationError,
 )
-from pbem.mail.game_mail import GameMail
+from pbem.service.letters.game_mail import GameMail
 from pbem.models import Game, HostAction, Seat, TurnClock
 from pbem.service.chat import post_system_line
 from pbem.service.games import _find_game, _lock_game

@@ -18,7 +18,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pbem.mail.formatting import format_duration, format_when
+from pbem.times import format_duration, format_when
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.mail.unsubscribe import address_digest
 from pbem.models import Game, OutboxMessage, Seat

@@ -10,17 +10,17 @@
   digest of round N is queued by the move whose events start round N+1.
 - game_over: every person, by the move whose events hold `game_over`; it includes the last round,
   which therefore has no digest of its own.
-- daily_digest: seats with `notify_mode` 'digest', one a day (`pbem/mail/daily.py` finds those due).
-- chat_messages: seats that asked for chat emails, at most one per 15 minutes (`pbem/mail/chat_mail.py`).
+- daily_digest: seats with `notify_mode` 'digest', one a day (`pbem/service/letters/daily.py` finds those due).
+- chat_messages: seats that asked for chat emails, at most one per 15 minutes (`pbem/service/letters/chat_mail.py`).
 
 Turn emails, daily digests and chat emails quote the table talk the seat has not been shown yet (the
 newest few, "and N more on the page"), and count it as shown once written (queued, or for a turn email,
 composed) (`pbem/service/chat.py`).
 
 Content comes from `seat_view(state, seat, names)` (the engine's view, told with the current names) and the
-events that seat may see (`pbem/mail/contents.py`).
+events that seat may see (`pbem/service/letters/contents.py`).
 game_started and the round digest also carry the new round's fingerprint; round digest and game_over open the
-finished round's sealed deal and tell its recap (`pbem/mail/trust_context.py`, the same for every recipient).
+finished round's sealed deal and tell its recap (`pbem/service/letters/trust_context.py`, the same for every recipient).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session, object_session
 
 import engine
-from pbem.mail import contents, trust_context
-from pbem.mail.formatting import format_duration, format_when
+from pbem.service.letters import contents, trust_context
+from pbem.times import format_duration, format_when
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
 from pbem.service.chat_lines import ChatExcerpt, mark_shown, unread_excerpt

@@ -18,7 +18,7 @@ from sqlalchemy import exists, func, or_, select, update
 
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.mail.game_mail import GameMail
+from pbem.service.letters.game_mail import GameMail
 from pbem.models import ChatMessage, Game, OutboxMessage, Seat
 from pbem.service.chat_lines import unread_excerpt
 

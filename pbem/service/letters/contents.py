@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pbem.mail.formatting import format_moment
+from pbem.times import format_moment
 from pbem.results_text import (
     dwarf_label,
     gold_unit,

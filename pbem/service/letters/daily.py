@@ -15,8 +15,8 @@ from sqlalchemy.orm import selectinload
 import engine
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.mail.formatting import zone
-from pbem.mail.game_mail import GameMail
+from pbem.times import zone
+from pbem.service.letters.game_mail import GameMail
 from pbem.mail.outbox import dedupe_key
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
 
