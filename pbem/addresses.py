@@ -1,6 +1,11 @@
-"""Email addresses compared as the mailbox they reach."""
+"""Email addresses compared as the mailbox they reach, and the operator's reply mailbox checked."""
 
 from __future__ import annotations
+
+# The length of a reply token (pbem/mail/reply_address.py); "<local>+<token>" must fit in the 64 characters
+# of an address's local part.
+REPLY_TOKEN_LENGTH = 29
+MAX_LOCAL_LENGTH = 64 - 1 - REPLY_TOKEN_LENGTH
 
 
 def mailbox_key(address: str) -> str:
@@ -16,3 +21,15 @@ def mailbox_key(address: str) -> str:
 
 def same_mailbox(first: str, second: str) -> bool:
     return mailbox_key(first) == mailbox_key(second)
+
+
+def split_reply_address(address: str) -> tuple[str, str]:
+    """`local@domain` of the operator's reply mailbox; ValueError if it cannot carry tokens."""
+    local, at, domain = address.strip().rpartition("@")
+    if not at or not local or not domain or any(c.isspace() or c in '<>"(),;' for c in address.strip()):
+        raise ValueError(f"not a plain email address: {address!r}")
+    if "+" in local:
+        raise ValueError(f"the local part may not contain '+' (the server adds '+<token>' itself): {address!r}")
+    if len(local) > MAX_LOCAL_LENGTH:
+        raise ValueError(f"the local part may have at most {MAX_LOCAL_LENGTH} characters: {address!r}")
+    return local, domain

@@ -21,8 +21,9 @@ from typing import Any, Literal
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from pbem.mail.reply_address import split_reply_address
+from pbem.addresses import split_reply_address
 from pbem.paths import DEFAULT_INSTANCE_DIR
+from pbem.times import parse_quiet_hours
 
 Mode = Literal["development", "production"]
 MailBackend = Literal["catcher", "smtp"]
@@ -112,8 +113,6 @@ class PolicyConfig:
     absent_after: int = field(default=2, metadata={"minimum": 1})
 
     def __post_init__(self) -> None:
-        from pbem.service.deadlines import parse_quiet_hours  # the one parser; it imports nothing from here
-
         try:
             parse_quiet_hours(self.quiet_hours)
         except ValueError as exc:

@@ -1,9 +1,11 @@
-"""Times and durations as people read them in an email, in the reader's own time zone."""
+"""Times and durations as people read them, in the reader's own time zone; quiet hours as configured."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+QuietHours = tuple[time, time] | None
 
 
 def zone(name: str | None) -> ZoneInfo:
@@ -36,3 +38,17 @@ def format_moment(moment: datetime, zone_name: str | None = None) -> str:
     """E.g. "Thu 8 Jan, 09:00": short, for a list of recent lines whose heading names the time zone."""
     local = moment.astimezone(zone(zone_name))
     return f"{local:%a} {local.day} {local:%b, %H:%M}"
+
+
+def parse_quiet_hours(text: str | None) -> QuietHours:
+    """"22:00-08:00" -> (22:00, 08:00); "" or None -> None (no quiet hours). ValueError explains a bad value."""
+    if not text or not text.strip():
+        return None
+    try:
+        start_text, end_text = text.strip().split("-")
+        start, end = time.fromisoformat(start_text.strip()), time.fromisoformat(end_text.strip())
+    except ValueError:
+        raise ValueError(f"quiet hours are written like 22:00-08:00, not {text!r}") from None
+    if start == end:
+        raise ValueError("quiet hours must start and end at different times")
+    return start.replace(second=0, microsecond=0), end.replace(second=0, microsecond=0)

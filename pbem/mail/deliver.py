@@ -41,7 +41,6 @@ from pbem.config import MailConfig
 from pbem.db import Database
 from pbem.mail.backends import Backend, Connection, DeliveryError, PermanentFailure, RelayUnavailable
 from pbem.mail.catcher import CatcherBackend
-from pbem.service.letters.host_notices import enqueue_mail_failing_notice
 from pbem.mail.message import OutgoingMail, build_message, outgoing_mail
 from pbem.mail.smtp import SmtpBackend
 from pbem.models import Game, OutboxMessage, Seat

@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from email.headerregistry import Address
 
+from pbem.addresses import MAX_LOCAL_LENGTH as MAX_LOCAL_LENGTH
+from pbem.addresses import REPLY_TOKEN_LENGTH, split_reply_address
 from pbem.clock import Clock
 
 REPLY_SALT = b"pbem.mail.reply"
 PAYLOAD = struct.Struct(">IHH")  # seat row id, token version (low 16 bits), day the address was made
 MAC_BYTES = 10
-TOKEN_LENGTH = 29  # base32 of PAYLOAD.size + MAC_BYTES bytes, without padding
-# The local part of an address holds at most 64 characters: "<local>+" plus the token must fit.
-MAX_LOCAL_LENGTH = 64 - 1 - TOKEN_LENGTH
+TOKEN_LENGTH = REPLY_TOKEN_LENGTH  # base32 of PAYLOAD.size + MAC_BYTES bytes, without padding
 DAY_ZERO = date(2020, 1, 1)
 VERSION_MASK = 0xFFFF
 
@@ -55,18 +55,6 @@ class ReplyClaim:
 
     def matches_version(self, token_version: int) -> bool:
         return self.version == token_version & VERSION_MASK
-
-
-def split_reply_address(address: str) -> tuple[str, str]:
-    """`local@domain` of the operator's reply mailbox; ValueError if it cannot carry tokens."""
-    local, at, domain = address.strip().rpartition("@")
-    if not at or not local or not domain or any(c.isspace() or c in '<>"(),;' for c in address.strip()):
-        raise ValueError(f"not a plain email address: {address!r}")
-    if "+" in local:
-        raise ValueError(f"the local part may not contain '+' (the server adds '+<token>' itself): {address!r}")
-    if len(local) > MAX_LOCAL_LENGTH:
-        raise ValueError(f"the local part may have at most {MAX_LOCAL_LENGTH} characters: {address!r}")
-    return local, domain
 
 
 class ReplyAddresses:

@@ -14,10 +14,10 @@ stores the result in the indexed `turn_clocks` row the sweep reads; pages and em
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.times import zone
+from pbem.times import QuietHours, zone
 
 # The defaults of PolicyConfig, for games created before a policy existed (their `policies` lack the key).
 POLICY_DEFAULTS: dict[str, Any] = {
@@ -32,26 +32,9 @@ POLICY_DEFAULTS: dict[str, Any] = {
     "absent_after": 2,
 }
 
-QuietHours = tuple[time, time] | None
-
-
 def policy(policies: dict[str, Any] | None, name: str) -> Any:
     """One policy of a game, or its default for games older than the policy."""
     return (policies or {}).get(name, POLICY_DEFAULTS[name])
-
-
-def parse_quiet_hours(text: str | None) -> QuietHours:
-    """"22:00-08:00" -> (22:00, 08:00); "" or None -> None (no quiet hours). ValueError explains a bad value."""
-    if not text or not text.strip():
-        return None
-    try:
-        start_text, end_text = text.strip().split("-")
-        start, end = time.fromisoformat(start_text.strip()), time.fromisoformat(end_text.strip())
-    except ValueError:
-        raise ValueError(f"quiet hours are written like 22:00-08:00, not {text!r}") from None
-    if start == end:
-        raise ValueError("quiet hours must start and end at different times")
-    return start.replace(second=0, microsecond=0), end.replace(second=0, microsecond=0)
 
 
 def _quiet_span(moment: datetime, zone_name: str | None, quiet: QuietHours) -> tuple[datetime, datetime] | None:

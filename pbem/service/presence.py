@@ -20,10 +20,9 @@ import engine
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import ValidationError
-from pbem.times import zone
+from pbem.times import parse_quiet_hours, zone
 from pbem.models import Game, Seat
 from pbem.service.chat import post_system_line
-from pbem.service.deadlines import parse_quiet_hours
 from pbem.service.games import _lock_game, _require_seat
 from pbem.service.sweep import load_state
 from pbem.service.turn_clock import charge_away, current_clock, quiet_hours_of, refund_away, reschedule, seat_moved

@@ -1,0 +1,97 @@
+"""The layers stay: the imports of every module, read with `ast`, point only downwards.
+
+engine (the rules) <- pbem's lowest modules <- config <- models, db <- mail (the post office) <- service <- web, cli.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules(package: str) -> list[Path]:
+    return sorted((ROOT / package.replace(".", "/")).rglob("*.py"))
+
+
+@cache
+def imports(path: Path) -> frozenset[str]:
+    """Every module `path` imports, anywhere in it (at the top, in a function, under TYPE_CHECKING)."""
+    found: set[str] = set()
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)  # `from pbem import config` names a module
+    return frozenset(found)
+
+
+def arrows(package: str) -> Iterator[tuple[str, str]]:
+    for path in modules(package):
+        for target in imports(path):
+            yield module_name(path), target
+
+
+def within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def pbem_modules_imported_by(path: Path) -> set[str]:
+    known = {module_name(module) for module in modules("pbem")}
+    return {target for target in imports(path) if target in known}
+
+
+def test_the_post_office_imports_nothing_from_the_service() -> None:
+    back = [(source, target) for source, target in arrows("pbem.mail") if within(target, "pbem.service")]
+
+    assert back == []
+
+
+@pytest.mark.parametrize("package", ["pbem.mail", "pbem.service", "pbem.models"])
+def test_nothing_below_the_wiring_builds_the_runtime_or_reaches_for_the_web(package: str) -> None:
+    upward = ("pbem.runtime", "pbem.web", "pbem.cli", "pbem.scheduler")
+    back = [(source, target) for source, target in arrows(package) if any(within(target, up) for up in upward)]
+
+    assert back == []
+
+
+def test_the_configuration_imports_only_pbem_modules_that_import_nothing_from_pbem() -> None:
+    config = ROOT / "pbem" / "config.py"
+    lowest = {
+        name for name in pbem_modules_imported_by(config)
+        if not pbem_modules_imported_by(ROOT / (name.replace(".", "/") + ".py"))
+    }
+
+    assert pbem_modules_imported_by(config) - {"pbem"} == lowest
+
+
+def test_the_engine_knows_nothing_of_the_server_the_web_or_the_database() -> None:
+    server = ("pbem", "flask", "sqlalchemy", "jinja2", "werkzeug")
+    back = [(source, target) for source, target in arrows("engine") if any(within(target, up) for up in server)]
+
+    assert back == []
+
+
+def test_the_walk_sees_an_arrow_where_there_is_one() -> None:
+    """The guard itself: the arrows it reads include ones known to exist, so an empty list above means something."""
+    found = set(arrows("pbem"))
+
+    assert ("pbem.runtime", "pbem.mail.outbox") in found
+    assert ("pbem.service.replies", "pbem.mail.inbound") in found
+    assert ("pbem.config", "pbem.addresses") in found
