@@ -13,7 +13,7 @@ from sqlalchemy import select
 from pbem.memo import Memo, remember_when_committed, remembered
 from pbem.models import Snapshot
 from pbem.runtime import Runtime
-from pbem.service.games import _find_game as find_game
+from pbem.service.rows import find_game
 from tests.conftest import play_moves, seat_token
 from tests.host_helpers import post, sign_in
 from tests.test_player import form_fields

@@ -65,7 +65,7 @@ class Game(Base):
         back_populates="game", order_by="Seat.seat_index", cascade="all, delete-orphan"
     )
     # Read-only: the game service writes clocks through `pbem/service/turn_clock.py`. Loaded with the game by
-    # `_find_game`, so a page that shows the deadline needs no query of its own for it.
+    # `service.rows.find_game`, so a page that shows the deadline needs no query of its own for it.
     clock: Mapped[TurnClock | None] = relationship(viewonly=True, lazy="select")
 
     @property

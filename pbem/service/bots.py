@@ -30,7 +30,8 @@ from pbem.db import Database
 from pbem.errors import GameFinished, GamePaused, NotYourTurn, PbemError, StaleTurn
 from pbem.models import Game, Seat, Snapshot, TurnClock
 from pbem.service.events import visible_events
-from pbem.service.games import SERVER, GameService, PlayerSpec, _lock_game, server_submission_id
+from pbem.service.games import SERVER, GameService, PlayerSpec, server_submission_id
+from pbem.service.rows import lock_game
 from pbem.service.refused_moves import hold_for_host
 
 log = logging.getLogger(__name__)
@@ -147,7 +148,7 @@ def play_due_bot_turns(db: Database, clock: Clock, games: GameService, delay: ti
 def refuse(db: Database, clock: Clock, games: GameService, turn: DueBotTurn) -> None:
     """The computer seat's move for `turn` was refused: hold the turn for the host, if it is still pending."""
     with db.write() as session:
-        game = _lock_game(session, turn.game_id)
+        game = lock_game(session, turn.game_id)
         if game.status == "active" and game.current_seq == turn.seq and game.to_act_seat == turn.seat:
             hold_for_host(session, games.outbox, game, game.seats[turn.seat], clock.now())
 

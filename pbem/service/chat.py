@@ -31,7 +31,7 @@ from pbem.errors import RateLimited
 from pbem.memo import remembered
 from pbem.models import ChatMessage, Game, Seat
 from pbem.service.chat_lines import ChatLine, chat_line, mark_shown
-from pbem.service.games import _find_game, _require_seat
+from pbem.service.rows import find_game, require_seat
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.text import MAX_LENGTH, clean_text  # noqa: F401  (MAX_LENGTH: the chat form's limit)
 
@@ -96,7 +96,7 @@ class ChatService:
         """A player's message from the turn page; ValidationError or RateLimited change nothing."""
         cleaned = clean_text(text)
         with self._db.write() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             own = _own_seat(game, seat)
             message = self.post_in(session, game, own, cleaned, source="page")
             mark_shown(own, message.id)  # posting from the page, they have just read the chat above the form
@@ -116,7 +116,7 @@ class ChatService:
         """The host's word to the table (the admin page of issue 7 calls this)."""
         cleaned = clean_text(text)
         with self._db.write() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             self._within_limits(session, f"{game.public_id}:host")
             message = ChatMessage(
                 game_id=game.id, sender_kind="host", sender_seat=None, sender_name=HOST_NAME, text=cleaned,
@@ -144,14 +144,14 @@ class ChatService:
         The host's page and the turn page read it alike; nothing here depends on who reads.
         """
         with self._db.read() as session:
-            return self._page(session, _find_game(session, game_id), before=before, after=after, limit=limit)
+            return self._page(session, find_game(session, game_id), before=before, after=after, limit=limit)
 
     def seat_view(
         self, game_id: str, seat: int, *, before: int | None = None, after: int | None = None, limit: int = PAGE_SIZE
     ) -> SeatChat:
         """A page of the chat (as `messages`) for one seat's page, with the seat's settings and time zone."""
         with self._db.read() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             own = _own_seat(game, seat)
             return SeatChat(
                 page=remembered(
@@ -180,7 +180,7 @@ class ChatService:
     def mark_read(self, game_id: str, seat: int, upto: int) -> None:
         """The page showed messages up to `upto` (never beyond the newest that exists; never moves back)."""
         with self._db.write() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             own = _own_seat(game, seat)
             newest = session.scalar(select(func.max(ChatMessage.id)).where(ChatMessage.game_id == game.id))
             if newest is None:
@@ -196,9 +196,9 @@ class ChatService:
     def set_chat_emails(self, game_id: str, seat: int, wanted: bool) -> None:
         """Whether this seat gets an email for chat messages (at most one every 15 minutes)."""
         with self._db.write() as session:
-            _own_seat(_find_game(session, game_id), seat).chat_emails = wanted
+            _own_seat(find_game(session, game_id), seat).chat_emails = wanted
 
 
 def _own_seat(game: Game, seat: int) -> Seat:
-    _require_seat(game, seat)
+    require_seat(game, seat)
     return game.seats[seat]

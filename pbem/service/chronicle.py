@@ -16,7 +16,7 @@ from pbem.errors import GameNotOver, GameNotStarted, RoundNotOver
 from pbem.service.archive import game_archive
 from pbem.service.disclosure import disclosure, game_is_closed
 from pbem.service.fairness import SealedRound, sealed_round, sealed_rounds
-from pbem.service.games import _find_game, _require_seat
+from pbem.service.rows import find_game, require_seat
 from pbem.service.recap import Recap, round_recap
 from pbem.service.timeline import round_starts
 from pbem.service.replay import Eyes, ReplayStep, eyes_for, replay_all, replay_step
@@ -54,7 +54,7 @@ class Chronicle:
 
     def seals(self, game_id: str) -> Seals:
         with self._db.read() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             known = disclosure(session, game)
             rounds = sealed_rounds(session, game, known)
             playing = [seal.round for seal in rounds if not known.round_is_over(seal.round)]
@@ -63,7 +63,7 @@ class Chronicle:
     def round_story(self, game_id: str, round_number: int) -> RoundStory | None:
         """None when the game has no such round; RoundNotOver while it is being played."""
         with self._db.read() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             if round_number not in round_starts(session, game):
                 return None
             known = disclosure(session, game)
@@ -77,9 +77,9 @@ class Chronicle:
     def replay_step(self, game_id: str, seat: int | None, step: int | None = None) -> ReplayStep:
         """Step `step` (default: the latest) through `seat`'s eyes; `seat=None` is the host's (public) replay."""
         with self._db.read() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             if seat is not None:
-                _require_seat(game, seat)
+                require_seat(game, seat)
             if game.current_seq is None:
                 raise GameNotStarted()
             return replay_step(session, game, eyes_for(game, seat), game.current_seq if step is None else step)
@@ -91,7 +91,7 @@ class Chronicle:
     def replay_all(self, game_id: str) -> list[ReplayStep]:
         """Every step with everything open, for the offline replay file; only once the game is over."""
         with self._db.read() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             if not game_is_closed(game):
                 raise GameNotOver()
             return list(replay_all(session, game, Eyes(seat=None, open=True)))
@@ -99,7 +99,7 @@ class Chronicle:
     def archive(self, game_id: str, *, include_emails: bool = False) -> dict[str, Any]:
         """The JSON archive (pbem/service/archive.py); only once the game is over, for players and host alike."""
         with self._db.read() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             if not game_is_closed(game):
                 raise GameNotOver()
             return game_archive(session, game, include_emails=include_emails)

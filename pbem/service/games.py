@@ -8,7 +8,6 @@ decision, with the emails it causes queued in the same transaction.
 from __future__ import annotations
 
 import dataclasses
-import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,36 +33,26 @@ from pbem.errors import (
     NotYourTurn,
     RevokedLink,
     RollbackAcrossRound,
-    SeatNotFound,
     StaleTurn,
     ValidationError,
 )
 from pbem.service.letters.game_mail import GameMail
 from pbem.mail.outbox import Outbox
-from pbem.memo import recalled, remember_when_committed, remembered
+from pbem.memo import remember_when_committed, remembered
 from pbem.models import Game, HostAction, Seat, Snapshot
 from pbem.models.games import SNAPSHOT_SOURCES
 from pbem.models.row_writes import insert_row, update_row
 from pbem.service.events import describe, visible_events
 from pbem.service.fairness import seal_dealt_round
-from pbem.service.game_rows import (
-    GAME_WITH_SEATS,
-    GAME_WITH_SEATS_AND_STATE_LOCKED,
-    GAME_WITH_SEATS_LOCKED,
-    GAME_WITH_SEATS_LOCKED_FOR_MOVE,
-)
+from pbem.service.rows import find_game, lock_for_move, lock_game, require_seat
 from pbem.service.snapshots import latest_state, seat_view
-from pbem.service.text import clean_line
+from pbem.service.text import clean_email, clean_line
 from pbem.service.turn_clock import plan_turn, seat_moved
 from pbem.tokens import LinkSigner, SeatLink
 
 MAX_TITLE = 200
 MAX_NAME = 80
 MAX_SUBMISSION_ID = 64
-MAX_EMAIL = 320
-# One address, no display name, nothing a mail header could be split on, no control or direction characters.
-_NOT_IN_ADDRESS = r"@\s,;<>\"()\[\]\\\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff"
-EMAIL_PATTERN = re.compile(rf"^[^{_NOT_IN_ADDRESS}]+@[^{_NOT_IN_ADDRESS}]+$")
 SEED_BITS = 63
 PLAYER = "player"  # a snapshot's source: a person's move, with the id their form sent
 SERVER = "server"  # a move the server made (a computer seat, a timeout), the deal or a rollback
@@ -158,7 +147,7 @@ class GameService:
     ) -> str:
         """Create a game waiting to start; returns its public id. Bad input raises ValidationError."""
         title = clean_line("title", title, MAX_TITLE)
-        host_email = _clean_email("host email", host_email)
+        host_email = clean_email("host email", host_email)
         seats = [_clean_player(index, player) for index, player in enumerate(players)]
         lowered = [seat.name.casefold() for seat in seats]
         if len(set(lowered)) != len(lowered):
@@ -201,7 +190,7 @@ class GameService:
     def start_game(self, game_id: str, *, actor_email: str | None = None) -> None:
         """Deal round 1 from a fresh secret seed, record snapshot 0 and email every player their link."""
         with self._db.write() as session:
-            game = _lock_game(session, game_id)
+            game = lock_game(session, game_id)
             if game.status != "created":
                 raise GameAlreadyStarted()
             try:
@@ -248,7 +237,7 @@ class GameService:
             # The unique constraints are the final guard: someone committed this sequence number, or this
             # very submission, between our read and our insert.
             with self._db.read() as session:
-                game = _find_game(session, game_id)
+                game = find_game(session, game_id)
                 replay = self._replay(session, game, seat, submission_id, source)
                 latest = session.scalar(select(func.max(Snapshot.seq)).where(Snapshot.game_id == game.id))
                 moved_on = latest != expected_seq
@@ -262,8 +251,8 @@ class GameService:
         self, session: Session, game_id: str, seat: int, move: dict[str, Any], expected_seq: int, submission_id: str,
         link_version: int | None, source: str,
     ) -> MoveResult:
-        game, stored_state = _lock_for_move(session, game_id, expected_seq)
-        _require_seat(game, seat)
+        game, stored_state = lock_for_move(session, game_id, expected_seq)
+        require_seat(game, seat)
         if link_version is not None and game.seats[seat].token_version != link_version:
             raise RevokedLink()
         if expected_seq != game.current_seq:
@@ -390,7 +379,7 @@ class GameService:
 
         Only within the round being played (RollbackAcrossRound otherwise): a round's end showed everyone its
         roles and its deck, and a deal put the next round's cards in the players' hands (docs/fairness.md).
-        The caller holds the game's lock (`_lock_game`) and tells the table; the audit log is written here.
+        The caller holds the game's lock (`lock_game`) and tells the table; the audit log is written here.
         """
         if game.status != "active" or game.current_seq is None:
             raise ValidationError("Only a running game can be rolled back.")
@@ -419,9 +408,9 @@ class GameService:
     def current_state(self, game_id: str, seat: int | None = None) -> GameState:
         """The game as `seat` may see it (None: an onlooker's public view)."""
         with self._db.read() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             if seat is not None:
-                _require_seat(game, seat)
+                require_seat(game, seat)
             if game.current_seq is None:
                 return GameState(
                     game_id=game.public_id,
@@ -457,9 +446,9 @@ class GameService:
     def history(self, game_id: str, seat: int | None = None) -> list[HistoryEntry]:
         """Every move so far, as the lines `seat` may read (None: public lines only)."""
         with self._db.read() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             if seat is not None:
-                _require_seat(game, seat)
+                require_seat(game, seat)
             names = game.names
 
             def described() -> list[HistoryEntry]:
@@ -487,7 +476,7 @@ class GameService:
     def engine_state(self, game_id: str) -> tuple[engine.Game, int]:
         """The full engine state and its sequence number, for computer players only (never shown to people)."""
         with self._db.read() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             if game.current_seq is None:
                 raise GameNotStarted()
             return latest_state(session, game), game.current_seq
@@ -497,7 +486,7 @@ class GameService:
     def invites(self, game_id: str) -> list[SeatInvite]:
         """Each seat with a fresh link (for the command line)."""
         with self._db.read() as session:
-            return self._invites(_find_game(session, game_id))
+            return self._invites(find_game(session, game_id))
 
     def demo_invites(self) -> list[DemoGame]:
         """Unfinished demo games with their players' links, for the development home page."""
@@ -537,7 +526,7 @@ class GameService:
         with self._db.read() as session:
             # The same lookup the request's next read makes: within one request it is made once.
             try:
-                seats = _find_game(session, claimed.game_id).seats
+                seats = find_game(session, claimed.game_id).seats
             except GameNotFound:
                 raise RevokedLink() from None
             seat = seats[claimed.seat] if 0 <= claimed.seat < len(seats) else None
@@ -592,49 +581,6 @@ def server_submission_id(kind: str, seq: int) -> str:
     return f"{kind}-{seq}-{secrets.token_urlsafe(12)}"
 
 
-def _find_game(session: Session, game_id: str) -> Game:
-    """The game with its seats, in one query; asked again in the same session, the row already loaded.
-
-    (SQLAlchemy would hand back the same object from its identity map anyway, without refreshing it.)"""
-    key = ("game", game_id)
-    game = session.info.get(key)
-    if game is None:
-        game = session.execute(GAME_WITH_SEATS, {"public_id": game_id}).unique().scalar_one_or_none()
-        if game is None:
-            raise GameNotFound()
-        session.info[key] = game
-    return game
-
-
-def _lock_game(session: Session, game_id: str) -> Game:
-    """The game row, locked against other writers of this game on PostgreSQL (SQLite already holds its write lock)."""
-    game = session.execute(GAME_WITH_SEATS_LOCKED, {"public_id": game_id}).unique().scalar_one_or_none()
-    if game is None:
-        raise GameNotFound()
-    return game
-
-
-def _lock_for_move(session: Session, game_id: str, expected_seq: int) -> tuple[Game, str | None]:
-    """The game locked for a move, with the state the move builds on (as stored) when this process has not
-    decoded the snapshot the player saw yet: the lock brings it along instead of a statement of its own.
-
-    The turn clock is left out: the move starts a fresh one without reading it (`plan_turn`)."""
-    if recalled(session, "state", (game_id, expected_seq)) is not None:
-        game = session.execute(GAME_WITH_SEATS_LOCKED_FOR_MOVE, {"public_id": game_id}).unique().scalar_one_or_none()
-        if game is None:
-            raise GameNotFound()
-        return game, None
-    row = session.execute(GAME_WITH_SEATS_AND_STATE_LOCKED, {"public_id": game_id}).unique().one_or_none()
-    if row is None:
-        raise GameNotFound()
-    return row[0], row[1]
-
-
-def _require_seat(game: Game, seat: int) -> None:
-    if type(seat) is not int or not 0 <= seat < len(game.seats):
-        raise SeatNotFound()
-
-
 def _seat_view(
     state: engine.Game, seat: int | None, to_act: int | None, names: Sequence[str]
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[int] | None]:
@@ -647,14 +593,8 @@ def _seat_link(game: Game, seat: Seat) -> SeatLink:
     return SeatLink(game_id=game.public_id, seat=seat.seat_index, version=seat.token_version)
 
 
-def _clean_email(field: str, value: Any) -> str:
-    if not isinstance(value, str) or not EMAIL_PATTERN.match(value.strip()) or len(value.strip()) > MAX_EMAIL:
-        raise ValidationError(f"The {field} is not an email address: {value!r}.")
-    return value.strip()
-
-
 def _clean_player(index: int, player: PlayerSpec) -> PlayerSpec:
     name = clean_line(f"name of player {index + 1}", player.name, MAX_NAME)
     if player.is_bot:
         return PlayerSpec(name=name, email=None, is_bot=True)
-    return PlayerSpec(name=name, email=_clean_email(f"email of {name}", player.email))
+    return PlayerSpec(name=name, email=clean_email(f"email of {name}", player.email))

@@ -33,7 +33,9 @@ from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import AddressChange, Game, Seat, Snapshot
 from pbem.service.address_changes import INVALID, MAX_AGE, AddressChangeLinks
 from pbem.service.chat import post_system_line
-from pbem.service.games import MAX_NAME, GameService, _clean_email, _lock_game
+from pbem.service.games import MAX_NAME, GameService
+from pbem.service.rows import lock_game
+from pbem.service.text import clean_email
 from pbem.service.host_access import HostSession, normal_email
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.snapshots import seat_view
@@ -128,7 +130,7 @@ class Moderation:
     def replace_player(self, game_id: str, seat: int, name: str, email: str, *, host: HostSession) -> None:
         """A new person takes the seat: old links die, the newcomer gets the seat's private knowledge."""
         new_name = clean_line("new player's name", name, MAX_NAME)
-        new_email = _clean_email("new player's email", email)
+        new_email = clean_email("new player's email", email)
         with self._db.write() as session:
             game, row = self._running_seat(session, game_id, seat, host)
             others = [other for other in game.seats if other is not row]
@@ -176,7 +178,7 @@ class Moderation:
     def correct_email(self, game_id: str, seat: int, email: str, *, host: HostSession) -> None:
         """Ask the seat's current address to confirm a new one; nothing changes until it does
         (`confirm_address_change`). A newer request replaces one still waiting."""
-        address = _clean_email("corrected email", email)
+        address = clean_email("corrected email", email)
         with self._db.write() as session:
             game, row = self._person_seat(session, game_id, seat, host)
             old = row.email or ""
@@ -224,7 +226,7 @@ class Moderation:
             if change is None:
                 raise BadLink(INVALID)
             public_id = session.scalar(select(Game.public_id).where(Game.id == change.game_id))
-            game = _lock_game(session, str(public_id))
+            game = lock_game(session, str(public_id))
             if game.status not in RUNNING:
                 raise GameFinished()
             row = game.seats[change.seat_index]
@@ -303,7 +305,7 @@ class Moderation:
     # -- helpers -------------------------------------------------------------------------------------
 
     def _own(self, session: Session, game_id: str, host: HostSession) -> Game:
-        game = _lock_game(session, game_id)
+        game = lock_game(session, game_id)
         if not may_host(game, host):
             raise NotYourGame()
         return game

@@ -23,7 +23,7 @@ from pbem.errors import ValidationError
 from pbem.times import parse_quiet_hours, zone
 from pbem.models import Game, Seat
 from pbem.service.chat import post_system_line
-from pbem.service.games import _lock_game, _require_seat
+from pbem.service.rows import lock_game, require_seat
 from pbem.service.sweep import load_state
 from pbem.service.turn_clock import charge_away, current_clock, quiet_hours_of, refund_away, reschedule, seat_moved
 
@@ -136,6 +136,6 @@ class Presence:
 
 
 def _game_seat(session: Session, game_id: str, seat: int) -> tuple[Game, Seat]:
-    game = _lock_game(session, game_id)
-    _require_seat(game, seat)
+    game = lock_game(session, game_id)
+    require_seat(game, seat)
     return game, game.seats[seat]

@@ -18,7 +18,7 @@ from pbem.errors import ValidationError
 from pbem.models import Game, Seat
 from pbem.models.games import NOTIFY_MODES
 from pbem.times import zone
-from pbem.service.games import _find_game, _require_seat
+from pbem.service.rows import find_game, require_seat
 from pbem.service.invitations import confirm_mailbox
 from pbem.service.presence import away_label
 from pbem.service.turn_clock import away_cap, current_clock
@@ -58,7 +58,7 @@ class SeatService:
 
     def profile(self, game_id: str, seat: int) -> SeatProfile:
         with self._db.read() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             own = _seat(game, seat)
             now = self._clock.now()
             clock = current_clock(session, game)
@@ -93,16 +93,16 @@ class SeatService:
         if mode not in NOTIFY_MODES:
             raise ValidationError(f"Choose how to be emailed: {' or '.join(NOTIFY_MODES)}.")
         with self._db.write() as session:
-            _seat(_find_game(session, game_id), seat).notify_mode = mode
+            _seat(find_game(session, game_id), seat).notify_mode = mode
 
     def mark_seen(self, game_id: str, seat: int) -> None:
         """Record that the player looked at the table (a POST from the page's script, never a GET)."""
         with self._db.write() as session:
-            own = _seat(_find_game(session, game_id), seat)
+            own = _seat(find_game(session, game_id), seat)
             own.last_seen_at = self._clock.now()
             confirm_mailbox(session, own.email, own.last_seen_at)
 
 
 def _seat(game: Game, seat: int) -> Seat:
-    _require_seat(game, seat)
+    require_seat(game, seat)
     return game.seats[seat]

@@ -30,7 +30,7 @@ def latest_state(session: Session, game: Game, stored: str | None = None) -> eng
     """The engine state of `game`'s current snapshot (the game must have started).
 
     `stored`: that snapshot's state column as JSON text, when the caller read it along with the game (a move's
-    lock, pbem/service/game_rows.py); it is read back through the column's own decoding (`unpack_json`)."""
+    lock, pbem/service/rows.py); it is read back through the column's own decoding (`unpack_json`)."""
     seq = game.current_seq
 
     def decode() -> engine.Game:

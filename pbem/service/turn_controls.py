@@ -30,7 +30,7 @@ from pbem.errors import (
 from pbem.service.letters.game_mail import GameMail
 from pbem.models import Game, HostAction, Seat, TurnClock
 from pbem.service.chat import post_system_line
-from pbem.service.games import _find_game, _lock_game
+from pbem.service.rows import find_game, lock_game
 from pbem.service.sweep import load_state
 from pbem.service.timeouts import Timeouts
 from pbem.service.turn_clock import current_clock, plan_turn, refund_away, reschedule
@@ -208,7 +208,7 @@ class TurnControls:
         """What a host's one-click link (pbem/service/auto_pass_links.py) is about; BadLink if the seat changed hands."""
         with self._db.read() as session:
             try:
-                game = _find_game(session, game_id)
+                game = find_game(session, game_id)
             except GameNotFound:
                 raise BadLink() from None
             if not 0 <= seat < len(game.seats) or game.seats[seat].token_version != version:
@@ -218,7 +218,7 @@ class TurnControls:
 
     def status(self, game_id: str) -> TurnStatus:
         with self._db.read() as session:
-            game = _find_game(session, game_id)
+            game = find_game(session, game_id)
             return turn_status_of(game, current_clock(session, game))
 
     # -- helpers -----------------------------------------------------------------------------------
@@ -259,7 +259,7 @@ def turn_status_of(game: Game, clock: TurnClock | None) -> TurnStatus:
 
 
 def _active(session: Session, game_id: str) -> Game:
-    game = _lock_game(session, game_id)
+    game = lock_game(session, game_id)
     if game.status in ("finished", "abandoned"):
         raise GameFinished()
     if game.status != "active":

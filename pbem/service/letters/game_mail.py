@@ -41,7 +41,7 @@ from pbem.service.chat_lines import ChatExcerpt, mark_shown, unread_excerpt
 from pbem.service.deadlines import policy
 from pbem.service.deadlines import turn_deadline as policy_deadline
 from pbem.service.events import describe, visible_events
-from pbem.service.game_rows import SEATS_AND_CLOCK
+from pbem.service.rows import SEATS_AND_CLOCK
 from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.turn_clock import current_clock
 from pbem.tokens import LinkSigner, SeatLink
