@@ -10,6 +10,7 @@ a fault window and that none came after it.
 from __future__ import annotations
 
 import collections
+import http.client
 import itertools
 import json
 import random
@@ -71,7 +72,7 @@ class TableGame:
 
 def create_games(runtime: Any, count: int, rng: random.Random, *, seats: tuple[int, int] = (3, 4),
                  label: str = "Fault") -> list[TableGame]:
-    from pbem.service.games import PlayerSpec
+    from pbem.service.turns.games import PlayerSpec
 
     games = []
     for number in range(count):
@@ -105,7 +106,7 @@ class Player:
     def request(self, method: str, path: str, form: dict[str, str] | None = None) -> Reply | None:
         try:
             reply = send("127.0.0.1", self.servers.port(), method, path, form=form, headers=self.headers, timeout=30)
-        except OSError as exc:  # refused, reset, timed out: no answer
+        except (OSError, http.client.HTTPException) as exc:  # refused, reset, cut off mid-answer: no answer
             self.tally.count(0, f"{method} {path}: {exc!r}")
             return None
         self.tally.count(reply.status, f"{method} {path}: {reply.body[:120]!r}")
