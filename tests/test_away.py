@@ -13,22 +13,12 @@ import engine
 from pbem.clock import SettableClock
 from pbem.errors import ValidationError
 from pbem.runtime import Runtime
-from pbem.service.games import PlayerSpec
-from tests.conftest import app_runtime, mailbox, seat_token
-from tests.test_player import form_fields
+from pbem.service.turns.games import PlayerSpec
+from tests.support.database import at
+from tests.support.games import NewGame, seat_to_act, seat_token
+from tests.support.mail import mailbox
+from tests.support.web import app_runtime, form_fields
 
-NewGame = Callable[..., str]
-
-
-def at(day: int, hour: int) -> datetime:
-    """Day 0 is Monday 5 January 2026 (the tests start at 09:00 UTC that day)."""
-    return datetime(2026, 1, 5 + day, hour, tzinfo=timezone.utc)
-
-
-def seat_to_act(runtime: Runtime, game_id: str) -> int:
-    seat = runtime.games.current_state(game_id).to_act
-    assert seat is not None
-    return seat
 
 
 def pass_turn(runtime: Runtime, game_id: str) -> None:

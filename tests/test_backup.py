@@ -27,9 +27,9 @@ from pbem.config import load_config
 from pbem.migrate import upgrade
 from pbem.paths import REPO_ROOT
 from pbem.runtime import Runtime, build_runtime
-from pbem.service.games import PlayerSpec
+from pbem.service.turns.games import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
-from tests.conftest import START, TEST_SECRET
+from tests.support.database import START, TEST_SECRET
 
 sys.path.insert(0, str(REPO_ROOT / "bench" / "faults"))
 from cluster import private_cluster  # noqa: E402

@@ -23,12 +23,13 @@ from pbem.config import Config, ConfigError, load_config
 from pbem.errors import ValidationError
 from pbem.models import ChatMessage, Game, Seat
 from pbem.runtime import Runtime
-from pbem.service.games import PlayerSpec
-from pbem.service.host_access import HostSession
+from pbem.service.turns.games import PlayerSpec
+from pbem.service.host.host_access import HostSession
 from pbem.service.text import clean_line
-from tests.conftest import TEST_SECRET, built_app, dump, mailbox, play_moves, store_game
-from tests.host_helpers import CSRF
-from tests.test_player import form_fields, open_table
+from tests.support.database import TEST_SECRET, dump
+from tests.support.games import play_moves, store_game
+from tests.support.mail import mailbox
+from tests.support.web import CSRF, built_app, form_fields, open_table
 
 HUGE = "99999999999999999999999999"
 HOSTILE_TITLE = "Deep\x00 mine\x1b[31m \u202eenim"

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from pbem import create_app
 from pbem.config import Config, ConfigError, load_config
 from pbem.models import Game, HostAction
-from tests.conftest import app_runtime
+from tests.support.web import app_runtime
 
 
 def game_pk(runtime, game_id: str) -> int:

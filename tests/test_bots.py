@@ -15,7 +15,7 @@ import engine
 from pbem.clock import SettableClock
 from pbem.models import Game, Snapshot
 from pbem.runtime import Runtime
-from pbem.service.bots import (
+from pbem.service.turns.bots import (
     BOT_LEASE,
     bot_move,
     claim,
@@ -25,9 +25,10 @@ from pbem.service.bots import (
     start_demo,
 )
 from pbem.service.events import is_visible
-from pbem.service.games import PlayerSpec
-from tests.conftest import PEOPLE, mailbox, random_move
-from tests.engine.test_engine_properties import scramble_hidden
+from pbem.service.turns.games import PlayerSpec
+from tests.support.games import PEOPLE, random_move
+from tests.support.mail import mailbox
+from tests.support.tables import scramble_hidden
 
 DELAY = timedelta(seconds=3)
 BOTS = [PlayerSpec(f"Bot {n}", is_bot=True) for n in (1, 2, 3)]

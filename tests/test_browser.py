@@ -17,7 +17,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import engine
-from tests.conftest import LiveServer, store_game
+from tests.support.browser import LiveServer
+from tests.support.games import store_game
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from pbem.clock import SettableClock
-from pbem.service.bots import play_due_bot_turns, start_demo
-from tests.conftest import LiveServer
+from pbem.service.turns.bots import play_due_bot_turns, start_demo
+from tests.support.browser import LiveServer
 
 pytestmark = pytest.mark.browser
 

@@ -14,8 +14,9 @@ from playwright.sync_api import Page, expect
 
 import engine
 from pbem.mail.deliver import Deliverer
-from tests.conftest import LiveServer, SmtpServer
-from tests.host_helpers import HOST
+from tests.support.browser import LiveServer, delivered_to, sign_in_page
+from tests.support.mail import SmtpServer
+from tests.support.web import HOST
 
 pytestmark = pytest.mark.browser
 
@@ -23,34 +24,10 @@ Shoot = Callable[[Any, str], Path]
 LINK = re.compile(r"https?://\S+/host/sign-in/\S+")
 
 
-def delivered_to(smtp_server: SmtpServer, deliverer: Deliverer, address: str, subject_part: str = "") -> list[str]:
-    """The text parts of every message the SMTP server accepted for `address` (after sending what is due)."""
-    deliverer.run()
-    return [
-        received.message.get_body(preferencelist=("plain",)).get_content()
-        for received in smtp_server.received
-        if address in received.rcpt_tos and subject_part in str(received.message["Subject"])
-    ]
-
-
-def sign_in(page: Page, live_server: LiveServer, smtp_server: SmtpServer, deliverer: Deliverer, email: str) -> None:
-    page.goto(f"{live_server.url}/host")
-    page.get_by_label("Your email address").fill(email)
-    page.get_by_role("button", name="Email me a host link").click()
-    expect(page.locator("#link-sent")).to_be_visible()
-    bodies = delivered_to(smtp_server, deliverer, email, "host link")
-    assert bodies, "no host link arrived at the SMTP server"
-    link = LINK.search(bodies[-1])
-    assert link
-    page.goto(link.group(0))
-    page.get_by_role("button", name="Continue").click()
-    expect(page.get_by_text(f"Signed in as {email}")).to_be_visible()
-
-
 def test_signing_in_by_the_emailed_link_and_creating_a_four_player_game(
     page: Page, live_server: LiveServer, smtp_server: SmtpServer, smtp_deliverer: Deliverer, screenshots: Shoot
 ) -> None:
-    sign_in(page, live_server, smtp_server, smtp_deliverer, HOST)
+    sign_in_page(page, live_server, smtp_server, smtp_deliverer, HOST)
     page.get_by_role("link", name="New game").click()
     page.get_by_label("Title").fill("Browser mine")
     for index, name in enumerate(["Ann", "Ben", "Cat", "Dan"]):
@@ -73,7 +50,7 @@ def test_replacing_a_player_sends_the_handover_email(
     screenshots: Shoot,
 ) -> None:
     game_id = new_game()
-    sign_in(page, live_server, smtp_server, smtp_deliverer, HOST)
+    sign_in_page(page, live_server, smtp_server, smtp_deliverer, HOST)
     page.get_by_role("link", name="Test mine").click()
     seat = page.locator("#seat-1")
     seat.get_by_text("Replace player").click()
@@ -96,7 +73,7 @@ def test_rotating_a_link_from_the_game_page(
 ) -> None:
     game_id = new_game()
     old = live_server.link(game_id, 0)
-    sign_in(page, live_server, smtp_server, smtp_deliverer, HOST)
+    sign_in_page(page, live_server, smtp_server, smtp_deliverer, HOST)
     page.goto(f"{live_server.url}/host/games/{game_id}")
     seat = page.locator("#seat-0")
     seat.get_by_text("Links and address").click()
@@ -113,7 +90,7 @@ def test_pausing_and_resuming_a_game_from_its_page(
     screenshots: Shoot,
 ) -> None:
     game_id = new_game()
-    sign_in(page, live_server, smtp_server, smtp_deliverer, HOST)
+    sign_in_page(page, live_server, smtp_server, smtp_deliverer, HOST)
     page.goto(f"{live_server.url}/host/games/{game_id}")
     page.get_by_label("Pause: no moves, reminders or deadlines until I resume").check()
     page.get_by_role("button", name="Pause", exact=True).click()

@@ -13,9 +13,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from pbem.mail.deliver import Deliverer
-from tests.conftest import VIEWPORTS, LiveServer, SmtpServer
-from tests.host_helpers import HOST
-from tests.test_browser_host import delivered_to, sign_in
+from tests.support.browser import VIEWPORTS, LiveServer, delivered_to, sign_in_page
+from tests.support.mail import SmtpServer
+from tests.support.web import HOST
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +28,7 @@ def test_a_correction_reaches_the_old_address_and_changes_the_seat_once_confirme
     new_game: Callable[..., str], screenshots: Shoot,
 ) -> None:
     game_id = new_game()
-    sign_in(page, live_server, smtp_server, smtp_deliverer, HOST)
+    sign_in_page(page, live_server, smtp_server, smtp_deliverer, HOST)
     page.goto(f"{live_server.url}/host/games/{game_id}")
     seat = page.locator("#seat-1")
     seat.get_by_text("Links and address").click()
@@ -63,7 +63,7 @@ def test_signing_out_everywhere_ends_the_session_in_another_browser(
     page: Page, browser: Browser, live_server: LiveServer, smtp_server: SmtpServer, smtp_deliverer: Deliverer,
     screenshots: Shoot,
 ) -> None:
-    sign_in(page, live_server, smtp_server, smtp_deliverer, HOST)
+    sign_in_page(page, live_server, smtp_server, smtp_deliverer, HOST)
     other = browser.new_context(viewport=VIEWPORTS["desktop"], device_scale_factor=1)
     other.add_cookies(page.context.cookies())
     copy = other.new_page()

@@ -13,8 +13,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import engine
-from tests.conftest import LiveServer, store_game
-from tests.test_saboteur2_pages import EXPANSION_BOARD, card_id, expansion_table, rulebook_example
+from tests.support.browser import LiveServer
+from tests.support.games import store_game
+from tests.support.tables import EXPANSION_BOARD, card_id, expansion_table, rulebook_example
 
 pytestmark = pytest.mark.browser
 

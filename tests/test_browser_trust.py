@@ -18,7 +18,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import engine
-from tests.conftest import LiveServer, dig_for_gold, store_game
+from tests.support.browser import LiveServer
+from tests.support.games import dig_for_gold, store_game
 
 pytestmark = pytest.mark.browser
 

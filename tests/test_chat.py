@@ -19,9 +19,10 @@ from pbem.clock import SettableClock
 from pbem.errors import RateLimited, ValidationError
 from pbem.models import ChatMessage, Game, Seat
 from pbem.runtime import Runtime
-from pbem.service.chat import MAX_LENGTH, PER_MINUTE, clean_text, post_system_line
-from tests.conftest import dump, seat_token, store_game
-from tests.test_player import form_fields, open_table
+from pbem.service.talk.chat import MAX_LENGTH, PER_MINUTE, clean_text, post_system_line
+from tests.support.database import dump
+from tests.support.games import seat_token, store_game
+from tests.support.web import form_fields, open_table
 
 
 @pytest.fixture

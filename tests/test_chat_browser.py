@@ -18,7 +18,8 @@ from sqlalchemy import select
 
 import engine
 from pbem.models import Game, Seat
-from tests.conftest import LiveServer, store_game
+from tests.support.browser import LiveServer
+from tests.support.games import store_game
 
 pytestmark = pytest.mark.browser
 

@@ -22,10 +22,11 @@ from pbem.service.letters.host_notices import enqueue_stalling_notice
 from pbem.mail.reply_address import TOKEN_LENGTH
 from pbem.models import Game, OutboxMessage, Seat
 from pbem.runtime import Runtime
-from pbem.service.chat_lines import EMAIL_EXCERPT
-from tests.conftest import PEOPLE, REPLY_ADDRESS, mailbox, random_move
+from pbem.service.talk.chat_lines import EMAIL_EXCERPT
+from tests.support.games import PEOPLE, NewGame, random_move
+from tests.support.imap import REPLY_ADDRESS
+from tests.support.mail import mailbox
 
-NewGame = Callable[..., str]
 ADDRESS = {0: "ann@example.org", 1: "ben@example.org", 2: "cat@example.org"}
 
 

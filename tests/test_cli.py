@@ -16,7 +16,8 @@ from pbem.db import Database
 from pbem.models import Base, Game, OutboxMessage, Seat, TurnClock
 from pbem.runtime import build_runtime
 from pbem.paths import REPO_ROOT
-from tests.conftest import BASE_URL, TEST_SECRET, SmtpServer, free_port
+from tests.support.database import BASE_URL, TEST_SECRET
+from tests.support.mail import SmtpServer, free_port
 
 
 @pytest.fixture

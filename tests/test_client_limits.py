@@ -13,11 +13,12 @@ from flask.testing import FlaskClient
 
 from pbem.clock import SettableClock
 from pbem.config import Config
-from pbem.service.fresh_links import PER_ADDRESS as FRESH_LINKS_PER_ADDRESS
-from pbem.service.host_access import PER_ADDRESS as HOST_LINKS_PER_ADDRESS
-from pbem.service.host_access import PER_CLIENT
-from tests.conftest import PEOPLE, app_runtime, built_app, mailbox
-from tests.host_helpers import post, with_csrf
+from pbem.service.seats.fresh_links import PER_ADDRESS as FRESH_LINKS_PER_ADDRESS
+from pbem.service.host.host_access import PER_ADDRESS as HOST_LINKS_PER_ADDRESS
+from pbem.service.host.host_access import PER_CLIENT
+from tests.support.games import PEOPLE
+from tests.support.mail import mailbox
+from tests.support.web import app_runtime, built_app, post, with_csrf
 
 PROXY = "10.0.0.2"
 

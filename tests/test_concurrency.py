@@ -19,7 +19,7 @@ from pbem.config import Config
 from pbem.errors import StaleTurn
 from pbem.models import Snapshot
 from pbem.runtime import Runtime, build_runtime
-from tests.conftest import random_move
+from tests.support.games import random_move
 
 WORKERS = 6
 ROUNDS = 5

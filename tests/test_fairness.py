@@ -19,9 +19,11 @@ from sqlalchemy import select
 import engine
 from pbem.models import Game, RoundCommitment, Snapshot
 from pbem.runtime import Runtime
-from tests.conftest import app_runtime, compose_waiting_mail, dig_for_gold, dump, mailbox, seat_token, store_game
+from tests.support.database import dump
+from tests.support.games import NewGame, dig_for_gold, seat_token, store_game
+from tests.support.mail import compose_waiting_mail, mailbox
+from tests.support.web import app_runtime
 
-NewGame = Callable[..., str]
 
 
 def seals(runtime: Runtime, game_id: str) -> list[RoundCommitment]:

@@ -12,9 +12,9 @@ from sqlalchemy import func, select
 from pbem.clock import SettableClock
 from pbem.models import OutboxMessage, Snapshot
 from pbem.runtime import Runtime
-from tests.conftest import START
+from tests.support.database import START
+from tests.support.games import NewGame
 
-NewGame = Callable[..., str]
 TICKS = 3  # sweeps at each reading of the clock
 
 

@@ -28,9 +28,10 @@ from pbem.clock import SettableClock
 from pbem.config import AccessConfig, Config
 from pbem.migrate import upgrade
 from pbem.runtime import Runtime
-from pbem.service.games import PlayerSpec
+from pbem.service.turns.games import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
-from tests.conftest import BASE_URL, START, TEST_SECRET, free_port
+from tests.support.database import BASE_URL, START, TEST_SECRET
+from tests.support.mail import free_port
 
 HIDDEN_FIELD = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 PLAYERS = (PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"), PlayerSpec("Cat", "cat@example.org"))

@@ -13,12 +13,12 @@ from pbem.clock import SettableClock
 from pbem.errors import RateLimited
 from pbem.models import OutboxMessage, Seat
 from pbem.runtime import Runtime
-from pbem.service.fresh_links import PER_CLIENT, PER_SEAT
-from pbem.service.games import PlayerSpec
+from pbem.service.seats.fresh_links import PER_CLIENT, PER_SEAT
+from pbem.service.turns.games import PlayerSpec
 from pbem.tokens import SeatLink
-from tests.conftest import PEOPLE, dump
+from tests.support.database import dump
+from tests.support.games import PEOPLE, NewGame
 
-NewGame = Callable[..., str]
 CLIENT = "203.0.113.7"
 LINK_PATTERN = re.compile(r"https://pbem\.test/play/(\S+)")
 

@@ -22,16 +22,11 @@ from pbem.service.letters.host_notices import enqueue_stalling_notice
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import is_visible
-from pbem.service.games import PlayerSpec
-from tests.conftest import PEOPLE, compose_waiting_mail, mailbox, play_moves
-from tests.engine.tables import arrange, card_in_hand
-from tests.engine.test_engine_building import TO_THE_GOALS
+from pbem.service.turns.games import PlayerSpec
+from tests.support.games import PEOPLE, Arranged, NewGame, play_moves
+from tests.support.mail import bodies, compose_waiting_mail, digest_seats, mailbox
+from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
 
-NewGame = Callable[..., str]
-Arranged = Callable[..., str]
-PERSONAL = re.compile(r"https://pbem\.test/(play|mail/unsubscribe)/[^\s\"<>]+")
-# A round's sealed-deal fingerprint is random by construction (its salt), like a personal link.
-FINGERPRINT = re.compile(r"\b[0-9a-f]{64}\b")
 
 
 def play(runtime: Runtime, game_id: str, seat: int, move: dict[str, Any]) -> None:
@@ -59,23 +54,6 @@ def gold_on_top(state: engine.Game, values: list[int]) -> None:
     for value in values:
         pile.remove(value)
     state.gold_pile = pile + list(reversed(values))
-
-
-def bodies(runtime: Runtime, game_id: str, address: str, kind: str | None = None) -> list[tuple[str, str, str]]:
-    """(subject, text, html) of every email of one game to one address, personal links masked (the turn email
-    still waiting written as it would go now)."""
-    compose_waiting_mail(runtime)
-    with runtime.db.read() as session:
-        game_pk = session.scalars(select(Game.id).where(Game.public_id == game_id)).one()
-        query = select(OutboxMessage).where(OutboxMessage.game_id == game_pk, OutboxMessage.to_address == address)
-        if kind is not None:
-            query = query.where(OutboxMessage.kind == kind)
-        rows = session.scalars(query.order_by(OutboxMessage.id)).all()
-    return [(row.subject, masked(row.body_text), masked(row.body_html)) for row in rows]
-
-
-def masked(body: str) -> str:
-    return FINGERPRINT.sub("<fingerprint>", PERSONAL.sub("<link>", body))
 
 
 def digests_of(runtime: Runtime, game_id: str) -> int:
@@ -371,12 +349,6 @@ def test_no_email_contains_a_line_of_an_event_hidden_from_its_recipient(runtime:
 
 
 # -- daily digests -----------------------------------------------------------------------------------
-
-
-def digest_seats(runtime: Runtime, **zones: str) -> None:
-    with runtime.db.write() as session:
-        for name, zone in zones.items():
-            session.execute(update(Seat).where(Seat.display_name == name).values(notify_mode="digest", timezone=zone))
 
 
 def test_a_daily_digest_is_queued_once_a_day_after_eight_in_the_recipients_time_zone(

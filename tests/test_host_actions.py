@@ -15,22 +15,13 @@ from sqlalchemy import select
 import engine
 from pbem.models import Game, HostAction, Snapshot
 from pbem.runtime import Runtime
-from pbem.service.games import PlayerSpec
+from pbem.service.turns.games import PlayerSpec
 from pbem.service.snapshots import latest_state
-from tests.conftest import dump, mailbox, play_moves, seat_token
-from tests.engine.tables import arrange
-from tests.host_helpers import HOST, post, sign_in
-
-
-def audit(runtime: Runtime, game_id: str) -> list[tuple[str, dict]]:
-    with runtime.db.read() as session:
-        game = session.scalar(select(Game).where(Game.public_id == game_id))
-        return [(a.action, a.details) for a in session.scalars(
-            select(HostAction).where(HostAction.game_id == game.id).order_by(HostAction.id))]
-
-
-def system_lines(runtime: Runtime, game_id: str) -> list[str]:
-    return [line.text for line in runtime.chat.messages(game_id).lines if line.kind == "system"]
+from tests.support.database import dump
+from tests.support.games import play_moves, seat_token
+from tests.support.mail import mailbox
+from tests.support.tables import arrange
+from tests.support.web import HOST, audit, post, sign_in, system_lines, unchanged_but_rate_limits
 
 
 def test_replacing_a_player_hands_over_the_seat(host: FlaskClient, runtime_of: Runtime, game_id: str) -> None:
@@ -97,7 +88,7 @@ def test_a_replacement_needs_a_valid_email_and_a_free_name(
     taken = post(host, f"/host/games/{game_id}/seats/1/replace", confirm="yes", name="cat", email="eve@example.org")
     assert bad_email.status_code == 400 and b"not an email address" in bad_email.data
     assert taken.status_code == 400 and b"already called cat" in taken.data
-    assert _unchanged(before, dump(runtime_of.db))
+    assert unchanged_but_rate_limits(before, dump(runtime_of.db))
 
 
 def test_rotating_a_link_kills_the_old_one_and_emails_a_new_one(
@@ -162,7 +153,7 @@ def test_ending_or_abandoning_needs_a_confirmation(
     before = dump(runtime_of.db)
     response = post(host, f"/host/games/{game_id}/{action}")
     assert response.status_code == 400 and b"tick the confirmation box" in response.data
-    assert _unchanged(before, dump(runtime_of.db))
+    assert unchanged_but_rate_limits(before, dump(runtime_of.db))
 
 
 @pytest.mark.parametrize("path", ["end", "abandon", "seats/0/rotate", "seats/0/resend", "reveal", "rollback"])
@@ -172,7 +163,7 @@ def test_actions_without_the_csrf_token_are_refused(
     before = dump(runtime_of.db)
     response = host.post(f"/host/games/{game_id}/{path}", data={"confirm": "yes", "reason": "x", "to": "0"})
     assert response.status_code == 400
-    assert _unchanged(before, dump(runtime_of.db))
+    assert unchanged_but_rate_limits(before, dump(runtime_of.db))
 
 
 def test_ending_early_finishes_with_the_standings_and_opens_the_export(
@@ -242,7 +233,7 @@ def test_a_rollback_needs_a_reason_and_an_earlier_turn(host: FlaskClient, runtim
     assert post(host, f"/host/games/{game_id}/rollback", confirm="yes", to="2", reason="x").status_code == 400
     assert post(host, f"/host/games/{game_id}/rollback", confirm="yes", to="-1", reason="x").status_code == 400
     assert post(host, f"/host/games/{game_id}/rollback", confirm="yes", to="one", reason="x").status_code == 400
-    assert _unchanged(before, dump(runtime_of.db))
+    assert unchanged_but_rate_limits(before, dump(runtime_of.db))
 
 
 def test_the_rollback_warning_names_the_kinds_of_secrets_seen_without_their_contents(
@@ -280,15 +271,7 @@ def test_a_host_who_plays_may_not_reveal(client: FlaskClient, runtime_of: Runtim
     before = dump(runtime_of.db)
     response = post(client, f"/host/games/{game_id}/reveal", confirm="yes", reason="curious")
     assert response.status_code == 403
-    assert _unchanged(before, dump(runtime_of.db))
-
-
-def _unchanged(before: dict, after: dict) -> bool:
-    """Nothing changed but the rate-limit counters (every request counts)."""
-    return {k: v for k, v in before.items() if k != "rate_limit_hits"} == {
-        k: v for k, v in after.items() if k != "rate_limit_hits"}
-
-
+    assert unchanged_but_rate_limits(before, dump(runtime_of.db))
 
 
 def test_the_host_talks_to_the_table_and_reads_its_chat(host: FlaskClient, runtime_of: Runtime, game_id: str) -> None:

@@ -4,6 +4,7 @@ valid; a host sees only their own games (an admin all), and another host's game 
 from __future__ import annotations
 
 import dataclasses
+import io
 import re
 from typing import Any
 
@@ -16,13 +17,14 @@ import pbem.db as db_module
 from pbem.config import AccessConfig, Config
 from pbem.errors import RateLimited
 from pbem.models import Game, HostAction, OutboxMessage, Seat
-from pbem.service.games import PlayerSpec
-from pbem.service.host_access import HostSession
-from pbem.service.hosting import PER_HOST_GAMES
+from pbem.service.turns.games import PlayerSpec
+from pbem.service.host.host_access import HostSession
+from pbem.service.host.hosting import PER_HOST_GAMES
 from pbem.web.host.forms import policy_fields
-from tests.conftest import app_runtime, built_app, dump, mailbox
-from tests.host_helpers import HOST, post, sign_in, with_csrf
-from tests.test_query_counts import counted
+from tests.support.database import counted, dump
+from tests.support.games import PEOPLE
+from tests.support.mail import mailbox
+from tests.support.web import CSRF, HOST, app_runtime, built_app, post, sign_in, with_csrf
 
 PLAYERS = {"name_0": "Ann", "email_0": "ann@example.org", "name_1": "Ben", "email_1": "ben@example.org",
            "name_2": "Cat", "email_2": "cat@example.org", "name_3": "Dan", "email_3": "dan@example.org"}
@@ -143,7 +145,7 @@ def test_a_host_sees_their_games_and_not_another_hosts(client: FlaskClient, app:
     mine = new_game()
     runtime = app_runtime(app)
     theirs = runtime.games.create_game(
-        title="Not yours", players=[dataclasses.replace(p) for p in __import__("tests.conftest", fromlist=["PEOPLE"]).PEOPLE],
+        title="Not yours", players=[dataclasses.replace(p) for p in PEOPLE],
         host_email="other@example.org")
     sign_in(client, runtime, HOST)
     listed = [game["id"] for game in client.get("/host/games.json").get_json()["games"]]
@@ -168,7 +170,6 @@ def admin_app(config: Config, clock) -> Flask:
 
 def test_an_admin_sees_every_game(admin_app: Flask) -> None:
     runtime = app_runtime(admin_app)
-    from tests.conftest import PEOPLE
     one = runtime.games.create_game(title="One", players=PEOPLE, host_email="a@example.org")
     two = runtime.games.create_game(title="Two", players=PEOPLE, host_email="b@example.org")
     client = admin_app.test_client()
@@ -273,8 +274,8 @@ def test_an_unknown_option_value_is_shown_next_to_its_field(signed_in: FlaskClie
 
 
 def upload(signed_in: FlaskClient, deck: bytes, **fields: Any) -> Any:
-    data = {"csrf_token": __import__("tests.host_helpers", fromlist=["CSRF"]).CSRF, **form(**fields),
-            "deck": (__import__("io").BytesIO(deck), "deck.toml")}
+    data = {"csrf_token": CSRF, **form(**fields),
+            "deck": (io.BytesIO(deck), "deck.toml")}
     return signed_in.post("/host/new", data=data, content_type="multipart/form-data")
 
 

@@ -23,9 +23,9 @@ from sqlalchemy import select
 import engine
 from pbem.models import Game, TurnClock
 from pbem.runtime import Runtime
-from tests.conftest import Chooser, app_runtime, dig_for_gold, store_game
-from tests.host_helpers import post, sign_in
-from tests.test_hidden_information import Twins, cards_named, hidden_cards, role_paths, stir_things_up
+from tests.support.games import Chooser, dig_for_gold, store_game
+from tests.support.twins import Twins, cards_named, hidden_cards, role_paths, stir_things_up
+from tests.support.web import app_runtime, post, sign_in
 
 AUDIT = re.compile(r'<section class="audit".*?</section>', re.S)
 MAIL = re.compile(r'<td class="mail-status">.*?</td>', re.S)

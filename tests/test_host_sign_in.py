@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 
 from pbem.config import AccessConfig, Config
 from pbem.runtime import Runtime
-from tests.conftest import app_runtime, built_app, mailbox
-from tests.host_helpers import HOST, host_link, post, sign_in, with_csrf
+from tests.support.mail import mailbox
+from tests.support.web import HOST, app_runtime, built_app, host_link, post, sign_in, with_csrf
 
 
 def test_an_emailed_host_link_shows_a_button_and_signs_in_only_when_pressed(client: FlaskClient, app: Flask) -> None:

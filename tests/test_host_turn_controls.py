@@ -12,9 +12,11 @@ from sqlalchemy import select
 
 from pbem.models import Game, HostAction
 from pbem.runtime import Runtime
-from pbem.service.games import PlayerSpec
-from tests.conftest import PEOPLE, dump, mailbox
-from tests.host_helpers import post
+from pbem.service.turns.games import PlayerSpec
+from tests.support.database import dump
+from tests.support.games import PEOPLE
+from tests.support.mail import mailbox
+from tests.support.web import post
 
 
 def actions(runtime: Runtime, game_id: str) -> list[str]:

@@ -27,20 +27,18 @@ from pbem.mail.smtp import SmtpBackend
 from pbem.mail.status import mail_failures, seat_mail_status
 from pbem.models import Game, OutboxMessage
 from pbem.runtime import Runtime, build_runtime
-from pbem.service.games import PlayerSpec
-from tests.conftest import (
-    PEOPLE,
+from pbem.service.turns.games import PlayerSpec
+from tests.support.games import PEOPLE, NewGame, play_moves
+from tests.support.mail import (
     ReceivedMail,
     SelfSignedCertificate,
     SmtpServer,
     free_port,
     mailbox,
-    play_moves,
     smtp_config,
     smtp_server_running,
 )
 
-NewGame = Callable[..., str]
 ANN_ALONE = [PEOPLE[0], PlayerSpec("Bot 1", is_bot=True), PlayerSpec("Bot 2", is_bot=True)]
 LINK = re.compile(r"https://pbem\.test/play/[^\s\"<>]+")
 

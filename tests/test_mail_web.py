@@ -15,12 +15,13 @@ from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.models import OutboxMessage, Seat
 from pbem.runtime import Runtime
-from pbem.service.games import PlayerSpec
+from pbem.service.turns.games import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
 from pbem.web.security import CONTENT_SECURITY_POLICY
-from tests.conftest import dump, mailbox, play_moves
+from tests.support.database import dump
+from tests.support.games import NewGame, play_moves
+from tests.support.mail import mailbox
 
-NewGame = Callable[..., str]
 
 
 def unsubscribe_path(message: OutboxMessage) -> str:

@@ -14,10 +14,8 @@ from pbem.memo import Memo, remember_when_committed, remembered
 from pbem.models import Snapshot
 from pbem.runtime import Runtime
 from pbem.service.rows import find_game
-from tests.conftest import play_moves, seat_token
-from tests.host_helpers import post, sign_in
-from tests.test_player import form_fields
-from tests.test_query_counts import to_act
+from tests.support.games import play_moves, seat_to_act, seat_token
+from tests.support.web import form_fields, post, sign_in
 
 
 # -- the memo itself ---------------------------------------------------------------------------------------------
@@ -150,7 +148,7 @@ def test_the_downloads_appear_when_the_host_abandons_the_game(
 
 def test_the_main_column_follows_a_move_made_elsewhere(player, runtime: Runtime, new_game) -> None:
     game_id = new_game()
-    seat = to_act(runtime, game_id)
+    seat = seat_to_act(runtime, game_id)
     before = main_column(looked_at(player, runtime, game_id, seat))
     play_moves(runtime, game_id, 1, random.Random(1))  # another process: the app's memo hears nothing of it
 
@@ -163,7 +161,7 @@ def test_each_look_at_the_same_table_gets_its_own_submission_id_and_each_browser
     app: Flask, runtime: Runtime, new_game
 ) -> None:
     game_id = new_game()
-    seat = to_act(runtime, game_id)
+    seat = seat_to_act(runtime, game_id)
     first, second = app.test_client(), app.test_client()
 
     pages = [looked_at(first, runtime, game_id, seat), first.get(f"/table/{game_id}").get_data(as_text=True),

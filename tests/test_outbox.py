@@ -15,7 +15,7 @@ from pbem.mail.outbox import Outbox
 from pbem.mail.threads import conversation_root
 from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.models import Game, MailThread, OutboxMessage, Seat
-from tests.conftest import BASE_URL, TEST_SECRET
+from tests.support.database import BASE_URL, TEST_SECRET
 
 LINK = "https://pbem.test/play/token-for-ann"
 TURN = {"lines": [], "round": 1, "gold_pick": False, "offer": [], "deadline": None, "link": LINK, "link_max_age_days": 30}

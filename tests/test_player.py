@@ -21,41 +21,19 @@ from sqlalchemy import func, select, update
 import engine
 from pbem.models import OutboxMessage, Seat, Snapshot
 from pbem.runtime import Runtime
-from pbem.service.fresh_links import PER_CLIENT
-from tests.conftest import dig_for_gold, dump, play_until, seat_token, store_game
+from pbem.service.seats.fresh_links import PER_CLIENT
+from tests.support.database import dump
+from tests.support.games import dig_for_gold, play_until, seat_token, store_game
+from tests.support.web import current, form_fields, open_table, page_moves, table_path
 
 NAMES = ["Ann", "Ben", "Cat"]
 # Seed 1 deals Ann (seat 0, first to play) path cards, a broken lantern and a map.
 SEED = 1
-HIDDEN_FIELD = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
-MOVE_BUTTON = re.compile(r'<button name="move" value="([^"]*)"')
 
 
 @pytest.fixture
 def game(runtime_of: Runtime) -> str:
     return store_game(runtime_of, engine.new_game(NAMES, seed=SEED))
-
-
-def table_path(game_id: str) -> str:
-    return f"/table/{game_id}"
-
-
-def open_table(client: FlaskClient, runtime: Runtime, game_id: str, seat: int) -> str:
-    """Follow a fresh link as a browser does; returns the table page."""
-    response = client.get(f"/play/{seat_token(runtime, game_id, seat)}", follow_redirects=True)
-    assert response.status_code == 200, response.get_data(as_text=True)
-    return response.get_data(as_text=True)
-
-
-def form_fields(page: str) -> dict[str, str]:
-    fields: dict[str, str] = {}
-    for name, value in HIDDEN_FIELD.findall(page):
-        fields.setdefault(name, html.unescape(value))
-    return fields
-
-
-def page_moves(page: str) -> list[dict[str, Any]]:
-    return [json.loads(html.unescape(value)) for value in MOVE_BUTTON.findall(page)]
 
 
 def canonical(move: dict[str, Any]) -> str:
@@ -70,10 +48,6 @@ def post_move(client: FlaskClient, game_id: str, page: str, move: dict[str, Any]
 def snapshot_count(runtime: Runtime) -> int:
     with runtime.db.read() as session:
         return session.scalar(select(func.count()).select_from(Snapshot)) or 0
-
-
-def current(runtime: Runtime, game_id: str) -> engine.Game:
-    return runtime.games.engine_state(game_id)[0]
 
 
 # -- the link and the cookie --------------------------------------------------------------------------------

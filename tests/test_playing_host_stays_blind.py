@@ -14,10 +14,11 @@ from sqlalchemy import select
 
 from pbem.models import Game
 from pbem.runtime import Runtime
-from pbem.service.games import PlayerSpec
-from tests.conftest import dump, mailbox, seat_token
-from tests.host_helpers import HOST, post, sign_in
-from tests.test_host_actions import _unchanged, audit, system_lines
+from pbem.service.turns.games import PlayerSpec
+from tests.support.database import dump
+from tests.support.games import seat_token
+from tests.support.mail import mailbox
+from tests.support.web import HOST, audit, post, sign_in, system_lines, unchanged_but_rate_limits
 
 CONFIRM_PATH = re.compile(r"https?://[^/\s]+(/seat-address/\S+)")
 OWNER_CSRF = "owner-csrf"
@@ -64,7 +65,7 @@ def test_a_host_who_plays_under_a_plus_address_may_not_reveal(client: FlaskClien
     response = post(client, f"/host/games/{game_id}/reveal", confirm="yes", reason="curious")
 
     assert response.status_code == 403 and b"The host plays in this game" in response.data
-    assert _unchanged(before, dump(runtime_of.db))
+    assert unchanged_but_rate_limits(before, dump(runtime_of.db))
 
 
 def test_the_reveal_stays_refused_after_the_hosts_own_seat_changes_hands(
@@ -91,7 +92,7 @@ def test_a_replacement_never_hands_a_seat_to_one_of_the_hosts_addresses(
     for address in ("host+ben@example.org", "HOST@example.org", "Host+x@EXAMPLE.org"):
         answer = post(host, f"/host/games/{game_id}/seats/1/replace", confirm="yes", name="Eve", email=address)
         assert answer.status_code == 400 and b"never go to the host" in answer.data
-    assert _unchanged(before, dump(runtime_of.db))
+    assert unchanged_but_rate_limits(before, dump(runtime_of.db))
     assert mailbox(runtime_of, "handover") == []
 
 
@@ -102,7 +103,7 @@ def test_a_replacement_never_hands_a_seat_to_another_seats_mailbox(
     answer = post(host, f"/host/games/{game_id}/seats/2/replace", confirm="yes", name="Eve",
                   email="Ben+cat@example.org")
     assert answer.status_code == 400 and b"already receives Ben&#39;s seat" in answer.data
-    assert _unchanged(before, dump(runtime_of.db))
+    assert unchanged_but_rate_limits(before, dump(runtime_of.db))
 
 
 def test_the_table_is_told_that_a_new_address_received_the_seats_knowledge(
@@ -230,7 +231,7 @@ def test_a_correction_never_moves_a_seat_to_one_of_the_hosts_addresses(
         assert answer.status_code == 400 and b"never go to the host" in answer.data
     assert post(host, f"/host/games/{game_id}/seats/1/email", confirm="yes",
                 email="cat+ben@example.org").status_code == 400  # Cat's mailbox holds a seat already
-    assert _unchanged(before, dump(runtime_of.db))
+    assert unchanged_but_rate_limits(before, dump(runtime_of.db))
     assert mailbox(runtime_of, "address_change") == []
 
 

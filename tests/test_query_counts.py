@@ -22,9 +22,10 @@ from sqlalchemy import event, select, update
 import engine
 from pbem.models import Game
 from pbem.runtime import Runtime
-from pbem.service.games import PlayerSpec
-from tests.conftest import play_moves, seat_token
-from tests.test_player import form_fields, page_moves
+from pbem.service.turns.games import PlayerSpec
+from tests.support.database import counted
+from tests.support.games import play_moves, seat_to_act, seat_token
+from tests.support.web import form_fields, page_moves
 
 # A mid-game table of six, as the benchmark's turn page (bench/http_bench.py).
 SIX = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")]
@@ -35,23 +36,6 @@ STATE_JSON_MAX = 2  # the game with its seats, the latest state
 # next player's turn email queued. (The state comes from the memo, or with the lock in a process that has not
 # decoded it yet. The email's content is written by the deliverer when it takes the row.)
 MOVE_POST_MAX = 5
-TRANSACTION_CONTROL = ("BEGIN", "SAVEPOINT", "RELEASE", "COMMIT", "ROLLBACK")
-
-
-@contextmanager
-def counted(runtime: Runtime) -> Iterator[list[str]]:
-    """The statements sent to the database inside the block (transaction control left out)."""
-    statements: list[str] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        if not statement.lstrip().upper().startswith(TRANSACTION_CONTROL):
-            statements.append(statement)
-
-    event.listen(runtime.db.engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        event.remove(runtime.db.engine, "before_cursor_execute", record)
 
 
 @pytest.fixture
@@ -69,13 +53,6 @@ def six_at_the_table(runtime_of: Runtime) -> Callable[[int], str]:
     return make
 
 
-def to_act(runtime: Runtime, game_id: str) -> int:
-    with runtime.db.read() as session:
-        seat = session.scalar(select(Game.to_act_seat).where(Game.public_id == game_id))
-    assert seat is not None
-    return seat
-
-
 def open_seat(client: FlaskClient, runtime: Runtime, game_id: str, seat: int) -> None:
     response = client.get(f"/play/{seat_token(runtime, game_id, seat)}")
     assert response.status_code == 303
@@ -83,7 +60,7 @@ def open_seat(client: FlaskClient, runtime: Runtime, game_id: str, seat: int) ->
 
 def test_the_turn_page_reads_the_table_in_a_few_statements(client, runtime_of, six_at_the_table) -> None:
     game_id = six_at_the_table(12)
-    open_seat(client, runtime_of, game_id, to_act(runtime_of, game_id))
+    open_seat(client, runtime_of, game_id, seat_to_act(runtime_of, game_id))
 
     with counted(runtime_of) as statements:
         response = client.get(f"/table/{game_id}")
@@ -106,7 +83,7 @@ def test_the_turn_page_costs_the_same_statements_however_long_the_game(client, r
 
 def test_the_state_json_reads_the_game_and_its_latest_state_only(client, runtime_of, six_at_the_table) -> None:
     game_id = six_at_the_table(12)
-    open_seat(client, runtime_of, game_id, to_act(runtime_of, game_id))
+    open_seat(client, runtime_of, game_id, seat_to_act(runtime_of, game_id))
 
     with counted(runtime_of) as statements:
         response = client.get(f"/table/{game_id}/state.json")
@@ -117,7 +94,7 @@ def test_the_state_json_reads_the_game_and_its_latest_state_only(client, runtime
 
 def test_a_move_post_stays_under_its_statement_ceiling(client, runtime_of, six_at_the_table) -> None:
     game_id = six_at_the_table(12)
-    open_seat(client, runtime_of, game_id, to_act(runtime_of, game_id))
+    open_seat(client, runtime_of, game_id, seat_to_act(runtime_of, game_id))
     page = client.get(f"/table/{game_id}").get_data(as_text=True)
     data = {**form_fields(page), "move": json.dumps(page_moves(page)[0]), "confirmed": "yes"}
 
@@ -131,7 +108,7 @@ def test_a_move_post_stays_under_its_statement_ceiling(client, runtime_of, six_a
 def test_a_move_whose_state_this_process_never_decoded_reads_it_with_the_lock(client, runtime_of, six_at_the_table) -> None:
     """Another worker drew the page: the state the move builds on comes with the game's lock, not on its own."""
     game_id = six_at_the_table(12)
-    seat = to_act(runtime_of, game_id)
+    seat = seat_to_act(runtime_of, game_id)
     open_seat(client, runtime_of, game_id, seat)
     page = client.get(f"/table/{game_id}").get_data(as_text=True)
     chosen = page_moves(page)[0]
@@ -180,7 +157,7 @@ TURN_PAGE_AGAIN_MAX = 1  # the game with its seats and turn clock: the rest is r
 
 def test_the_turn_page_drawn_again_reads_only_the_game(client, runtime_of, six_at_the_table) -> None:
     game_id = six_at_the_table(12)
-    open_seat(client, runtime_of, game_id, to_act(runtime_of, game_id))
+    open_seat(client, runtime_of, game_id, seat_to_act(runtime_of, game_id))
     first = client.get(f"/table/{game_id}").get_data(as_text=True)
 
     with counted(runtime_of) as statements:

@@ -12,7 +12,7 @@ from pbem.clock import SettableClock
 from pbem.db import Database
 from pbem.models import RateLimitHit
 from pbem.service.rate_limits import MAX_WINDOW, Limit, RateLimiter
-from tests.conftest import TEST_SECRET
+from tests.support.database import TEST_SECRET
 
 HOURLY = Limit("test_scope", count=3, window=timedelta(hours=1))
 

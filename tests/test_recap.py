@@ -11,9 +11,10 @@ from flask import Flask
 import engine
 from pbem.errors import RoundNotOver
 from pbem.runtime import Runtime
-from tests.conftest import app_runtime, mailbox, seat_token, store_game
-from tests.engine.tables import arrange, card_in_hand
-from tests.engine.test_engine_building import TO_THE_GOALS
+from tests.support.games import seat_token, store_game
+from tests.support.mail import mailbox
+from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
+from tests.support.web import app_runtime
 
 Arranged = Any
 

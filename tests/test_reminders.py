@@ -12,16 +12,12 @@ import engine
 from pbem.clock import SettableClock
 from pbem.models import Game, OutboxMessage, Seat, TurnClock
 from pbem.runtime import Runtime
-from pbem.service.games import PlayerSpec
-from tests.conftest import PEOPLE, START, mailbox
+from pbem.service.turns.games import PlayerSpec
+from tests.support.database import START, at
+from tests.support.games import PEOPLE, NewGame
+from tests.support.mail import mailbox
 
-NewGame = Callable[..., str]
 TURN_MAIL = ("turn_reminder", "deadline_warning")
-
-
-def at(day: int, hour: int, minute: int = 0) -> datetime:
-    """A moment of the test week: day 0 is Monday 5 January 2026 (START is 09:00 that day), UTC."""
-    return datetime(2026, 1, 5 + day, hour, minute, tzinfo=timezone.utc)
 
 
 def first_player(runtime: Runtime, game_id: str) -> tuple[int, str]:

@@ -20,8 +20,10 @@ import engine
 from pbem.errors import GameNotOver
 from pbem.runtime import Runtime
 from pbem.web.replay import host_replay_page
-from tests.conftest import app_runtime, dig_for_gold, dump, seat_token, store_game
-from tests.test_hidden_information import Twins, hidden_cards
+from tests.support.database import dump
+from tests.support.games import dig_for_gold, seat_token, store_game
+from tests.support.twins import Twins, hidden_cards
+from tests.support.web import app_runtime
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
 HAND_CARD = re.compile(r'<li class="hand-card" data-card="(\d+)">')

@@ -29,12 +29,15 @@ from pbem.clock import SettableClock
 from pbem.config import ImapConfig
 from pbem.service.letters.chat_mail import queue_due_chat_emails
 from pbem.mail.imap_poll import ImapPoller, MailboxUnavailable
-from pbem.service.replies import BOUNCES_PER_ADDRESS
+from pbem.service.talk.replies import BOUNCES_PER_ADDRESS
 from pbem.models import ChatMessage, Game, InboundMail, OutboxMessage, Seat
 from pbem.runtime import Runtime
 from pbem.scheduler.jobs import jobs
-from pbem.service.chat import MAX_LENGTH, PER_MINUTE
-from tests.conftest import PEOPLE, REPLY_ADDRESS, START, TEST_SECRET, ImapServer, dump, free_port, mailbox
+from pbem.service.talk.chat import MAX_LENGTH, PER_MINUTE
+from tests.support.database import START, TEST_SECRET, dump
+from tests.support.games import PEOPLE
+from tests.support.imap import REPLY_ADDRESS, ImapServer
+from tests.support.mail import free_port, mailbox
 
 SAID = "I saw Cat take the lamp. Just saying."
 QUOTE = "\n\nOn Mon, Jan 5, 2026 at 9:00 AM Saboteur <{to}> wrote:\n> Hello Ben,\n> It is your turn.\n"

@@ -11,7 +11,7 @@ import pytest
 from pbem.clock import SettableClock
 from pbem.config import ConfigError, load_config
 from pbem.mail.reply_address import MAX_LOCAL_LENGTH, TOKEN_LENGTH, ReplyAddresses, ReplyTokenError
-from tests.conftest import START, TEST_SECRET
+from tests.support.database import START, TEST_SECRET
 
 OLD_SECRET = "an-older-secret-key-0123456789"
 AGE = timedelta(days=30)

@@ -15,9 +15,10 @@ from sqlalchemy import select
 import engine
 from pbem.models import Game, RoundCommitment, Snapshot
 from pbem.runtime import Runtime
-from pbem.service.games import SERVER
-from tests.conftest import dig_for_gold, dump, seat_token
-from tests.host_helpers import post
+from pbem.service.turns.games import SERVER
+from tests.support.database import dump
+from tests.support.games import dig_for_gold, seat_token
+from tests.support.web import post
 
 
 def dig_one_move(runtime: Runtime, game_id: str, rng: random.Random) -> engine.Game:

@@ -27,8 +27,8 @@ import engine
 from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.models import OutboxMessage
 from pbem.runtime import Runtime
-from tests.conftest import PEOPLE, app_runtime, built_app, play_moves, seat_token
-from tests.host_helpers import CSRF, HOST, host_link, sign_in, with_csrf
+from tests.support.games import PEOPLE, play_moves, seat_token
+from tests.support.web import CSRF, HOST, app_runtime, built_app, host_link, sign_in, with_csrf
 
 HOSTILE = [
     "99999999999999999999999999",

@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session
 from pbem.models import Game, TurnClock
 from pbem.models.row_writes import flush_changed, update_row, update_unloaded
 from pbem.runtime import Runtime
+from tests.support.games import NewGame
 
-NewGame = Callable[..., str]
 
 
 def flushes_during(session: Session) -> list[int]:

@@ -15,11 +15,10 @@ from pbem.service.letters.daily import queue_due_daily_digests
 from pbem.models import Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import is_visible
-from tests.conftest import compose_waiting_mail, mailbox, store_game
-from tests.engine.tables import arrange
-from tests.test_game_mail import bodies, digest_seats
-from tests.test_hidden_information import stir_things_up
-from tests.test_saboteur2_pages import rulebook_example
+from tests.support.games import store_game
+from tests.support.mail import bodies, compose_waiting_mail, digest_seats, mailbox
+from tests.support.tables import arrange, rulebook_example
+from tests.support.twins import stir_things_up
 
 PAYOUTS = [
     "Ann: 3 gold pieces, each winner's share, for the blue team.",

@@ -21,42 +21,11 @@ from flask.testing import FlaskClient
 import engine
 from engine.variants import variant_of
 from pbem.runtime import Runtime
-from tests.conftest import store_game
-from tests.engine.tables import arrange
-from tests.engine.test_engine_building import TO_THE_GOALS
-from tests.test_player import current, form_fields, open_table, page_moves, table_path
+from tests.support.games import store_game
+from tests.support.tables import card_id, expansion_table, rulebook_example
+from tests.support.web import current, form_fields, open_table, page_moves, table_path
 
-# Every kind of Saboteur 2 path card on one table, joined to the start along row 0.
-EXPANSION_BOARD = {
-    (1, 0): "door_blue_ew",
-    (2, 0): "bridge",
-    (2, 1): "crystal_tee_nse",
-    (3, 0): "double_curve",
-    (3, -1): "ladder_n",
-    (2, -1): "door_green_ns",
-}
-ACTIONS = ["theft", "hands_off", "swap_hand", "inspection", "swap_hats", "free"]
 CHECKBOX = re.compile(r'<input type="(checkbox|radio)" name="(\w+)" value="(\d+)"')
-
-
-def expansion_table(**overrides: Any) -> engine.Game:
-    """Four seats of Saboteur 2: Ann (seat 0) to play with every new action card in hand but Trapped!; Bo has
-    a Theft in front of him, Ann is trapped (so Free at last! has a target) and holds a gold piece."""
-    layout: dict[str, Any] = {
-        "variant": "saboteur2",
-        "board": EXPANSION_BOARD,
-        "hands": {0: ACTIONS},
-        "front": {0: ["trapped"], 1: ["theft"]},
-        "roles": ["blue_digger", "green_digger", "boss", "saboteur"],
-        "pieces": {0: 1, 2: 3},
-    }
-    layout.update(overrides)
-    return arrange(4, **layout)
-
-
-def card_id(state: engine.Game, seat: int, name: str) -> int:
-    variant = variant_of(state)
-    return next(c for c in state.hands[seat] if variant.cards[c].name == name)
 
 
 def moves_of(page: str, **fields: Any) -> list[dict[str, Any]]:
@@ -259,19 +228,6 @@ def test_a_pass_without_a_ticked_card_is_refused_and_changes_nothing(client, run
 
 
 # -- the rulebook's example: payouts, a steal decision, the digest ------------------------------------------
-
-EXAMPLE_ROLES = ["blue_digger", "green_digger", "green_digger", "boss", "profiteer", "saboteur", "saboteur"]
-
-
-def rulebook_example(round_number: int = 1) -> engine.Game:
-    """1 blue and 2 green gold-diggers, the Boss, the Profiteer and 2 saboteurs; a blue door on the way to the
-    gold; both saboteurs have a Theft in front of them and Gus is trapped. Bo (green) is about to reach the gold."""
-    state = arrange(
-        7, variant="saboteur2", board=TO_THE_GOALS | {(3, 0): "door_blue_ew"}, hands={1: ["straight_ew"]},
-        gold=(8, 0), turn=1, roles=EXAMPLE_ROLES, front={5: ["theft"], 6: ["theft", "trapped"]},
-    )
-    state.round = round_number
-    return state
 
 
 def reach_the_gold(client: FlaskClient, runtime: Runtime, game_id: str) -> None:

@@ -8,11 +8,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from pbem.errors import GameNotFound, SeatNotFound, ValidationError
-from pbem.service.deadlines import turn_deadline
-from pbem.service.games import PlayerSpec
-from tests.conftest import PEOPLE, dump
+from pbem.service.timing.deadlines import turn_deadline
+from pbem.service.turns.games import PlayerSpec
+from tests.support.database import dump
+from tests.support.games import PEOPLE, NewGame
 
-NewGame = Callable[..., str]
 
 
 def test_a_seat_starts_with_an_email_every_turn_and_can_switch_to_a_daily_digest(runtime, new_game: NewGame) -> None:

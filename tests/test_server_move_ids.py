@@ -16,12 +16,12 @@ from pbem.clock import SettableClock
 from pbem.errors import MoveRefused
 from pbem.models import Game, Snapshot
 from pbem.runtime import Runtime
-from pbem.service import bots, timeouts
-from pbem.service.bots import BOT_LEASE, due_bot_turns, play_due_bot_turns, start_demo
-from pbem.service.games import PlayerSpec
-from tests.conftest import PEOPLE, mailbox
+from pbem.service.turns import bots, timeouts
+from pbem.service.turns.bots import BOT_LEASE, due_bot_turns, play_due_bot_turns, start_demo
+from pbem.service.turns.games import PlayerSpec
+from tests.support.games import PEOPLE, NewGame
+from tests.support.mail import mailbox
 
-NewGame = Callable[..., str]
 DELAY = timedelta(seconds=3)
 DEADLINE = timedelta(hours=72)
 HOST = "host@example.org"

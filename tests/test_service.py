@@ -28,10 +28,11 @@ from pbem.errors import (
 from pbem.models import Game, HostAction, OutboxMessage, Seat, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import is_visible
-from pbem.service.games import PlayerSpec
-from tests.conftest import PEOPLE, compose_waiting_mail, dump, play_moves, random_move
+from pbem.service.turns.games import PlayerSpec
+from tests.support.database import dump
+from tests.support.games import PEOPLE, NewGame, play_moves, random_move
+from tests.support.mail import compose_waiting_mail
 
-NewGame = Callable[..., str]
 
 
 def outbox(runtime: Runtime, kind: str | None = None) -> list[OutboxMessage]:

@@ -10,8 +10,8 @@ from sqlalchemy import select, text
 import engine
 from pbem.models import Snapshot
 from pbem.models.base import CompressedJson, unpack_json
-from pbem.service.games import PlayerSpec
-from tests.conftest import play_moves
+from pbem.service.turns.games import PlayerSpec
+from tests.support.games import play_moves
 
 TEN = [PlayerSpec(name, f"{name.lower()}@example.org") for name in "Ann Ben Cat Dan Eve Fay Gus Hal Ivy Jon".split()]
 

@@ -18,7 +18,8 @@ import engine
 from engine.variants import variant_of
 from pbem.models import Game, OutboxMessage, RoundCommitment
 from pbem.runtime import Runtime
-from tests.conftest import app_runtime, dig_for_gold, seat_token, store_game
+from tests.support.games import dig_for_gold, seat_token, store_game
+from tests.support.web import app_runtime
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
 HOLDER = 2  # Cat gives her dwarf card up; Ann, who plays the card, never saw it

@@ -16,9 +16,9 @@ from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.models import Game, OutboxMessage, Snapshot
 from pbem.runtime import Runtime, build_runtime
-from pbem.service.sweep import SweepResult
+from pbem.service.timing.sweep import SweepResult
+from tests.support.games import NewGame
 
-NewGame = Callable[..., str]
 GAMES = 6
 REMINDER_DUE = datetime(2026, 1, 6, 9, 30, tzinfo=timezone.utc)  # a day after START: each game's first reminder
 DEADLINE_DUE = datetime(2026, 1, 8, 9, 30, tzinfo=timezone.utc)  # past each game's 72-hour deadline

@@ -17,15 +17,13 @@ import engine
 from pbem.clock import SettableClock
 from pbem.models import ChatMessage, Game, HostAction, Snapshot
 from pbem.runtime import Runtime
-from pbem.service import bots
-from pbem.service.games import PlayerSpec
-from tests.conftest import app_runtime, mailbox, play_moves
-from tests.engine.tables import arrange, card_in_hand
-from tests.engine.test_engine_building import TO_THE_GOALS
-from tests.test_player import form_fields
+from pbem.service.turns import bots
+from pbem.service.turns.games import PlayerSpec
+from tests.support.games import Arranged, NewGame, play_moves
+from tests.support.mail import mailbox
+from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
+from tests.support.web import app_runtime, form_fields
 
-NewGame = Callable[..., str]
-Arranged = Callable[..., str]
 DEADLINE = timedelta(hours=72)
 
 
@@ -191,7 +189,7 @@ def test_the_bot_policy_lets_the_computer_player_decide(
         game_pk = session.scalars(select(Game.id).where(Game.public_id == game_id)).one()
         seen = bots.seat_events(session, game_pk, seat, seq)
     expected = bots.bot_move(state, seat, 7, seen)
-    monkeypatch.setattr("pbem.service.timeouts.secrets.randbits", lambda _bits: 7)
+    monkeypatch.setattr("pbem.service.turns.timeouts.secrets.randbits", lambda _bits: 7)
 
     clock.advance(DEADLINE)
     runtime.sweep.run()

@@ -22,21 +22,12 @@ from pbem.errors import (
 )
 from pbem.models import ChatMessage, Game, HostAction, Seat
 from pbem.runtime import Runtime
-from pbem.service.turn_controls import hand_over
-from tests.conftest import mailbox
+from pbem.service.turns.turn_controls import hand_over
+from tests.support.database import at
+from tests.support.games import NewGame, seat_to_act
+from tests.support.mail import mailbox
 
-NewGame = Callable[..., str]
 HOST = "host@example.org"
-
-
-def at(day: int, hour: int) -> datetime:
-    return datetime(2026, 1, 5 + day, hour, tzinfo=timezone.utc)
-
-
-def seat_to_act(runtime: Runtime, game_id: str) -> int:
-    seat = runtime.games.current_state(game_id).to_act
-    assert seat is not None
-    return seat
 
 
 def audit(runtime: Runtime) -> list[str]:

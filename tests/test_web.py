@@ -11,9 +11,11 @@ from flask.testing import FlaskClient
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.errors import InvalidMove, PbemError, StaleTurn
-from pbem.service.games import PlayerSpec
-from tests.conftest import PEOPLE, app_runtime, dump
-from tests.conftest import built_app as build
+from pbem.service.turns.games import PlayerSpec
+from tests.support.database import dump
+from tests.support.games import PEOPLE
+from tests.support.web import app_runtime
+from tests.support.web import built_app as build
 
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",

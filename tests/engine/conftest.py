@@ -7,7 +7,7 @@ import pytest
 
 from engine.state import Game
 
-from .tables import arrange, card_in_hand
+from tests.support.tables import arrange, card_in_hand
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 import engine
 from engine.bots import HeuristicBot
 
-from .test_engine_rounds import reach_gold
+from tests.support.tables import reach_gold
 
 DIGGERS_AND_TWO_SABOTEURS = ["digger", "digger", "saboteur", "saboteur", "digger"]
 

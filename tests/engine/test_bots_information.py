@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine.bots.match import Decision
 from engine.bots import HeuristicBot
 
-from .test_bots_legality import Decision, bot_game
-from .test_engine_properties import scramble_hidden
+from tests.support.tables import bot_game, scramble_hidden
 
 ROOT = Path(__file__).resolve().parents[2]
 

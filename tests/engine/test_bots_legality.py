@@ -15,16 +15,9 @@ import engine
 from engine.bots import match
 from engine.bots.match import Decision
 
-from .tables import SEATS
+from tests.support.tables import bot_game
 
 PLAYERS = {"base": range(3, 11), "saboteur2": range(2, 13)}
-
-
-def bot_game(players: int, seed: int, diggers: str = "heuristic", saboteurs: str = "heuristic",
-             options: dict | None = None, variant: str = "base") -> Iterator[Decision]:
-    """Every decision of one seeded game, each seat played by the bot its role of the round asks for."""
-    game = engine.new_game(SEATS[:players], seed=seed, variant=variant, options=options)
-    return match.bot_game(game, seed, diggers, saboteurs)
 
 
 def play_out(players: int, seed: int, diggers: str, saboteurs: str, options: dict | None = None,

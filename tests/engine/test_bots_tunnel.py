@@ -6,8 +6,7 @@ from engine.board import building_sites
 from engine.bots.tunnel import layout_from_view, survey
 from engine.rules import reach_of
 
-from .tables import random_game_states
-from .test_engine_building import TO_THE_GOALS
+from tests.support.tables import TO_THE_GOALS, random_game_states
 
 TOP, MIDDLE, BOTTOM = (8, 2), (8, 0), (8, -2)
 

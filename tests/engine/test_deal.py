@@ -14,7 +14,7 @@ import pytest
 
 import engine
 from engine.variants import variant_of
-from tests.engine.tables import SEATS, arrange, card_in_hand
+from tests.support.tables import SEATS, arrange, card_in_hand
 
 SALT = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
 

@@ -4,10 +4,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-
-
-def build(card: int, x: int, y: int, rotated: bool = False) -> dict:
-    return {"type": "play", "card": card, "x": x, "y": y, "rotated": rotated}
+from tests.support.tables import TO_THE_GOALS, build
 
 
 def test_a_path_card_next_to_the_start_with_matching_tunnel_is_legal(table, hand_card):
@@ -124,10 +121,6 @@ def test_a_cell_that_holds_a_card_or_a_goal_cannot_be_built_on(table, hand_card)
         engine.apply_move(g, 0, build(card, 1, 0))
     with pytest.raises(engine.IllegalMove, match="already a card"):
         engine.apply_move(g, 0, build(card, 8, 0))
-
-
-TO_THE_GOALS = {(1, 0): "tee_ews", (2, 0): "tee_ews", (3, 0): "tee_ews",
-                (4, 0): "cross", (5, 0): "cross", (6, 0): "cross"}
 
 
 def test_a_face_down_goal_imposes_no_constraint_on_its_neighbours(table, hand_card):

@@ -6,7 +6,7 @@ import pytest
 import engine
 from engine.variants import get_variant
 
-from .test_engine_building import TO_THE_GOALS, build
+from tests.support.tables import TO_THE_GOALS, build
 
 
 def revealed(events):

@@ -13,7 +13,7 @@ import engine
 from engine.state import GOLD_PICK, PLAY, Game
 from engine.variants import SABOTEUR2_ROLES, get_variant, variant_of
 
-from .tables import SEATS, builder_bot, random_game_states
+from tests.support.tables import SEATS, builder_bot, random_game_states, scramble_hidden
 
 VARIANTS = ["base", "saboteur2"]
 PLAYERS = {"base": (3, 10), "saboteur2": (2, 12)}
@@ -189,53 +189,6 @@ def test_listed_moves_are_accepted_and_nearby_unlisted_ones_are_refused(variant,
         for bad_seat in (-1, players, "0", None, True):
             with pytest.raises(engine.IllegalMove):
                 engine.apply_move(g, bad_seat, move)
-
-
-def scramble_hidden(g: Game, seat: int | None, rnd: random.Random) -> Game:
-    """Another game that differs from `g` only in what `seat` cannot know."""
-    s = g.clone()
-    over = g.phase == "over"
-    others = [t for t in range(g.seats) if t != seat]
-    # hands of others, the draw pile, the discard pile and the cards set aside are one pool of unseen cards
-    pool = sum((s.hands[t] for t in others), []) + s.draw_pile + s.discard + s.removed
-    rnd.shuffle(pool)
-    for t in others:
-        s.hands[t], pool = pool[: len(s.hands[t])], pool[len(s.hands[t]):]
-    s.draw_pile, pool = pool[: len(s.draw_pile)], pool[len(s.draw_pile):]
-    s.discard, s.removed = pool[: len(s.discard)], pool[len(s.discard):]
-    # roles of others this round (leftover and discarded dwarf cards too), before the round has ended;
-    # and what other seats saw with an Inspection
-    if g.phase == PLAY:
-        roles = [s.roles[t] for t in others] + s.spare_roles + s.discarded_roles
-        rnd.shuffle(roles)
-        for t in others:
-            s.roles[t] = roles.pop()
-        s.spare_roles, s.discarded_roles = roles[: len(s.spare_roles)], roles[len(s.spare_roles):]
-        for t in others:
-            s.inspections[t] = [(seen, rnd.choice(SABOTEUR2_ROLES)) for seen, _role in s.inspections[t]]
-    # goals this seat has not looked at
-    if not over:
-        unseen = [c for c in s.hidden_goals if seat is None or c not in s.peeks[seat]]
-        ids = [s.hidden_goals[c] for c in unseen]
-        rnd.shuffle(ids)
-        s.hidden_goals.update(zip(unseen, ids))
-        # other seats' gold values (counts stay), and an offer this seat is not choosing from
-        picking = g.phase == GOLD_PICK and g.turn == seat
-        values = sum((s.gold[t] for t in others), []) + s.gold_pile + ([] if picking else s.offer)
-        rnd.shuffle(values)
-        for t in others:
-            s.gold[t], values = values[: len(s.gold[t])], values[len(s.gold[t]):]
-        if not picking:
-            s.offer, values = values[: len(s.offer)], values[len(s.offer):]
-        s.gold_pile = values
-        # other seats' gold pieces: whether a seat has any is public, the amount is not
-        for t in others:
-            if s.gold_pieces[t]:
-                s.gold_pieces[t] = rnd.randint(1, 40)
-    s.rng = rnd.getrandbits(64)
-    s.seed = rnd.getrandbits(32)
-    s.reach = None
-    return s
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

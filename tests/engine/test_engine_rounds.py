@@ -8,8 +8,7 @@ import pytest
 import engine
 from engine.rounds import take_nuggets
 
-from .tables import NAMES, random_game_states
-from .test_engine_building import TO_THE_GOALS, build
+from tests.support.tables import NAMES, random_game_states, reach_gold
 
 
 def pass_first(g, seat):
@@ -162,14 +161,6 @@ def test_a_short_payment_is_announced(table):
     paid = next(e for e in events if e["type"] == "saboteur_paid")
     assert (paid["due"], paid["nuggets"]) == (4, 3)
     assert "could not make the 4 due" in engine.describe_event(paid, NAMES[:4])
-
-
-def reach_gold(table, players=4, reacher=0, roles=None, options=None, **kw):
-    roles = roles or ["digger"] * players
-    g = table(players, board=TO_THE_GOALS, hands={reacher: ["straight_ew"]}, gold=(8, 0), turn=reacher,
-              roles=roles, options=options, **kw)
-    card = next(c for c in g.hands[reacher] if engine.variants.get_variant("base").cards[c].name == "straight_ew")
-    return engine.apply_move(g, reacher, build(card, 7, 0))
 
 
 def test_the_gold_diggers_draw_as_many_gold_cards_as_there_are_players(table):

@@ -8,7 +8,7 @@ import pytest
 import engine
 from engine.variants import get_variant
 
-from .tables import NAMES
+from tests.support.tables import NAMES
 
 ROLE_TABLE = {3: (1, 3), 4: (1, 4), 5: (2, 4), 6: (2, 5), 7: (3, 5), 8: (3, 6), 9: (3, 7), 10: (4, 7)}
 HAND_SIZE = {3: 6, 4: 6, 5: 6, 6: 5, 7: 5, 8: 4, 9: 4, 10: 4}

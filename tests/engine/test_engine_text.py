@@ -5,7 +5,7 @@ import pytest
 
 import engine
 
-from .tables import SEATS, builder_bot, random_game_states
+from tests.support.tables import SEATS, builder_bot, random_game_states
 
 
 def event_types_of_random_games(games, variant="base", bot=None) -> set[str]:

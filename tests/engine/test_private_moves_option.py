@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import engine
 
-from .tables import card_in_hand
+from tests.support.tables import card_in_hand
 
 
 def test_by_default_a_round_recap_retells_map_results_and_face_down_discards(table):

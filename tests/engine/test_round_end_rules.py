@@ -10,8 +10,7 @@ from __future__ import annotations
 import engine
 from engine.rules import can_play
 
-from .tables import card_in_hand
-from .test_engine_building import build
+from tests.support.tables import build, card_in_hand
 
 STUCK = {0: ["pick"], 1: ["pick"], 2: ["pick"]}  # nobody may build
 

@@ -9,7 +9,7 @@ import pytest
 import engine
 from engine.piles import card_in_front
 
-from .test_engine_building import build
+from tests.support.tables import build
 
 
 def play(card: int, **fields) -> dict:

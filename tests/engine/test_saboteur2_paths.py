@@ -10,7 +10,7 @@ from engine.rules import reach_of
 from engine.treasure import team_claims
 from engine.variants import variant_of
 
-from .test_engine_building import TO_THE_GOALS, build
+from tests.support.tables import TO_THE_GOALS, build
 
 
 def s2_table(table, **kw):

@@ -6,8 +6,7 @@ import pytest
 
 import engine
 
-from .tables import SEATS, card_in_hand
-from .test_engine_building import TO_THE_GOALS, build
+from tests.support.tables import SEATS, TO_THE_GOALS, build, card_in_hand
 
 BLUE_DOOR = {(3, 0): "door_blue_ew"}
 GREEN_DOOR = {(3, 0): "door_green_ew"}

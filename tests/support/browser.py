@@ -1,0 +1,157 @@
+"""The application behind a real HTTP server in a thread, and Debian's Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from flask import Flask
+from werkzeug.serving import BaseWSGIServer, make_server
+
+from pbem.clock import SettableClock
+from pbem.config import Config
+from pbem.mail.deliver import Deliverer
+from pbem.paths import REPO_ROOT
+from pbem.runtime import Runtime
+from tests.support.mail import SmtpServer
+from tests.support.web import LINK, app_runtime, built_app
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]
+ARTIFACTS = REPO_ROOT / "artifacts"
+
+
+@dataclass
+class LiveServer:
+    url: str
+    app: Flask
+    runtime: Runtime
+
+    def link(self, game_id: str, seat: int) -> str:
+        return self.runtime.games.invites(game_id)[seat].link
+
+
+class _Dispatch:
+    """Lets the server bind its port before the app exists, so the app's base_url names that port."""
+
+    app: Flask | None = None
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        assert self.app is not None
+        return self.app(environ, start_response)
+
+
+@pytest.fixture
+def live_server(config: Config, clock: SettableClock) -> Iterator[LiveServer]:
+    """The application behind a real HTTP server on 127.0.0.1, in a thread, for headless Chromium."""
+    dispatch = _Dispatch()
+    server: BaseWSGIServer = make_server("127.0.0.1", 0, dispatch, threaded=True)
+    url = f"http://127.0.0.1:{server.server_port}"
+    for app in built_app(dataclasses.replace(config, base_url=url), clock):
+        dispatch.app = app
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield LiveServer(url=url, app=app, runtime=app_runtime(app))
+        finally:
+            server.shutdown()
+            thread.join()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def screenshots(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
+    """Save a page as `artifacts/screenshots/<test>/<name>.png` (git-ignored) and return the path."""
+    folder = ARTIFACTS / "screenshots" / request.node.name.replace("[", "-").replace("]", "").replace("/", "-")
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Any, name: str) -> Path:
+        path = folder / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
+
+
+@pytest.fixture(params=sorted(VIEWPORTS))
+def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    """A fresh browser context (no cookies) at a phone's and at a desktop's size; fails on any script error
+    and on any failed request other than a page's own (a page may rightly answer 409 or 422)."""
+    if "live_server" in request.fixturenames:
+        # Set the server up first, so it is torn down last: the page's own requests finish before it stops.
+        request.getfixturevalue("live_server")
+    context = browser.new_context(viewport=VIEWPORTS[request.param], device_scale_factor=1)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    # A page answered with 409 or 422 is expected; a failing script, style or JSON request is not.
+    opened.on("response", lambda response: errors.append(f"{response.status} {response.url}")
+              if response.status >= 400 and response.request.resource_type != "document" else None)
+    opened.on("console", lambda message: errors.append(message.text)
+              if message.type == "error" and not message.text.startswith("Failed to load resource") else None)
+    try:
+        yield opened
+        settle(opened)
+    finally:
+        context.close()
+    assert errors == [], f"the page reported errors: {errors}"
+
+
+def settle(page: Page) -> None:
+    """Let a turn page's script finish its own requests (it marks the table ready), so none of them
+    reaches the server after the test's database is gone."""
+    if page.locator("#table").count():
+        page.locator('#table[data-script="ready"]').wait_for(timeout=15_000)
+
+
+# -- a host signing in through the page and the emailed link -----------------------------------------
+
+
+def delivered_to(smtp_server: SmtpServer, deliverer: Deliverer, address: str, subject_part: str = "") -> list[str]:
+    """The text parts of every message the SMTP server accepted for `address` (after sending what is due)."""
+    deliverer.run()
+    return [
+        received.message.get_body(preferencelist=("plain",)).get_content()
+        for received in smtp_server.received
+        if address in received.rcpt_tos and subject_part in str(received.message["Subject"])
+    ]
+
+
+def sign_in_page(page: Page, live_server: LiveServer, smtp_server: SmtpServer, deliverer: Deliverer, email: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(f"{live_server.url}/host")
+    page.get_by_label("Your email address").fill(email)
+    page.get_by_role("button", name="Email me a host link").click()
+    expect(page.locator("#link-sent")).to_be_visible()
+    bodies = delivered_to(smtp_server, deliverer, email, "host link")
+    assert bodies, "no host link arrived at the SMTP server"
+    link = LINK.search(bodies[-1])
+    assert link
+    page.goto(link.group(0))
+    page.get_by_role("button", name="Continue").click()
+    expect(page.get_by_text(f"Signed in as {email}")).to_be_visible()

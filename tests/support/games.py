@@ -1,0 +1,161 @@
+"""Games for tests: the Ann/Ben/Cat table, games started by the service or stored in a chosen position,
+and moves played by the engine's bots."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+import engine
+from pbem.models import Game, Seat, Snapshot
+from pbem.runtime import Runtime
+from pbem.service.turns.games import PlayerSpec
+
+NewGame = Callable[..., str]  # the `new_game` fixture
+Arranged = Callable[..., str]  # the `arranged_game` fixture
+
+PEOPLE = (
+    PlayerSpec("Ann", "ann@example.org"),
+    PlayerSpec("Ben", "ben@example.org"),
+    PlayerSpec("Cat", "cat@example.org"),
+)
+
+
+@pytest.fixture
+def new_game(runtime: Runtime) -> Callable[..., str]:
+    """Create (and by default start) a game; returns its public id."""
+
+    def make(players: Sequence[PlayerSpec] = PEOPLE, *, start: bool = True, **options: Any) -> str:
+        game_id = runtime.games.create_game(
+            title="Test mine", players=players, host_email="host@example.org", **options
+        )
+        if start:
+            runtime.games.start_game(game_id)
+        return game_id
+
+    return make
+
+
+def random_move(runtime: Runtime, game_id: str, rng: random.Random) -> tuple[int, dict[str, Any], int]:
+    """Whose turn it is, a legal move for them (the engine's random bot) and the current sequence number."""
+    state, seq = runtime.games.engine_state(game_id)
+    seat = engine.to_act(state)
+    assert seat is not None, "the game is over"
+    return seat, engine.bots.choose(state, seat, rng), seq
+
+
+def play_moves(runtime: Runtime, game_id: str, count: int, rng: random.Random) -> None:
+    for _ in range(count):
+        seat, move, seq = random_move(runtime, game_id, rng)
+        runtime.games.submit_move(game_id, seat, move, seq, f"test-{seq}")
+
+
+@pytest.fixture
+def arranged_game(runtime: Runtime, new_game: Callable[..., str]) -> Callable[..., str]:
+    """A running game whose current state is `state`, laid out by a test (tests/engine/tables.py).
+
+    Seats are people named as in the state, mailed at <name>@example.org; nothing is emailed at the start.
+    """
+
+    def make(state: engine.Game, **options: Any) -> str:
+        players = [PlayerSpec(name, f"{name.lower()}@example.org") for name in state.players]
+        game_id = new_game(players, start=False, **options)
+        now = runtime.clock.now()
+        with runtime.db.write() as session:
+            game = session.scalars(select(Game).where(Game.public_id == game_id)).one()
+            session.add(
+                Snapshot(game_id=game.id, seq=0, state=state.to_dict(), move=None, events=[], created_at=now)
+            )
+            game.status, game.current_seq, game.turn_started_at = "active", 0, now
+            game.to_act_seat = engine.to_act(state)
+        return game_id
+
+    return make
+
+
+@pytest.fixture
+def game_id(new_game: Callable[..., str]) -> str:
+    """A started game of three (Ann, Ben, Cat), hosted by host@example.org."""
+    return new_game()
+
+
+# -- games in chosen positions ------------------------------------------------------------------------------
+
+
+Chooser = Callable[[engine.Game, int, random.Random], dict[str, Any]]
+
+
+def dig_for_gold(state: engine.Game, seat: int, rng: random.Random) -> dict[str, Any]:
+    """A player who only tunnels east: the legal path card (no dead end) that reaches furthest, else a repair
+    of their own tools, else a pass. Random play almost never finds the gold; this does within a few rounds."""
+    moves = engine.legal_moves(state, seat)
+    hand = {card["id"]: card for card in engine.view(state, seat)["you"]["hand"]}
+    builds = [m for m in moves if m["type"] == "play" and "rotated" in m
+              and not all(s.get("dead") for s in hand[m["card"]]["segments"])]
+    if builds:
+        return max(builds, key=lambda m: (m["x"], -abs(m["y"])))
+    repairs = [m for m in moves if m.get("target") == seat and hand[m["card"]].get("effect") == "repair"]
+    return (repairs or [m for m in moves if m["type"] == "pass"] or moves)[0]
+
+
+def play_until(
+    state: engine.Game, done: Callable[[engine.Game], bool], rng: random.Random, choose: Chooser = engine.bots.choose
+) -> engine.Game:
+    """Legal moves (the engine's random bot unless told) until `done` holds; fails if the game ends first."""
+    while not done(state):
+        seat = engine.to_act(state)
+        assert seat is not None, "the game ended before reaching the position the test needs"
+        state, _ = engine.apply_move(state, seat, choose(state, seat, rng))
+    return state
+
+
+def store_game(runtime: Runtime, state: engine.Game, *, title: str = "Test mine", computers: Sequence[int] = ()) -> str:
+    """A running game whose latest snapshot is `state`, for tests that need a given hand or phase.
+
+    Games normally start from a secret seed (`GameService.start_game`); a test that needs, say, a broken tool
+    in seat 0's hand or a gold pick reaches that position with the engine and stores it as snapshot 0.
+    Everything after goes through the service as usual.
+    """
+    now = runtime.clock.now()
+    with runtime.db.write() as session:
+        game = Game(
+            title=title,
+            variant=state.variant,
+            options=dict(state.options),
+            policies=dataclasses.asdict(runtime.config.policies),
+            status="finished" if engine.is_over(state) else "active",
+            paused=False,
+            is_demo=False,
+            host_email="host@example.org",
+            created_at=now,
+            updated_at=now,
+            current_seq=0,
+            to_act_seat=engine.to_act(state),
+            turn_started_at=now,
+        )
+        game.seats = [
+            Seat(seat_index=index, display_name=name, is_bot=index in computers,
+                 email=None if index in computers else f"{name.lower()}@example.org")
+            for index, name in enumerate(state.players)
+        ]
+        session.add(game)
+        session.flush()
+        session.add(Snapshot(game_id=game.id, seq=0, state=state.to_dict(), move=None, events=[], actor_seat=None,
+                             submission_id=None, created_at=now))
+        return game.public_id
+
+
+def seat_token(runtime: Runtime, game_id: str, seat: int) -> str:
+    """The token of a fresh magic link to that seat."""
+    return runtime.games.invites(game_id)[seat].link.rsplit("/", 1)[1]
+
+
+def seat_to_act(runtime: Runtime, game_id: str) -> int:
+    seat = runtime.games.current_state(game_id).to_act
+    assert seat is not None
+    return seat

@@ -1,0 +1,141 @@
+"""The Flask application on the test database: test clients, and a host signed in through the emailed link."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from pbem import create_app
+from pbem.clock import SettableClock
+from pbem.config import Config
+from pbem.models import Game, HostAction
+from pbem.runtime import Runtime
+from pbem.web.app_context import EXTENSION_KEY
+from tests.support.games import seat_token
+from tests.support.mail import mailbox
+
+CSRF = "host-test-csrf-token"
+HOST = "host@example.org"  # the host of the games `new_game` makes
+LINK = re.compile(r"https?://\S+/host/sign-in/\S+")
+
+
+def built_app(config: Config, clock: SettableClock) -> Iterator[Flask]:
+    app = create_app(config, clock=clock)
+    app.testing = True
+    yield app
+    app.extensions[EXTENSION_KEY].close()
+
+
+@pytest.fixture
+def app(config: Config, clock: SettableClock) -> Iterator[Flask]:
+    yield from built_app(config, clock)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def app_runtime(app: Flask) -> Runtime:
+    return app.extensions[EXTENSION_KEY]
+
+
+@pytest.fixture
+def runtime_of(app: Flask) -> Runtime:
+    """The runtime behind the `app` fixture (the one its requests use)."""
+    return app_runtime(app)
+
+
+@pytest.fixture
+def host(client: FlaskClient, runtime_of: Runtime) -> FlaskClient:
+    """The test client, signed in as the host of the games `new_game` makes."""
+    sign_in(client, runtime_of)
+    return client
+
+
+# -- a host signed in through the emailed link ---------------------------------------------------------
+
+
+def with_csrf(client: FlaskClient) -> None:
+    with client.session_transaction() as session:
+        session["csrf"] = CSRF
+
+
+def post(client: FlaskClient, path: str, **fields: Any) -> Any:
+    """A POST with the session's CSRF token (and whatever fields the form sends)."""
+    return client.post(path, data={"csrf_token": CSRF, **fields})
+
+
+def host_link(runtime: Runtime, email: str) -> str:
+    message = mailbox(runtime, "host_link", to=email)[-1]
+    found = LINK.search(message.body_text)
+    assert found, message.body_text
+    return found.group(0)
+
+
+def sign_in(client: FlaskClient, runtime: Runtime, email: str = HOST) -> None:
+    with_csrf(client)
+    assert post(client, "/host", email=email).status_code == 200
+    path = "/host/" + host_link(runtime, email).split("/host/", 1)[1]
+    assert client.get(path).status_code == 200
+    assert post(client, path).status_code == 303
+
+
+# -- a seat's pages ------------------------------------------------------------------------------------
+
+
+HIDDEN_FIELD = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
+
+
+MOVE_BUTTON = re.compile(r'<button name="move" value="([^"]*)"')
+
+
+def table_path(game_id: str) -> str:
+    return f"/table/{game_id}"
+
+
+def open_table(client: FlaskClient, runtime: Runtime, game_id: str, seat: int) -> str:
+    """Follow a fresh link as a browser does; returns the table page."""
+    response = client.get(f"/play/{seat_token(runtime, game_id, seat)}", follow_redirects=True)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return response.get_data(as_text=True)
+
+
+def form_fields(page: str) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for name, value in HIDDEN_FIELD.findall(page):
+        fields.setdefault(name, html.unescape(value))
+    return fields
+
+
+def page_moves(page: str) -> list[dict[str, Any]]:
+    return [json.loads(html.unescape(value)) for value in MOVE_BUTTON.findall(page)]
+
+
+def current(runtime: Runtime, game_id: str) -> engine.Game:
+    return runtime.games.engine_state(game_id)[0]
+
+
+def audit(runtime: Runtime, game_id: str) -> list[tuple[str, dict]]:
+    with runtime.db.read() as session:
+        game = session.scalar(select(Game).where(Game.public_id == game_id))
+        return [(a.action, a.details) for a in session.scalars(
+            select(HostAction).where(HostAction.game_id == game.id).order_by(HostAction.id))]
+
+
+def system_lines(runtime: Runtime, game_id: str) -> list[str]:
+    return [line.text for line in runtime.chat.messages(game_id).lines if line.kind == "system"]
+
+
+def unchanged_but_rate_limits(before: dict, after: dict) -> bool:
+    """Nothing changed but the rate-limit counters (every request counts)."""
+    return {k: v for k, v in before.items() if k != "rate_limit_hits"} == {
+        k: v for k, v in after.items() if k != "rate_limit_hits"}
