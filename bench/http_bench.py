@@ -57,7 +57,7 @@ def set_up(runtime: Any, games: int, seed: int) -> dict[str, Any]:
     from sqlalchemy import select
 
     from pbem.models import Game
-    from pbem.service.games import PlayerSpec
+    from pbem.service.turns.games import PlayerSpec
 
     players = [PlayerSpec(name, f"{name.lower()}@example.org") for name in SIX]
     rng = random.Random(seed)

@@ -32,7 +32,7 @@ from pbem import create_app  # noqa: E402
 from pbem.config import Config  # noqa: E402
 from pbem.memo import CAPACITY  # noqa: E402
 from pbem.migrate import upgrade  # noqa: E402
-from pbem.service.games import PlayerSpec  # noqa: E402
+from pbem.service.turns.games import PlayerSpec  # noqa: E402
 from pbem.web.app_context import EXTENSION_KEY  # noqa: E402
 
 SIX = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")]

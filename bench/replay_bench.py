@@ -35,7 +35,7 @@ from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.models import Base, Game, Seat, Snapshot
 from pbem.runtime import Runtime
-from pbem.service.games import PlayerSpec
+from pbem.service.turns.games import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
 
 from scratch import scratch_postgres  # bench/scratch.py, beside this script

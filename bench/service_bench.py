@@ -22,7 +22,7 @@ from pbem.clock import SystemClock
 from pbem.config import Config
 from pbem.models import Base
 from pbem.runtime import build_runtime
-from pbem.service.games import PlayerSpec
+from pbem.service.turns.games import PlayerSpec
 
 from scratch import scratch_postgres  # bench/scratch.py, beside this script
 

@@ -27,7 +27,7 @@ from pbem.config import Config
 from pbem.models import Base, Game, Seat, TurnClock
 from pbem.models.games import new_public_id
 from pbem.runtime import build_runtime
-from pbem.service.games import PlayerSpec
+from pbem.service.turns.games import PlayerSpec
 
 from scratch import scratch_postgres  # bench/scratch.py, beside this script
 

@@ -89,7 +89,7 @@ class MailConfig:
 class SchedulerConfig:
     interval_seconds: int = field(default=5, metadata={"minimum": 1})
     bot_delay_seconds: int = field(default=3, metadata={"minimum": 0})
-    # The sweep for reminders, deadlines and daily digests (pbem/service/sweep.py).
+    # The sweep for reminders, deadlines and daily digests (pbem/service/timing/sweep.py).
     sweep_interval_seconds: int = field(default=60, metadata={"minimum": 1})
 
 

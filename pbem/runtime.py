@@ -26,24 +26,24 @@ from pbem.mail.outbox import Outbox
 from pbem.mail.reply_address import ReplyAddresses
 from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.models import Game, Seat
-from pbem.service.chat import ChatService
-from pbem.service.chronicle import Chronicle
-from pbem.service.fresh_links import FreshLinks
-from pbem.service.games import GameService
-from pbem.service.host_access import HOST_LINK_MAX_AGE, HostAccess
-from pbem.service.hosting import Hosting
-from pbem.service.invitations import InvitationLimits
+from pbem.service.talk.chat import ChatService
+from pbem.service.history.chronicle import Chronicle
+from pbem.service.seats.fresh_links import FreshLinks
+from pbem.service.turns.games import GameService
+from pbem.service.host.host_access import HOST_LINK_MAX_AGE, HostAccess
+from pbem.service.host.hosting import Hosting
+from pbem.service.host.invitations import InvitationLimits
 from pbem.service.letters.host_notices import enqueue_mail_failing_notice
-from pbem.service.moderation import Moderation
+from pbem.service.host.moderation import Moderation
 from pbem.service.rate_limits import RateLimiter
-from pbem.service.seats import SeatService
-from pbem.service.address_changes import AddressChangeLinks
-from pbem.service.auto_pass_links import AutoPassLinks
-from pbem.service.presence import Presence
-from pbem.service.replies import Inbound
-from pbem.service.sweep import TurnSweep
-from pbem.service.timeouts import Timeouts
-from pbem.service.turn_controls import TurnControls
+from pbem.service.seats.seats import SeatService
+from pbem.service.seats.address_changes import AddressChangeLinks
+from pbem.service.seats.auto_pass_links import AutoPassLinks
+from pbem.service.seats.presence import Presence
+from pbem.service.talk.replies import Inbound
+from pbem.service.timing.sweep import TurnSweep
+from pbem.service.turns.timeouts import Timeouts
+from pbem.service.turns.turn_controls import TurnControls
 from pbem.tokens import HostLinkSigner, LinkSigner
 
 

@@ -93,5 +93,5 @@ def test_the_walk_sees_an_arrow_where_there_is_one() -> None:
     found = set(arrows("pbem"))
 
     assert ("pbem.runtime", "pbem.mail.outbox") in found
-    assert ("pbem.service.replies", "pbem.mail.inbound") in found
+    assert ("pbem.service.talk.replies", "pbem.mail.inbound") in found
     assert ("pbem.config", "pbem.addresses") in found

@@ -21,7 +21,7 @@ from sqlalchemy import func, select, update
 import engine
 from pbem.models import OutboxMessage, Seat, Snapshot
 from pbem.runtime import Runtime
-from pbem.service.seats.fresh_links import PER_CLIENT
+from pbem.service.seats.seats.fresh_links import PER_CLIENT
 from tests.support.database import dump
 from tests.support.games import dig_for_gold, play_until, seat_token, store_game
 from tests.support.web import current, form_fields, open_table, page_moves, table_path

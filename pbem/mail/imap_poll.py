@@ -1,6 +1,6 @@
 """Polling the reply mailbox over IMAP (stdlib `imaplib`, no IDLE): `pbem mail receive` and a scheduler job.
 
-Each run logs in, reads every message not yet marked deleted, hands it to the receiver (`pbem/service/replies.py`), then marks it
+Each run logs in, reads every message not yet marked deleted, hands it to the receiver (`pbem/service/talk/replies.py`), then marks it
 deleted and expunges. A message larger than `mail.inbound_max_kb` is never downloaded: its size is asked
 first and only its header is fetched (enough to refuse it). Exactly once does not depend on the mailbox:
 a run that dies after `receive` committed but before the message was deleted finds it again next time,

@@ -1,6 +1,6 @@
 """Reading an inbound email: its sender, its key, its reply token's candidates, and whether a machine sent it.
 
-`pbem/service/replies.py` decides what becomes of the message; the IMAP poller and the SMTP listener hand it
+`pbem/service/talk/replies.py` decides what becomes of the message; the IMAP poller and the SMTP listener hand it
 over through the `Receiver` protocol below.
 """
 

@@ -3,7 +3,7 @@
 `pbem mail listen --host --port` runs it. It accepts mail only for the reply mailbox and its plus
 addresses (anything else gets "550 no such mailbox" at RCPT), refuses mail larger than
 `mail.inbound_max_kb` before reading it (aiosmtpd's size limit: "552"), and hands each message to
-the receiver (`pbem/service/replies.py`), which posts it, bounces it or ignores it exactly as for the IMAP poller. If that fails
+the receiver (`pbem/service/talk/replies.py`), which posts it, bounces it or ignores it exactly as for the IMAP poller. If that fails
 (the database is down), the sender's server hears "451" and retries later; a retry of a message already
 taken is recognised by its Message-ID and changes nothing.
 

@@ -1,6 +1,6 @@
 """The clock of each game's pending decision: what the scheduler's sweep filters by, without engine state.
 
-One row per game, rewritten by the game service with every snapshot (`pbem/service/turn_clock.py`).
+One row per game, rewritten by the game service with every snapshot (`pbem/service/timing/turn_clock.py`).
 `due_at` is the next moment the sweep has something to do for this decision (a reminder, the warning, the
 deadline); it is indexed, so a sweep costs what is due, not what is running. `version` makes every claim a
 conditional update: two sweeps that read the same row cannot both act on it.

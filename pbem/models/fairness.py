@@ -1,6 +1,6 @@
 """Sealed deals: for each round, the commitment published before anyone plays, and what opens it.
 
-The salt and the deal record stay in this table, unseen, until the round is over (`pbem/service/disclosure.py`
+The salt and the deal record stay in this table, unseen, until the round is over (`pbem/service/history/disclosure.py`
 decides when); the commitment itself is public from the moment the round is dealt. Written in the same
 transaction as the snapshot that deals the round, so no move can come before it.
 """
@@ -20,7 +20,7 @@ class RoundCommitment(Base):
     __tablename__ = "round_commitments"
     # One seal per deal. A round is dealt once (a rollback never goes back across a round's end or a deal:
     # GameService.rollback_in), but a game rolled back across one before that rule still gets its own seal for
-    # the round dealt again; the newest seal of a round is the one that counts (pbem/service/fairness.py).
+    # the round dealt again; the newest seal of a round is the one that counts (pbem/service/history/fairness.py).
     __table_args__ = (UniqueConstraint("game_id", "dealt_seq"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -55,16 +55,16 @@ class Game(Base):
     current_seq: Mapped[int | None]
     to_act_seat: Mapped[int | None]
     turn_started_at: Mapped[datetime | None]
-    # Counts the chat's messages as they are committed (pbem/service/chat.py, the only writer): a page drawn for
+    # Counts the chat's messages as they are committed (pbem/service/talk/chat.py, the only writer): a page drawn for
     # one count holds every message of that count, so the chat can be drawn once per count (pbem/memo.py).
     chat_version: Mapped[int] = mapped_column(default=0, server_default="0")
-    # A scheduler that is about to play a computer seat's turn holds this lease (see pbem/service/bots.py).
+    # A scheduler that is about to play a computer seat's turn holds this lease (see pbem/service/turns/bots.py).
     bot_lease_until: Mapped[datetime | None]
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat_index", cascade="all, delete-orphan"
     )
-    # Read-only: the game service writes clocks through `pbem/service/turn_clock.py`. Loaded with the game by
+    # Read-only: the game service writes clocks through `pbem/service/timing/turn_clock.py`. Loaded with the game by
     # `service.rows.find_game`, so a page that shows the deadline needs no query of its own for it.
     clock: Mapped[TurnClock | None] = relationship(viewonly=True, lazy="select")
 
@@ -95,12 +95,12 @@ class Seat(Base):
     notify_mode: Mapped[str] = mapped_column(String(16), default="turn")
     timezone: Mapped[str] = mapped_column(String(64), default="UTC")
     last_seen_at: Mapped[datetime | None]
-    # Table talk (pbem/service/chat.py): whether this seat wants an email for chat messages (batched), the
+    # Table talk (pbem/service/talk/chat.py): whether this seat wants an email for chat messages (batched), the
     # newest message it has been shown (on its page or in an email), and when its last chat email was queued.
     chat_emails: Mapped[bool] = mapped_column(default=False, server_default=false())
     chat_read_upto: Mapped[int | None]
     chat_mailed_at: Mapped[datetime | None]
-    # Keeping long games moving (pbem/service/turn_clock.py): quiet hours in the seat's time zone ("22:00-08:00";
+    # Keeping long games moving (pbem/service/timing/turn_clock.py): quiet hours in the seat's time zone ("22:00-08:00";
     # None: the game's default), away time (until when, and how much of the game's cap is used), the run of
     # timeouts that flags a seat as absent, the host's "auto-pass without waiting", the card to discard on a
     # timeout, and the host's last nudge (at most one an hour).

@@ -28,7 +28,7 @@ class RateLimitHit(Base):
 class ConfirmedMailbox(Base):
     """A mailbox (case and plus-tag folded) whose owner has shown they read our mail and want it.
 
-    Invitations to mailboxes not listed here are counted against daily limits (`pbem/service/invitations.py`).
+    Invitations to mailboxes not listed here are counted against daily limits (`pbem/service/host/invitations.py`).
     """
 
     __tablename__ = "confirmed_mailboxes"

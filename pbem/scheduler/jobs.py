@@ -11,7 +11,7 @@ from pbem.config import Config
 from pbem.mail.imap_poll import MailboxUnavailable
 from pbem.runtime import Runtime
 from pbem.service.letters.chat_mail import queue_due_chat_emails
-from pbem.service.bots import play_due_bot_turns
+from pbem.service.turns.bots import play_due_bot_turns
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from pbem.service.auto_pass_links import AutoPassClaim
-from pbem.service.turn_controls import LinkTarget
+from pbem.service.seats.auto_pass_links import AutoPassClaim
+from pbem.service.turns.turn_controls import LinkTarget
 from pbem.web.app_context import runtime
 from pbem.web.csrf import protect
 

@@ -20,8 +20,8 @@ from flask import Blueprint, Response, flash, jsonify, redirect, render_template
 from markupsafe import Markup
 
 from pbem.errors import PbemError
-from pbem.service.chat import MAX_LENGTH
-from pbem.service.chat_lines import ChatLine
+from pbem.service.talk.chat import MAX_LENGTH
+from pbem.service.talk.chat_lines import ChatLine
 from pbem.web import csrf, player
 from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json

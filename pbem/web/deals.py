@@ -14,9 +14,9 @@ from typing import Any
 from flask import Response, render_template, request
 from werkzeug.exceptions import NotFound
 
-from pbem.service.chronicle import RoundStory
-from pbem.service.fairness import SealedRound
-from pbem.service.games import GameState
+from pbem.service.history.chronicle import RoundStory
+from pbem.service.history.fairness import SealedRound
+from pbem.service.turns.games import GameState
 from pbem.web.app_context import runtime
 from pbem.web.player import blueprint, seat_route
 from pbem.web.seat_access import SeatAccess, off_the_address_bar

@@ -30,8 +30,8 @@ from markupsafe import Markup
 
 from pbem.errors import BadLink, ExpiredLink, GameNotFound, PbemError, RevokedLink, StaleTurn, ValidationError
 from pbem.service.events import describe
-from pbem.service.games import GameState
-from pbem.service.seats import SeatProfile
+from pbem.service.turns.games import GameState
+from pbem.service.seats.seats import SeatProfile
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.card_art import CARD_H, CARD_W, tool_icon
@@ -132,7 +132,7 @@ def settings(access: SeatAccess) -> Any:
 
 @seat_route("/presence", ["POST"])
 def presence(access: SeatAccess) -> Any:
-    """Away time, quiet hours, the card to discard on a timeout, "I'm back" (pbem/service/presence.py)."""
+    """Away time, quiet hours, the card to discard on a timeout, "I'm back" (pbem/service/seats/presence.py)."""
     game_id, seat = access.link.game_id, access.link.seat
     service = runtime().presence
     action = request.form.get("action", "")

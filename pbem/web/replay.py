@@ -1,7 +1,7 @@
 """The replay and the downloads a finished game offers, under both forms of a seat's address.
 
 - `/play/<token>/replay` and `/table/<game_id>/replay?step=N`: one step, through the seat's own eyes while
-  the game runs, everything once it is over (pbem/service/replay.py).
+  the game runs, everything once it is over (pbem/service/history/replay.py).
 - `.../replay.html`: the whole replay as one file that opens offline; `.../archive.json`: every snapshot,
   move, event, host action and sealed deal. Both only once the game is over, both plain downloads (GET
   changes nothing).

@@ -1,6 +1,6 @@
 """What one replay step shows, and the replay as one HTML file that opens offline.
 
-Built only from a `ReplayStep` (pbem/service/replay.py), whose view is the seat's own (`engine.view`) while
+Built only from a `ReplayStep` (pbem/service/history/replay.py), whose view is the seat's own (`engine.view`) while
 the game runs, the public one for a host, or `engine.open_view` once the game is over. The board and the
 cards are drawn by the turn page's own drawing code.
 
@@ -23,7 +23,7 @@ from flask import render_template
 from markupsafe import Markup
 
 import engine
-from pbem.service.replay import ReplayStep
+from pbem.service.history.replay import ReplayStep
 from pbem.web.board_svg import board_svg
 from pbem.web.card_art import card_svg
 from pbem.web.moves import goal_names

@@ -17,9 +17,9 @@ from markupsafe import Markup
 
 from pbem.memo import Memo
 from pbem.results_text import dwarf_label, gold_unit, payout_line, share_line, theft_line, treasure_outcome
-from pbem.service.deadlines import turn_deadline
-from pbem.service.games import GameState, HistoryEntry
-from pbem.service.seats import SeatProfile
+from pbem.service.timing.deadlines import turn_deadline
+from pbem.service.turns.games import GameState, HistoryEntry
+from pbem.service.seats.seats import SeatProfile
 from pbem.web.board_svg import board_svg
 from pbem.web.card_art import card_svg
 from pbem.web.moves import MoveGroup, goal_names, group_moves, join_words

@@ -20,7 +20,7 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.service.letters.game_mail import GameMail
 from pbem.models import ChatMessage, Game, OutboxMessage, Seat
-from pbem.service.chat_lines import unread_excerpt
+from pbem.service.talk.chat_lines import unread_excerpt
 
 CHAT_EMAIL_GAP = timedelta(minutes=15)
 # Seats handled per run; the next run goes on.

@@ -191,7 +191,7 @@ def daily_digest(
 
 
 def chat(lines: Sequence[Any], more: int, zone_name: str) -> dict[str, Any]:
-    """Table talk for an email: the newest unread messages (pbem.service.chat.ChatLine), oldest first.
+    """Table talk for an email: the newest unread messages (pbem.service.talk.chat.ChatLine), oldest first.
 
     Text stays text: the HTML part escapes it like any other value and makes no links of it.
     """

@@ -15,7 +15,7 @@
 
 Turn emails, daily digests and chat emails quote the table talk the seat has not been shown yet (the
 newest few, "and N more on the page"), and count it as shown once written (queued, or for a turn email,
-composed) (`pbem/service/chat.py`).
+composed) (`pbem/service/talk/chat.py`).
 
 Content comes from `seat_view(state, seat, names)` (the engine's view, told with the current names) and the
 events that seat may see (`pbem/service/letters/contents.py`).
@@ -37,13 +37,13 @@ from pbem.service.letters import contents, trust_context
 from pbem.times import format_duration, format_when
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
-from pbem.service.chat_lines import ChatExcerpt, mark_shown, unread_excerpt
-from pbem.service.deadlines import policy
-from pbem.service.deadlines import turn_deadline as policy_deadline
+from pbem.service.talk.chat_lines import ChatExcerpt, mark_shown, unread_excerpt
+from pbem.service.timing.deadlines import policy
+from pbem.service.timing.deadlines import turn_deadline as policy_deadline
 from pbem.service.events import describe, visible_events
 from pbem.service.rows import SEATS_AND_CLOCK
 from pbem.service.snapshots import latest_state, seat_view
-from pbem.service.turn_clock import current_clock
+from pbem.service.timing.turn_clock import current_clock
 from pbem.tokens import LinkSigner, SeatLink
 
 # Snapshots read at a time when looking back for the start of a round's payouts (a round's gold picks
@@ -56,7 +56,7 @@ DIGEST_LINES = 40
 def turn_deadline(game: Game) -> datetime | None:
     """When the pending decision times out (None: no deadline, nothing pending, or the game is paused).
 
-    The turn's clock (`pbem/service/turn_clock.py`) holds it, with quiet hours, away time and extensions.
+    The turn's clock (`pbem/service/timing/turn_clock.py`) holds it, with quiet hours, away time and extensions.
     """
     if game.to_act_seat is None or game.paused:
         return None
@@ -184,7 +184,7 @@ class GameMail:
         self._outbox.compose(session, message, game=game, seat=seat, context=context)
         mark_shown(seat, chat.upto)
 
-    # -- reminders (the scheduler's sweep, pbem/service/sweep.py) ------------------------------------
+    # -- reminders (the scheduler's sweep, pbem/service/timing/sweep.py) ------------------------------------
 
     def turn_reminder(
         self, session: Session, game: Game, seat: Seat, state: engine.Game, *, started_at: datetime,

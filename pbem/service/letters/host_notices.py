@@ -4,10 +4,10 @@
   run of failures to that seat's address: a later successful delivery starts a new run.
 - `enqueue_stalling_notice`: a player is keeping the table waiting (the reminder sweep of the
   scheduler calls it), once per pending decision.
-- `enqueue_absent_notice`: a seat timed out too many turns in a row (`pbem/service/timeouts.py`), with
+- `enqueue_absent_notice`: a seat timed out too many turns in a row (`pbem/service/turns/timeouts.py`), with
   one-click links to let the game pass for it without waiting or to replace the player.
 - `enqueue_move_refused_notice`: a move the server makes for a seat (a computer seat's, a timeout) was refused,
-  and the game waits for the host (`pbem/service/refused_moves.py`), once per decision.
+  and the game waits for the host (`pbem/service/turns/refused_moves.py`), once per decision.
 All go to `games.host_email` in the host's own conversation about the game.
 """
 

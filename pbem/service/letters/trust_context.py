@@ -16,9 +16,9 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from pbem.models import Game
-from pbem.service.disclosure import disclosure
-from pbem.service.fairness import sealed_round
-from pbem.service.recap import round_recap
+from pbem.service.history.disclosure import disclosure
+from pbem.service.history.fairness import sealed_round
+from pbem.service.history.recap import round_recap
 
 
 def sealed_context(session: Session, game: Game, round_number: int) -> dict[str, Any]:

@@ -24,7 +24,7 @@ import engine
 from pbem import config as config_module
 from pbem.config import ConfigError, PolicyConfig
 from pbem.errors import ValidationError
-from pbem.service.games import MAX_NAME, MAX_TITLE, PlayerSpec
+from pbem.service.turns.games import MAX_NAME, MAX_TITLE, PlayerSpec
 from pbem.service.text import EMAIL_PATTERN
 from pbem.variants import MAX_DECK_BYTES, parse_deck, variant_choices
 

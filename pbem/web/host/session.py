@@ -1,12 +1,12 @@
 """Who is signed in on the host pages: the signed session cookie holds only the token of a server-side session
-(`host_sessions`, see `pbem/service/host_access.py`), so signing out ends it for good, copies included."""
+(`host_sessions`, see `pbem/service/host/host_access.py`), so signing out ends it for good, copies included."""
 
 from __future__ import annotations
 
 from flask import g, session
 
 from pbem.errors import NotSignedIn
-from pbem.service.host_access import HostSession, SignedIn
+from pbem.service.host.host_access import HostSession, SignedIn
 from pbem.web.app_context import runtime
 
 SESSION_KEY = "host"

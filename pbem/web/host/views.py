@@ -10,8 +10,8 @@ from flask import Blueprint, Response, flash, get_flashed_messages, jsonify, red
 from markupsafe import Markup
 
 from pbem.errors import BadLink, NotAllowed, NotSignedIn, PbemError, RateLimited, ValidationError
-from pbem.service.host_access import HostSession
-from pbem.service.hosting import GameRow
+from pbem.service.host.host_access import HostSession
+from pbem.service.host.hosting import GameRow
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.board_svg import board_svg
@@ -30,7 +30,7 @@ blueprint = Blueprint("host", __name__, url_prefix="/host")
 csrf.protect(blueprint)
 
 CONFIRM_MISSING = "Please tick the confirmation box: nothing was done."
-# The turn controls of pbem/service/turn_controls.py, with what the host is told once done.
+# The turn controls of pbem/service/turns/turn_controls.py, with what the host is told once done.
 TURN_CONTROLS = {
     "pause": "The game is paused: no moves, reminders or deadlines until you resume it.",
     "resume": "The game goes on; the turn's reminders and deadline continue where they stopped.",

@@ -3,7 +3,7 @@
 Such a move is never retried by itself: it would be refused again, for ever. The decision's clock is marked as
 waiting for the host (`turn_clocks.timed_out`, as for the notify-host policy), so neither the computer players'
 job nor the sweep takes it up again; the host is emailed once per decision and the table is told. The host's
-"skip" then discards a card face down for the seat (`pbem/service/turn_controls.py`), or the host rolls the
+"skip" then discards a card face down for the seat (`pbem/service/turns/turn_controls.py`), or the host rolls the
 game back or ends it. The caller logs the refusal with its cause.
 """
 
@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 from pbem.service.letters.host_notices import enqueue_move_refused_notice
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Seat
-from pbem.service.chat import post_system_line
-from pbem.service.turn_clock import current_clock, plan_turn, reschedule
+from pbem.service.talk.chat import post_system_line
+from pbem.service.timing.turn_clock import current_clock, plan_turn, reschedule
 
 
 def hold_for_host(session: Session, outbox: Outbox, game: Game, seat: Seat, now: datetime) -> None:

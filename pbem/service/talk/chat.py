@@ -13,7 +13,7 @@ change commits.
 
 What a seat has been shown is one number, `seats.chat_read_upto`: the newest message id its page
 displayed (reported by the page's script) or an email carried. Emails include the messages after it
-(`pbem/service/chat_lines.py`, which the game service's mail reads without importing this module).
+(`pbem/service/talk/chat_lines.py`, which the game service's mail reads without importing this module).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pbem.db import Database
 from pbem.errors import RateLimited
 from pbem.memo import remembered
 from pbem.models import ChatMessage, Game, Seat
-from pbem.service.chat_lines import ChatLine, chat_line, mark_shown
+from pbem.service.talk.chat_lines import ChatLine, chat_line, mark_shown
 from pbem.service.rows import find_game, require_seat
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.text import MAX_LENGTH, clean_text  # noqa: F401  (MAX_LENGTH: the chat form's limit)

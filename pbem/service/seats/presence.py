@@ -22,10 +22,10 @@ from pbem.db import Database
 from pbem.errors import ValidationError
 from pbem.times import parse_quiet_hours, zone
 from pbem.models import Game, Seat
-from pbem.service.chat import post_system_line
+from pbem.service.talk.chat import post_system_line
 from pbem.service.rows import lock_game, require_seat
-from pbem.service.sweep import load_state
-from pbem.service.turn_clock import charge_away, current_clock, quiet_hours_of, refund_away, reschedule, seat_moved
+from pbem.service.timing.sweep import load_state
+from pbem.service.timing.turn_clock import charge_away, current_clock, quiet_hours_of, refund_away, reschedule, seat_moved
 
 MAX_AWAY_AHEAD = timedelta(days=365)
 

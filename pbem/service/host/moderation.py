@@ -3,7 +3,7 @@ correct an address, roll back, end or abandon the game, and (only in a game wher
 reveal it.
 
 Each action is one transaction: the change, the HostAction audit row, a system line telling the table
-(`pbem/service/chat.py`), and the emails it causes, so all of it exists exactly when the change commits.
+(`pbem/service/talk/chat.py`), and the emails it causes, so all of it exists exactly when the change commits.
 The table learns only what changed hands or state, never anything hidden: a new player's private
 knowledge goes to that player alone, in the handover email, and the table is told that it went.
 
@@ -31,16 +31,16 @@ from pbem.db import Database
 from pbem.errors import BadLink, GameFinished, NotAllowed, NotYourGame, RateLimited, SeatNotFound, ValidationError
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import AddressChange, Game, Seat, Snapshot
-from pbem.service.address_changes import INVALID, MAX_AGE, AddressChangeLinks
-from pbem.service.chat import post_system_line
-from pbem.service.games import MAX_NAME, GameService
+from pbem.service.seats.address_changes import INVALID, MAX_AGE, AddressChangeLinks
+from pbem.service.talk.chat import post_system_line
+from pbem.service.turns.games import MAX_NAME, GameService
 from pbem.service.rows import lock_game
 from pbem.service.text import clean_email
-from pbem.service.host_access import HostSession, normal_email
+from pbem.service.host.host_access import HostSession, normal_email
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.snapshots import seat_view
 from pbem.service.text import clean_line, visible_text
-from pbem.service.turn_controls import hand_over
+from pbem.service.turns.turn_controls import hand_over
 
 MAX_REASON = 500
 RUNNING = ("created", "active")

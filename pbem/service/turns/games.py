@@ -43,11 +43,11 @@ from pbem.models import Game, HostAction, Seat, Snapshot
 from pbem.models.games import SNAPSHOT_SOURCES
 from pbem.models.row_writes import insert_row, update_row
 from pbem.service.events import describe, visible_events
-from pbem.service.fairness import seal_dealt_round
+from pbem.service.history.fairness import seal_dealt_round
 from pbem.service.rows import find_game, lock_for_move, lock_game, require_seat
 from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.text import clean_email, clean_line
-from pbem.service.turn_clock import plan_turn, seat_moved
+from pbem.service.timing.turn_clock import plan_turn, seat_moved
 from pbem.tokens import LinkSigner, SeatLink
 
 MAX_TITLE = 200
@@ -368,7 +368,7 @@ class GameService:
         )
         # A snapshot that deals a round seals that deal, in this same transaction (docs/fairness.md).
         seal_dealt_round(session, game, seq, state, events, now)
-        # The new pending decision gets its reminders and deadline (pbem/service/turn_clock.py).
+        # The new pending decision gets its reminders and deadline (pbem/service/timing/turn_clock.py).
         plan_turn(session, game, now)
         return seq
 

@@ -19,9 +19,9 @@ from pbem.models import Game, Seat
 from pbem.models.games import NOTIFY_MODES
 from pbem.times import zone
 from pbem.service.rows import find_game, require_seat
-from pbem.service.invitations import confirm_mailbox
-from pbem.service.presence import away_label
-from pbem.service.turn_clock import away_cap, current_clock
+from pbem.service.host.invitations import confirm_mailbox
+from pbem.service.seats.presence import away_label
+from pbem.service.timing.turn_clock import away_cap, current_clock
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class SeatProfile:
     last_seen_at: datetime | None
     computer_seats: frozenset[int]
     policies: dict[str, Any]
-    # Keeping long games moving (pbem/service/presence.py, turn_clock.py): the pending turn's deadline with
+    # Keeping long games moving (pbem/service/seats/presence.py, turn_clock.py): the pending turn's deadline with
     # quiet hours, away time and extensions; "away until Fri 3 Dec" per seat; this seat's own settings.
     deadline_at: datetime | None = None
     away: dict[int, str] = field(default_factory=dict)

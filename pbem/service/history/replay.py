@@ -6,7 +6,7 @@ shows the public view and public events. Once the game is over everything is ope
 `engine.open_view(state)` (every hand, role and goal) and every event, told in the third person; but a dwarf
 card given up to Swap Your Hats is never named, and with option `recap_private_moves` off no hand, unseen goal,
 map result or face-down card is shown (`engine.tellable`).
-`pbem/service/disclosure.py` says when a game is over.
+`pbem/service/history/disclosure.py` says when a game is over.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.models import Game, Snapshot
-from pbem.service.disclosure import game_is_closed
+from pbem.service.history.disclosure import game_is_closed
 from pbem.service.events import SERVER_EVENTS, describe, describe_openly, visible_events
-from pbem.service.timeline import round_starts
+from pbem.service.history.timeline import round_starts
 
 # Moves of the same round shown before the current one, newest first.
 LOG_LENGTH = 12

@@ -17,7 +17,7 @@ from sqlalchemy.orm.util import identity_key
 
 from pbem.models import Game, Seat, TurnClock
 from pbem.models.row_writes import flush_changed, update_unloaded
-from pbem.service.deadlines import TurnFacts, TurnSchedule, policy, turn_schedule
+from pbem.service.timing.deadlines import TurnFacts, TurnSchedule, policy, turn_schedule
 from pbem.times import QuietHours, parse_quiet_hours
 
 

@@ -1,6 +1,6 @@
 """A game's memory, for pages: sealed deals, declassified rounds, replays and the archive.
 
-Each answer is read in one transaction and discloses only what is due (`pbem/service/disclosure.py`): a
+Each answer is read in one transaction and discloses only what is due (`pbem/service/history/disclosure.py`): a
 round's deal and private events once that round is over; every hand and role at every step, and the
 archive, once the game is over. The web layer checks who is asking (a seat's link, or the host's pages);
 this service decides what that asker may be shown.
@@ -13,13 +13,13 @@ from typing import Any
 
 from pbem.db import Database
 from pbem.errors import GameNotOver, GameNotStarted, RoundNotOver
-from pbem.service.archive import game_archive
-from pbem.service.disclosure import disclosure, game_is_closed
-from pbem.service.fairness import SealedRound, sealed_round, sealed_rounds
+from pbem.service.history.archive import game_archive
+from pbem.service.history.disclosure import disclosure, game_is_closed
+from pbem.service.history.fairness import SealedRound, sealed_round, sealed_rounds
 from pbem.service.rows import find_game, require_seat
-from pbem.service.recap import Recap, round_recap
-from pbem.service.timeline import round_starts
-from pbem.service.replay import Eyes, ReplayStep, eyes_for, replay_all, replay_step
+from pbem.service.history.recap import Recap, round_recap
+from pbem.service.history.timeline import round_starts
+from pbem.service.history.replay import Eyes, ReplayStep, eyes_for, replay_all, replay_step
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class Chronicle:
             return list(replay_all(session, game, Eyes(seat=None, open=True)))
 
     def archive(self, game_id: str, *, include_emails: bool = False) -> dict[str, Any]:
-        """The JSON archive (pbem/service/archive.py); only once the game is over, for players and host alike."""
+        """The JSON archive (pbem/service/history/archive.py); only once the game is over, for players and host alike."""
         with self._db.read() as session:
             game = find_game(session, game_id)
             if not game_is_closed(game):

@@ -5,7 +5,7 @@ short lease on the game row, valid only for that sequence number), so two schedu
 never both think; the move then goes through `GameService.submit_move` like anyone's, as the server's own
 (source SERVER, an unguessable id: no player's form can take it), for the sequence number it was decided at,
 so even a doubled attempt applies once. A move that is refused is never tried again: it is logged and the
-turn waits for the host (`pbem/service/refused_moves.py`), whose "skip" plays it.
+turn waits for the host (`pbem/service/turns/refused_moves.py`), whose "skip" plays it.
 
 The computer decides with `engine.bots.HeuristicBot` from what the seat itself may know: its
 `engine.view`, its legal moves and the stored events it may see (public ones and its own), exactly
@@ -30,9 +30,9 @@ from pbem.db import Database
 from pbem.errors import GameFinished, GamePaused, NotYourTurn, PbemError, StaleTurn
 from pbem.models import Game, Seat, Snapshot, TurnClock
 from pbem.service.events import visible_events
-from pbem.service.games import SERVER, GameService, PlayerSpec, server_submission_id
+from pbem.service.turns.games import SERVER, GameService, PlayerSpec, server_submission_id
 from pbem.service.rows import lock_game
-from pbem.service.refused_moves import hold_for_host
+from pbem.service.turns.refused_moves import hold_for_host
 
 log = logging.getLogger(__name__)
 

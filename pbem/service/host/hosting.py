@@ -25,14 +25,14 @@ from pbem.errors import GameNotFound, NotYourGame, RateLimited, RollbackAcrossRo
 from pbem.mail.status import SeatMailStatus, mail_statuses, seat_mail_status
 from pbem.models import Game, HostAction, Snapshot
 from pbem.service.events import describe, visible_events
-from pbem.service.games import GameService, HistoryEntry, PlayerSpec, rollback_floor
-from pbem.service.host_access import HostSession, normal_email
-from pbem.service.invitations import InvitationLimits
-from pbem.service.moderation import host_plays, may_host
+from pbem.service.turns.games import GameService, HistoryEntry, PlayerSpec, rollback_floor
+from pbem.service.host.host_access import HostSession, normal_email
+from pbem.service.host.invitations import InvitationLimits
+from pbem.service.host.moderation import host_plays, may_host
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.snapshots import latest_states
-from pbem.service.turn_clock import pending_clock
-from pbem.service.turn_controls import SeatTurnStatus, TurnStatus, turn_status_of
+from pbem.service.timing.turn_clock import pending_clock
+from pbem.service.turns.turn_controls import SeatTurnStatus, TurnStatus, turn_status_of
 
 PER_HOST_GAMES = Limit("host_create_game", count=10, window=timedelta(days=1))
 # Private event types, in words for the rollback warning: what kind of secret a seat learned (never which).

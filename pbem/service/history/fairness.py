@@ -3,7 +3,7 @@
 When a snapshot deals a round (snapshot 0 deals round 1; a move whose events hold `round_started` deals the
 next), `seal_dealt_round` stores a commitment in the same transaction: the engine seals each part of the deal
 with its own salt, all drawn from one fresh secret from `secrets` (`engine.commitment`). The commitment is shown
-from then on; the deal only once the round is over (`pbem/service/disclosure.py`), and then only the parts the
+from then on; the deal only once the round is over (`pbem/service/history/disclosure.py`), and then only the parts the
 rules let anyone see (`engine.withheld_parts`: a dwarf card given up to Swap Your Hats, ...), with just the
 digest of the others, so the server cannot change the deal halfway without the published fingerprint giving it
 away, and a card that stays face down for good is never shown. Seals stored before parts existed
@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.models import Game, RoundCommitment, Snapshot
-from pbem.service.disclosure import Disclosure
+from pbem.service.history.disclosure import Disclosure
 
 SALT_BYTES = 32
 

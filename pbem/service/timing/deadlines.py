@@ -1,7 +1,7 @@
 """When a pending decision earns a reminder, a warning and its deadline: the one place that says so.
 
 Pure arithmetic over a turn's facts (when it began, time that does not count against the player, reminders
-already sent), the game's policies and the seat's time zone and quiet hours. `pbem/service/turn_clock.py`
+already sent), the game's policies and the seat's time zone and quiet hours. `pbem/service/timing/turn_clock.py`
 stores the result in the indexed `turn_clocks` row the sweep reads; pages and emails show the stored deadline.
 
 - Reminders: the first `reminder_delay_hours` after the turn began, then every `reminder_interval_hours`, at

@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.errors import RoundNotOver
 from pbem.models import Game, Snapshot
-from pbem.service.disclosure import Disclosure
-from pbem.service.timeline import round_span, round_starts
+from pbem.service.history.disclosure import Disclosure
+from pbem.service.history.timeline import round_span, round_starts
 
 
 @dataclass(frozen=True)

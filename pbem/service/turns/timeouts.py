@@ -4,7 +4,7 @@
 - Policy `auto-pass`: discard one card face down, the one the player marked in advance ("if I time out,
   discard this") if it is still in hand, else a random one. It never builds or plays an action, so a timeout
   reveals nothing about the seat's side.
-- Policy `bot`: the computer player decides (`pbem.service.bots.bot_move`, the one place bots choose).
+- Policy `bot`: the computer player decides (`pbem.service.turns.bots.bot_move`, the one place bots choose).
 - Policy `notify-host`: the host is told and the game waits for them.
 
 Every timeout counts towards the seat's run; after `absent_after` in a row the seat is flagged absent and
@@ -12,7 +12,7 @@ the host is emailed one-click links. Callers hold the game row locked and have c
 
 A computer seat is timed out only by the host's skip, after its own move was refused: a card is discarded
 face down for it. A timeout move that is refused (by the rules, or the database) changes nothing: the sweep
-holds the turn for the host (`pbem/service/refused_moves.py`), a skip answers MoveRefused.
+holds the turn for the host (`pbem/service/turns/refused_moves.py`), a skip answers MoveRefused.
 """
 
 from __future__ import annotations
@@ -34,14 +34,14 @@ from pbem.times import format_duration
 from pbem.service.letters.host_notices import enqueue_absent_notice, enqueue_stalling_notice
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Seat, TurnClock
-from pbem.service.auto_pass_links import AutoPassLinks
-from pbem.service.bots import bot_move, seat_events
-from pbem.service.chat import post_system_line
-from pbem.service.deadlines import policy
+from pbem.service.seats.auto_pass_links import AutoPassLinks
+from pbem.service.turns.bots import bot_move, seat_events
+from pbem.service.talk.chat import post_system_line
+from pbem.service.timing.deadlines import policy
 from pbem.service.events import describe, visible_events
-from pbem.service.games import GameService
-from pbem.service.refused_moves import hold_for_host
-from pbem.service.turn_clock import reschedule
+from pbem.service.turns.games import GameService
+from pbem.service.turns.refused_moves import hold_for_host
+from pbem.service.timing.turn_clock import reschedule
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Chat messages as readers see them, and what an email to a seat quotes of the chat.
 
-Apart from `pbem/service/chat.py` because the game service's mail (`pbem/service/letters/game_mail.py`) reads it
+Apart from `pbem/service/talk/chat.py` because the game service's mail (`pbem/service/letters/game_mail.py`) reads it
 inside the move's transaction, and the chat service itself builds on the game service: this module needs
 only the models.
 """

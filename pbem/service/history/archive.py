@@ -21,9 +21,9 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.models import Game, HostAction, Snapshot
-from pbem.service.disclosure import Disclosure
-from pbem.service.fairness import SealedRound, sealed_rounds
-from pbem.service.replay import unsaid
+from pbem.service.history.disclosure import Disclosure
+from pbem.service.history.fairness import SealedRound, sealed_rounds
+from pbem.service.history.replay import unsaid
 
 # 2: snapshots as open views with their events and moves as everyone may read them; deals opened in parts.
 FORMAT = "saboteur-pbem-archive-2"

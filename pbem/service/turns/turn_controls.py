@@ -29,11 +29,11 @@ from pbem.errors import (
 )
 from pbem.service.letters.game_mail import GameMail
 from pbem.models import Game, HostAction, Seat, TurnClock
-from pbem.service.chat import post_system_line
+from pbem.service.talk.chat import post_system_line
 from pbem.service.rows import find_game, lock_game
-from pbem.service.sweep import load_state
-from pbem.service.timeouts import Timeouts
-from pbem.service.turn_clock import current_clock, plan_turn, refund_away, reschedule
+from pbem.service.timing.sweep import load_state
+from pbem.service.turns.timeouts import Timeouts
+from pbem.service.timing.turn_clock import current_clock, plan_turn, refund_away, reschedule
 
 NUDGE_EVERY = timedelta(hours=1)
 MAX_EXTENSION_HOURS = 24 * 14
@@ -205,7 +205,7 @@ class TurnControls:
             self._record(session, game, actor_email, "auto_pass", {"seat": seat, "on": on}, line, now)
 
     def link_target(self, game_id: str, seat: int, version: int) -> LinkTarget:
-        """What a host's one-click link (pbem/service/auto_pass_links.py) is about; BadLink if the seat changed hands."""
+        """What a host's one-click link (pbem/service/seats/auto_pass_links.py) is about; BadLink if the seat changed hands."""
         with self._db.read() as session:
             try:
                 game = find_game(session, game_id)
@@ -275,7 +275,7 @@ def _seat(game: Game, seat: int) -> Seat:
 
 def _pending(session: Session, game: Game) -> TurnClock:
     """The clock of the decision pending now, which must be a person's, or a computer seat's whose move was
-    refused (the turn waits for the host: pbem/service/refused_moves.py)."""
+    refused (the turn waits for the host: pbem/service/turns/refused_moves.py)."""
     clock = current_clock(session, game)
     if clock is None:
         plan_turn(session, game, game.turn_started_at or game.updated_at)  # a game from before clocks existed

@@ -5,7 +5,7 @@ Each due clock is handled in its own write transaction: the game row is locked (
 the clock is claimed with a conditional update on its `version`; a second sweep (another thread, another
 process, a scheduler started by mistake) that read the same row loses the claim and does nothing. The
 outbox's dedupe keys and the snapshot's unique (game, seq) are second guards. A timeout move that is refused
-is not tried again: the turn waits for the host, who is told (`pbem/service/refused_moves.py`).
+is not tried again: the turn waits for the host, who is told (`pbem/service/turns/refused_moves.py`).
 
 A scheduler back from a long outage sends one reminder per pending decision, counting the ladder steps it
 missed, not one per missed step; reminders never go out in the seat's quiet hours (they wait for the end).
@@ -26,9 +26,9 @@ from pbem.db import Database
 from pbem.service.letters.daily import queue_due_daily_digests
 from pbem.service.letters.game_mail import GameMail
 from pbem.models import Game, Snapshot, TurnClock
-from pbem.service.deadlines import is_quiet, out_of_quiet_hours, reminders_due_by
-from pbem.service.timeouts import REFUSED, Timeouts
-from pbem.service.turn_clock import facts_of, plan_turn, quiet_hours_of, reschedule, schedule_of
+from pbem.service.timing.deadlines import is_quiet, out_of_quiet_hours, reminders_due_by
+from pbem.service.turns.timeouts import REFUSED, Timeouts
+from pbem.service.timing.turn_clock import facts_of, plan_turn, quiet_hours_of, reschedule, schedule_of
 
 log = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ from pbem.errors import BadLink, RateLimited
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostSessionRecord, HostSignIn
 from pbem.service.text import EMAIL_PATTERN
-from pbem.service.invitations import confirm_mailbox
+from pbem.service.host.invitations import confirm_mailbox
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.tokens import HostLink, HostLinkSigner
 

@@ -1,0 +1,1 @@
+"""The host: signing in, the game list and form, invitations, and moderating a table."""

@@ -1,0 +1,1 @@
+"""The turn clock: reminders, warnings and deadlines, stored and swept."""
