@@ -30,15 +30,29 @@ def test_two_snapshots_cannot_share_a_sequence_number(database: Database, clock:
         session.add(Snapshot(game_id=game_id, seq=0, state={}, move=None, events=[], created_at=clock.now()))
 
 
-def test_a_submission_id_is_used_once_per_game(database: Database, clock: SettableClock) -> None:
+def test_a_submission_id_is_used_once_per_seat_and_source(database: Database, clock: SettableClock) -> None:
     game_id = add_game(database, clock)
     with database.write() as session:
         session.add(Snapshot(game_id=game_id, seq=1, state={}, move={}, events=[], submission_id="s-1",
-                             created_at=clock.now()))
+                             source="player", actor_seat=0, created_at=clock.now()))
 
     with pytest.raises(IntegrityError), database.write() as session:
         session.add(Snapshot(game_id=game_id, seq=2, state={}, move={}, events=[], submission_id="s-1",
-                             created_at=clock.now()))
+                             source="player", actor_seat=0, created_at=clock.now()))
+
+
+def test_the_servers_ids_never_collide_with_a_players(database: Database, clock: SettableClock) -> None:
+    game_id = add_game(database, clock)
+    with database.write() as session:
+        session.add(Snapshot(game_id=game_id, seq=1, state={}, move={}, events=[], submission_id="bot-1",
+                             source="player", actor_seat=0, created_at=clock.now()))
+
+    with database.write() as session:
+        session.add(Snapshot(game_id=game_id, seq=2, state={}, move={}, events=[], submission_id="bot-1",
+                             source="server", actor_seat=0, created_at=clock.now()))
+
+    with database.read() as session:
+        assert len(session.scalars(select(Snapshot).where(Snapshot.submission_id == "bot-1")).all()) == 2
 
 
 def test_snapshots_are_never_updated_or_deleted(database: Database, clock: SettableClock) -> None:
