@@ -18,3 +18,11 @@ __all__ += ["ConfirmedMailbox"]
 from pbem.models.hosting import AddressChange, HostSessionRecord, HostSignIn  # noqa: E402
 
 __all__ += ["AddressChange", "HostSessionRecord", "HostSignIn"]
+from pbem.models.players import (  # noqa: E402
+    PlayerPreferences, PlayerSession, PlayerSignIn, SpectatorLink, SpectatorSubscription,
+)
+
+__all__ += ["PlayerPreferences", "PlayerSession", "PlayerSignIn", "SpectatorLink", "SpectatorSubscription"]
+from pbem.models.invites import Invite, Joiner, Rematch, RematchPermission  # noqa: E402
+
+__all__ += ["Invite", "Joiner", "Rematch", "RematchPermission"]
