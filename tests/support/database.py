@@ -1,9 +1,10 @@
-"""The database and the runtime: a fresh database per test (SQLite always, PostgreSQL when
-PBEM_TEST_DATABASE_URL is set), a clock that only moves when told, and the services wired to both."""
+"""The database and the runtime: a database per test (SQLite always, PostgreSQL when PBEM_TEST_DATABASE_URL
+is set) whose tables are built once per run, a clock that only moves when told, and the services wired to both."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,19 +43,115 @@ def postgres_admin() -> Iterator[Engine]:
     engine.dispose()
 
 
+def postgres_url(schema: str) -> str:
+    """PBEM_TEST_DATABASE_URL with every connection working in `schema`."""
+    url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+    return url.render_as_string(hide_password=False)
+
+
+class PostgresSchemas:
+    """PostgreSQL schemas holding the models' tables, each lent to one test at a time and emptied after it.
+
+    Building the tables takes a few hundred milliseconds; deleting the few rows a test leaves takes a few. A
+    schema comes back only if it still holds exactly the models' tables and empties within the lock timeout
+    (a test that leaves a transaction open, or adds a table, costs a new schema instead)."""
+
+    def __init__(self, admin: Engine) -> None:
+        self.admin = admin
+        self.free: list[str] = []
+        self.made: set[str] = set()
+        tables = Base.metadata.sorted_tables
+        self.names = sorted(table.name for table in tables)
+        self.empty_them = "; ".join(f'DELETE FROM "{table.name}"' for table in reversed(tables))
+
+    def lend(self) -> str:
+        if self.free:
+            return self.free.pop()
+        schema = f"test_{uuid.uuid4().hex[:16]}"
+        with self.admin.connect() as connection:
+            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+        self.made.add(schema)
+        db = Database(postgres_url(schema))
+        Base.metadata.create_all(db.engine)
+        db.dispose()
+        return schema
+
+    def give_back(self, schema: str) -> None:
+        try:
+            with self.admin.connect() as connection, connection.begin():
+                tables = connection.scalars(
+                    text("SELECT table_name FROM information_schema.tables WHERE table_schema = :schema"),
+                    {"schema": schema},
+                ).all()
+                if sorted(tables) != self.names:
+                    raise LookupError(f"schema {schema} holds other tables: {sorted(tables)}")
+                connection.exec_driver_sql(
+                    f"SET LOCAL lock_timeout = '2s'; SET LOCAL search_path = \"{schema}\"; {self.empty_them}"
+                )
+                connection.execute(  # ids start at 1 again, as in a new schema
+                    text("SELECT setval(oid, 1, false) FROM pg_class WHERE relkind = 'S' "
+                         "AND relnamespace = CAST(:schema AS regnamespace)"),
+                    {"schema": schema},
+                )
+        except Exception:
+            self.drop(schema)
+            return
+        self.free.append(schema)
+
+    def drop(self, schema: str) -> None:
+        self.made.discard(schema)
+        with self.admin.connect() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+
+    def drop_all(self) -> None:
+        for schema in list(self.made):
+            self.drop(schema)
+
+
+@pytest.fixture(scope="session")
+def postgres_schemas(postgres_admin: Engine) -> Iterator[PostgresSchemas]:
+    schemas = PostgresSchemas(postgres_admin)
+    yield schemas
+    schemas.drop_all()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file holding the models' tables, built once and copied for each test that wants them."""
+    path = tmp_path_factory.mktemp("schema") / "models.sqlite3"
+    db = Database(f"sqlite:///{path}")
+    Base.metadata.create_all(db.engine)
+    db.dispose()
+    return path
+
+
 @pytest.fixture(params=BACKENDS)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty database: a new SQLite file, or a new PostgreSQL schema that is dropped afterwards."""
+    """A database of this test's own: a new SQLite file, or a PostgreSQL schema no other test sees meanwhile.
+
+    It is empty, unless the test uses the `database` fixture: then it holds the models' tables, empty, copied
+    from a file built once (SQLite) or lent from schemas built once per run and emptied after each test."""
+    with_tables = "database" in request.fixturenames
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
+        path = tmp_path / "pbem.sqlite3"
+        if with_tables:
+            shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        yield f"sqlite:///{path}"
+        return
+    if with_tables:
+        schemas: PostgresSchemas = request.getfixturevalue("postgres_schemas")
+        schema = schemas.lend()
+        try:
+            yield postgres_url(schema)
+        finally:
+            schemas.give_back(schema)
         return
     admin: Engine = request.getfixturevalue("postgres_admin")
     schema = f"test_{uuid.uuid4().hex[:16]}"
     with admin.connect() as connection:
         connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
     try:
-        yield url.render_as_string(hide_password=False)
+        yield postgres_url(schema)
     finally:
         with admin.connect() as connection:
             connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
@@ -62,9 +159,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 @pytest.fixture
 def database(database_url: str) -> Iterator[Database]:
-    """The schema from the models (the migrations are proven equal to it in test_migrations.py)."""
+    """The schema from the models (the migrations are proven equal to it in test_migrations.py), empty."""
     db = Database(database_url)
-    Base.metadata.create_all(db.engine)
     yield db
     db.dispose()
 
