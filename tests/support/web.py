@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from jinja2.bccache import BytecodeCache, Bucket
 from sqlalchemy import select
 
 from pbem import create_app
@@ -27,9 +28,28 @@ HOST = "host@example.org"  # the host of the games `new_game` makes
 LINK = re.compile(r"https?://\S+/host/sign-in/\S+")
 
 
+class CompiledTemplates(BytecodeCache):
+    """Compiled page templates shared by every app a test run builds, so each template compiles once per run
+    rather than once per test (Jinja recompiles a template whose source changed: the key holds its checksum)."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED_TEMPLATES = CompiledTemplates()
+
+
 def built_app(config: Config, clock: SettableClock) -> Iterator[Flask]:
     app = create_app(config, clock=clock)
     app.testing = True
+    app.jinja_env.bytecode_cache = COMPILED_TEMPLATES
     yield app
     app.extensions[EXTENSION_KEY].close()
 
