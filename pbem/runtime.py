@@ -44,7 +44,10 @@ from pbem.service.talk.replies import Inbound
 from pbem.service.timing.sweep import TurnSweep
 from pbem.service.turns.timeouts import Timeouts
 from pbem.service.turns.turn_controls import TurnControls
-from pbem.tokens import HostLinkSigner, LinkSigner
+from pbem.service.players.access import SIGN_IN_MAX_AGE, PlayerAccess
+from pbem.service.players.home import PlayerHome
+from pbem.service.spectators import Spectators
+from pbem.tokens import HostLinkSigner, LinkSigner, PlayerLinkSigner
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,9 @@ class Runtime:
     host_access: HostAccess
     hosting: Hosting
     moderation: Moderation
+    player_access: PlayerAccess
+    player_home: PlayerHome
+    spectators: Spectators
 
     def close(self) -> None:
         self.db.dispose()
@@ -147,6 +153,15 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
         moderation=Moderation(
             db, clock, games, outbox, config.link_max_age_days,
             AddressChangeLinks(config.secret_keys, config.base_url, clock), limiter,
+        ),
+        player_access=PlayerAccess(
+            db, clock, PlayerLinkSigner(config.secret_keys, config.base_url, SIGN_IN_MAX_AGE, clock), outbox, limiter,
+            config.access.player_session_days,
+        ),
+        player_home=PlayerHome(db, clock, links),
+        spectators=Spectators(
+            db, clock, games, Chronicle(db), ChatService(db, clock, limiter), outbox, limiter, config.secret_keys,
+            config.base_url,
         ),
     )
 

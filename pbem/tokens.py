@@ -19,6 +19,7 @@ from pbem.errors import BadLink, ExpiredLink
 
 LINK_SALT = "pbem.play"
 HOST_SALT = "pbem.host.sign-in"
+PLAYER_SALT = "pbem.player.sign-in"
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,11 @@ class LinkSigner:
         )
         self._base_url = base_url.rstrip("/")
         self._max_age = max_age
+
+    @property
+    def base_url(self) -> str:
+        """The server's address, without a trailing slash (other pages are linked from the same emails)."""
+        return self._base_url
 
     def token(self, link: SeatLink) -> str:
         return self._serializer.dumps({"g": link.game_id, "s": link.seat, "v": link.version})
@@ -99,24 +105,37 @@ class HostLink:
 class HostLinkSigner:
     """Host sign-in links, `<base_url>/host/sign-in/<token>`: own salt, so a seat link is never a host link."""
 
+    salt = HOST_SALT
+    path = "/host/sign-in/"
+    invalid = "This host link is not valid (host links work once, for one hour)."
+
     def __init__(self, secret_keys: tuple[str, ...], base_url: str, max_age: timedelta, clock: Clock) -> None:
         if not secret_keys:
             raise ValueError("at least one secret key is needed to sign links")
         self._serializer = URLSafeTimedSerializer(
-            list(reversed(secret_keys)), salt=HOST_SALT, signer=_ClockSigner, signer_kwargs={"clock": clock}
+            list(reversed(secret_keys)), salt=self.salt, signer=_ClockSigner, signer_kwargs={"clock": clock}
         )
         self._base_url = base_url.rstrip("/")
         self.max_age = max_age
 
     def url(self, link: HostLink) -> str:
-        return f"{self._base_url}/host/sign-in/{self._serializer.dumps({'e': link.email, 'n': link.nonce})}"
+        return f"{self._base_url}{self.path}{self._serializer.dumps({'e': link.email, 'n': link.nonce})}"
 
     def verify(self, token: str) -> HostLink:
         """The claim of an authentic host link younger than an hour; BadLink otherwise (forged, damaged or old)."""
         try:
             payload = self._serializer.loads(token, max_age=int(self.max_age.total_seconds()))
         except BadSignature:  # SignatureExpired is a BadSignature: an hour-old host link is just invalid
-            raise BadLink("This host link is not valid (host links work once, for one hour).") from None
+            raise BadLink(self.invalid) from None
         if not isinstance(payload, dict) or not isinstance(payload.get("e"), str) or not isinstance(payload.get("n"), str):
             raise BadLink()
         return HostLink(email=payload["e"], nonce=payload["n"])
+
+
+class PlayerLinkSigner(HostLinkSigner):
+    """A player's sign-in links to "My games", `<base_url>/sign-in/<token>`: the host's design under its own salt,
+    so neither kind of link is ever the other."""
+
+    salt = PLAYER_SALT
+    path = "/sign-in/"
+    invalid = "This sign-in link is not valid (sign-in links work once, for one hour)."

@@ -55,14 +55,14 @@ def upgrade() -> None:
     op.create_table('spectator_links',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('game_id', sa.Integer(), nullable=False),
-    sa.Column('token_hash', sa.String(length=64), nullable=False),
+    sa.Column('token', sa.String(length=64), nullable=False),
     sa.Column('show_chat', sa.Boolean(), server_default=sa.false(), nullable=False),
     sa.Column('created_by', sa.String(length=320), nullable=False),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('revoked_at', sa.DateTime(timezone=True), nullable=True),
     sa.ForeignKeyConstraint(['game_id'], ['games.id'], name=op.f('fk_spectator_links_game_id_games')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_spectator_links')),
-    sa.UniqueConstraint('token_hash', name=op.f('uq_spectator_links_token_hash'))
+    sa.UniqueConstraint('token', name=op.f('uq_spectator_links_token'))
     )
     with op.batch_alter_table('spectator_links', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_spectator_links_game_id'), ['game_id'], unique=False)

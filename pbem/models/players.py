@@ -5,7 +5,7 @@ is theirs. Sign-in mirrors the host's (`pbem/models/hosting.py`): an emailed one
 SHA-256 of its nonce and spent by the POST behind its button; a signed-in browser is a row named by the SHA-256
 of the random token in its cookie.
 
-A spectator link belongs to one game; only the SHA-256 of its token is stored, and revoking it ends it for good.
+A spectator link belongs to one game and shows only the public view; revoking it ends it for good.
 A spectator's wish to be emailed at each round end is kept once that address has confirmed it.
 """
 
@@ -66,7 +66,9 @@ class SpectatorLink(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # Kept as is (not hashed): it opens only what any onlooker may see, and the host's page and the round-end
+    # emails show it again.
+    token: Mapped[str] = mapped_column(String(64), unique=True)
     show_chat: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_by: Mapped[str] = mapped_column(String(320))
     created_at: Mapped[datetime]

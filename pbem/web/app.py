@@ -30,6 +30,7 @@ from pbem.web import (
 from pbem.web import deals, replay  # noqa: F401  (their routes join the player blueprint)
 from pbem.web import host
 from pbem.web import address_changes
+from pbem.web import my_games, spectate
 from pbem.web.app_context import EXTENSION_KEY
 
 
@@ -59,6 +60,8 @@ def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Fl
     urls.init_app(app)
     params.init_app(app)  # before the blueprints: their `<int:...>` path parts are bounded
     app.register_blueprint(home.blueprint)
+    app.register_blueprint(my_games.blueprint)
+    app.register_blueprint(spectate.blueprint)
     app.register_blueprint(player.blueprint)
     app.register_blueprint(mail_links.blueprint)
     app.register_blueprint(auto_pass_links.blueprint)

@@ -41,6 +41,8 @@ from pbem.service.talk.chat_lines import ChatExcerpt, mark_shown, unread_excerpt
 from pbem.service.timing.deadlines import policy
 from pbem.service.timing.deadlines import turn_deadline as policy_deadline
 from pbem.service.events import describe, visible_events
+from pbem.service.players.preferences import apply_preferences
+from pbem.service.letters.spectator_mail import queue_round_end_emails
 from pbem.service.rows import SEATS_AND_CLOCK
 from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.timing.turn_clock import current_clock
@@ -92,6 +94,15 @@ class GameMail:
         self._links = links
         self._link_max_age_days = link_max_age_days
 
+    @property
+    def outbox(self) -> Outbox:
+        """Where these letters are queued (the email across games is queued there too: `letters/daily.py`)."""
+        return self._outbox
+
+    def page_url(self, path: str) -> str:
+        """The address of one of the server's pages, e.g. "/my-games" (for emails that point there)."""
+        return f"{self._links.base_url}{path}"
+
     def link_context(self, game: Game, seat: Seat) -> dict[str, Any]:
         link = SeatLink(game_id=game.public_id, seat=seat.seat_index, version=seat.token_version)
         return {"link": self._links.url(link), "link_max_age_days": self._link_max_age_days}
@@ -99,6 +110,9 @@ class GameMail:
     # -- queued by the game service ----------------------------------------------------------------
 
     def game_started(self, session: Session, game: Game, state: engine.Game) -> None:
+        # Each player's preferences for all games (time zone, quiet hours, daily email) reach their new seat first:
+        # a player who chose the daily email gets no turn emails here either.
+        apply_preferences(session, _people(game))
         first = engine.to_act(state)
         sealed = trust_context.sealed_context(session, game, state.round)
         for seat in _people(game):
@@ -121,11 +135,17 @@ class GameMail:
         types = {event.get("type") for event in events}
         if "game_over" in types:
             self._game_over(session, game, state)
+            self._tell_spectators(session, game, state, state.round)
         else:
             for event in events:
                 if event.get("type") == "round_started":
                     self._round_digests(session, game, state, event)
+                    self._tell_spectators(session, game, state, event["round"] - 1)
         self._your_turn(session, game, state)
+
+    def _tell_spectators(self, session: Session, game: Game, state: engine.Game, finished: int) -> None:
+        """Spectators who asked hear of each round's end, from the public view only."""
+        queue_round_end_emails(session, self._outbox, game, engine.view(state, None), finished, self._links.base_url)
 
     def _your_turn(self, session: Session, game: Game, state: engine.Game) -> None:
         """Queue the turn email; its content is composed when the deliverer takes it (`compose`)."""

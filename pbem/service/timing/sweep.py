@@ -1,4 +1,5 @@
-"""The scheduler's sweep: the reminders, warnings and deadlines that are due, then the daily digests.
+"""The scheduler's sweep: the reminders, warnings and deadlines that are due, then the daily digests (per game,
+and the one email a day across games of the players who chose it).
 
 Due work is found by the index on `turn_clocks.due_at`, so a sweep costs what is due, not how many games run.
 Each due clock is handled in its own write transaction: the game row is locked (as a move locks it), then
@@ -23,7 +24,7 @@ from sqlalchemy.orm import Session, selectinload
 import engine
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.service.letters.daily import queue_due_daily_digests
+from pbem.service.letters.daily import queue_due_daily_digests, queue_due_player_dailies
 from pbem.service.letters.game_mail import GameMail
 from pbem.models import Game, Snapshot, TurnClock
 from pbem.service.timing.deadlines import is_quiet, out_of_quiet_hours, reminders_due_by
@@ -102,6 +103,7 @@ class TurnSweep:
                 break
         if digests:
             result.digests = queue_due_daily_digests(self._db, self._clock, self._mail)
+            result.digests += queue_due_player_dailies(self._db, self._clock, self._mail)
         return result
 
     def due(self, now: datetime, limit: int = BATCH) -> list[tuple[int, int]]:

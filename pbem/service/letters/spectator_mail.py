@@ -1,0 +1,49 @@
+"""The round-end email of a spectator who asked for it: what every player is told once a round is over (the result
+and the roles, from the public view), with the spectator link and a way to stop (`pbem/service/spectators.py`)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine import role_name
+from pbem.mail.outbox import Outbox
+from pbem.models import Game, SpectatorLink, SpectatorSubscription
+from pbem.results_text import outcome, treasure_outcome
+
+
+def queue_round_end_emails(
+    session: Session, outbox: Outbox, game: Game, view: dict[str, Any], round_number: int, base_url: str
+) -> int:
+    """Email each confirmed spectator of `game` that round `round_number` is over, as every player is told it
+    (`view` is the public view after it); once per round and address. How many were queued."""
+    result = next((r for r in view.get("results", []) if r["round"] == round_number), None)
+    if result is None:
+        return 0
+    names = game.names
+    told = treasure_outcome(result, names) if "payouts" in result else outcome(result, names)
+    roles = [{"name": names[seat], "role": role_name(role)} for seat, role in enumerate(result.get("roles", []))]
+    rows = session.execute(
+        select(SpectatorSubscription, SpectatorLink.token)
+        .join(SpectatorLink, SpectatorSubscription.link_id == SpectatorLink.id)
+        .where(SpectatorLink.game_id == game.id, SpectatorLink.revoked_at.is_(None),
+               SpectatorSubscription.ended_at.is_(None))
+    ).all()
+    queued = 0
+    for subscription, token in rows:
+        watch = f"{base_url.rstrip('/')}/watch/{token}"
+        message = outbox.enqueue_standalone(
+            session, to_address=subscription.email, kind="spectator_round_end",
+            dedupe_key=f"spectator_round_end:{game.public_id}:{subscription.id}:{round_number}",
+            subject=f"Round {round_number} of {game.title} is over - Saboteur",
+            context={
+                "title": game.title, "round": round_number, "rounds": view.get("rounds"), "outcome": told,
+                "roles": roles, "over": bool(view.get("final")), "link": watch,
+                "stop_url": f"{watch}/stop?{urlencode({'email': subscription.email})}",
+            },
+        )
+        queued += message is not None
+    return queued

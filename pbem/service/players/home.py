@@ -1,0 +1,163 @@
+"""What "My games" reads and the preferences a player sets for all their games at once.
+
+The list holds the seats of the signed-in mailbox only (`mailboxes.seats_of`), each with a link to that seat
+alone (a fresh seat link, as its emails carry): nothing wider than what the seat's own email gives.
+Your turn first, the least time left first; then the games waiting on others; then the finished ones.
+Every fact shown is the seat's own view or public: the round, whose turn, the deadline, unread table talk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.clock import Clock
+from pbem.db import Database
+from pbem.errors import ValidationError
+from pbem.models import ChatMessage, Game, PlayerPreferences, Seat
+from pbem.models.players import PLAYER_NOTIFY_MODES
+from pbem.service.history.disclosure import game_is_closed
+from pbem.service.players.access import Player
+from pbem.service.players.mailboxes import seats_of
+from pbem.service.players.preferences import Preferences, apply_to_seat, preferences_of
+from pbem.service.players.record import GameRecord, Record, game_record
+from pbem.service.snapshots import latest_state
+from pbem.service.timing.turn_clock import current_clock, reschedule
+from pbem.times import parse_quiet_hours, zone
+from pbem.tokens import LinkSigner, SeatLink
+from pbem.variants import variant_choices
+
+YOUR_TURN, WAITING, FINISHED = "your-turn", "waiting", "finished"
+GROUP_ORDER = (YOUR_TURN, WAITING, FINISHED)
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    title: str
+    variant: str
+    group: str  # YOUR_TURN, WAITING or FINISHED
+    status: str
+    round: int | None
+    rounds: int | None
+    to_act_name: str | None
+    deadline: datetime | None
+    unread: int
+    link: str
+    seat_name: str
+    updated_at: datetime
+    paused: bool
+
+
+def sort_entries(entries: list[GameEntry]) -> list[GameEntry]:
+    """Your turn first (least time left first, no deadline last), then waiting on others, then finished (both
+    most recently active first)."""
+    def key(entry: GameEntry) -> tuple[int, int, float]:
+        group = GROUP_ORDER.index(entry.group)
+        if entry.group == YOUR_TURN:
+            if entry.deadline is None:
+                return group, 1, -entry.updated_at.timestamp()
+            return group, 0, entry.deadline.timestamp()
+        return group, 0, -entry.updated_at.timestamp()
+    return sorted(entries, key=key)
+
+
+class PlayerHome:
+    def __init__(self, db: Database, clock: Clock, links: LinkSigner) -> None:
+        self._db = db
+        self._clock = clock
+        self._links = links
+        self._variants = {choice.name: choice.title for choice in variant_choices()}
+
+    def my_games(self, player: Player) -> list[GameEntry]:
+        with self._db.read() as session:
+            return sort_entries([self._entry(session, seat) for seat in seats_of(session, player.mailbox)])
+
+    def record(self, player: Player) -> Record:
+        """Games played and won, rounds won by role, gold: per game and overall, from what is over only."""
+        games: list[GameRecord] = []
+        with self._db.read() as session:
+            for seat in seats_of(session, player.mailbox):
+                game = seat.game
+                if game.current_seq is None:
+                    continue
+                view = engine.view(latest_state(session, game), seat.seat_index)
+                games.append(game_record(game.title, seat.seat_index, view, finished=game.status == "finished"))
+        return Record(games=games)
+
+    def preferences(self, player: Player) -> Preferences:
+        with self._db.read() as session:
+            row = session.get(PlayerPreferences, player.mailbox)
+        return Preferences() if row is None else preferences_of(row)
+
+    def set_preferences(self, player: Player, preferences: Preferences) -> int:
+        """Keep `preferences` and apply them to every seat of the player's games that are not over (each game can
+        be changed on its own page afterwards); how many seats changed. Checked before anything changes."""
+        wanted = checked(preferences)
+        with self._db.write() as session:
+            row = session.get(PlayerPreferences, player.mailbox)
+            if row is None:
+                row = PlayerPreferences(mailbox=player.mailbox)
+                session.add(row)
+            row.email = player.email
+            row.timezone, row.quiet_hours, row.notify_mode = wanted.timezone, wanted.quiet_hours, wanted.notify_mode
+            row.updated_at = self._clock.now()
+            now = self._clock.now()
+            seats = [seat for seat in seats_of(session, player.mailbox) if not game_is_closed(seat.game)]
+            for seat in seats:
+                apply_to_seat(wanted, seat)
+                clock = current_clock(session, seat.game)
+                if clock is not None and clock.seat == seat.seat_index and seat.game.status == "active":
+                    reschedule(seat.game, clock, now)  # the pending turn's reminders follow the new quiet hours
+            return len(seats)
+
+    def _entry(self, session: Session, seat: Seat) -> GameEntry:
+        game = seat.game
+        view = engine.view(latest_state(session, game), seat.seat_index) if game.current_seq is not None else None
+        to_act = game.to_act_seat if game.status == "active" else None
+        clock = current_clock(session, game) if to_act is not None and not game.paused else None
+        group = FINISHED if game_is_closed(game) else YOUR_TURN if to_act == seat.seat_index else WAITING
+        return GameEntry(
+            title=game.title,
+            variant=self._variants.get(game.variant, game.variant),
+            group=group,
+            status=game.status,
+            round=view["round"] if view else None,
+            rounds=view["rounds"] if view else None,
+            to_act_name=game.names[to_act] if to_act is not None else None,
+            deadline=clock.deadline_at if clock is not None else None,
+            unread=unread_count(session, game, seat),
+            link=self._links.url(SeatLink(game_id=game.public_id, seat=seat.seat_index, version=seat.token_version)),
+            seat_name=seat.display_name,
+            updated_at=game.updated_at,
+            paused=game.paused,
+        )
+
+
+def unread_count(session: Session, game: Game, seat: Seat) -> int:
+    """Table talk this seat has not been shown (its own lines left out)."""
+    return session.scalar(
+        select(func.count()).select_from(ChatMessage).where(
+            ChatMessage.game_id == game.id,
+            ChatMessage.id > (seat.chat_read_upto or 0),
+            or_(ChatMessage.sender_seat.is_(None), ChatMessage.sender_seat != seat.seat_index),
+        )
+    ) or 0
+
+
+def checked(preferences: Preferences) -> Preferences:
+    """The preferences cleaned, or ValidationError saying what to fix."""
+    name = (preferences.timezone or "").strip()
+    if zone(name).key != name:
+        raise ValidationError(f"Unknown time zone {name!r}: use a name such as Europe/Berlin.")
+    quiet = (preferences.quiet_hours or "").strip().replace(" ", "")
+    try:
+        parse_quiet_hours(quiet)
+    except ValueError as exc:
+        raise ValidationError(f"Quiet hours: {exc}.") from None
+    if preferences.notify_mode not in PLAYER_NOTIFY_MODES:
+        raise ValidationError("Choose how to be emailed: at every turn, or one daily email.")
+    return Preferences(timezone=name, quiet_hours=quiet or None, notify_mode=preferences.notify_mode)

@@ -1,0 +1,100 @@
+"""A player's record: read only from rounds that are over (their results are public to the whole table once the
+round has ended) and from games that are over, so it reveals nothing still hidden."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+
+SABOTEURS = ("saboteur",)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game, for one seat: what its finished rounds and, once over, its final score say."""
+
+    title: str
+    finished: bool
+    won: bool
+    rounds_won: Counter[str]  # by the role held at the round's end ("gold-digger", "saboteur", "Boss", ...)
+    rounds_played: int
+    gold: int
+
+    @property
+    def rounds_won_total(self) -> int:
+        return sum(self.rounds_won.values())
+
+
+@dataclass(frozen=True)
+class Record:
+    games: list[GameRecord] = field(default_factory=list)
+
+    @property
+    def games_played(self) -> int:
+        return sum(1 for game in self.games if game.finished)
+
+    @property
+    def games_won(self) -> int:
+        return sum(1 for game in self.games if game.won)
+
+    @property
+    def rounds_won(self) -> Counter[str]:
+        total: Counter[str] = Counter()
+        for game in self.games:
+            total.update(game.rounds_won)
+        return total
+
+    @property
+    def rounds_as_digger(self) -> int:
+        return sum(count for role, count in self.rounds_won.items() if role not in SABOTEUR_NAMES)
+
+    @property
+    def rounds_as_saboteur(self) -> int:
+        return sum(count for role, count in self.rounds_won.items() if role in SABOTEUR_NAMES)
+
+    @property
+    def gold(self) -> int:
+        return sum(game.gold for game in self.games)
+
+
+SABOTEUR_NAMES = frozenset(engine.role_name(role) for role in SABOTEURS)
+
+
+def round_winners(result: Mapping[str, Any]) -> set[int]:
+    """The seats that won a finished round, as its public result records it.
+
+    Saboteur 2 records who was paid: a winner is paid a share (even a trapped one, paid nothing); a Geologist's
+    crystals alone are no win. The base game records the winning side and every seat's role.
+    """
+    roles: list[str] = result.get("roles", [])
+    if "payouts" in result:
+        paid: dict[int, set[str]] = {}
+        for payout in result["payouts"]:
+            paid.setdefault(payout["seat"], set()).add(payout["reason"])
+        return {
+            seat for seat, reasons in paid.items()
+            if reasons - {"crystals"} and (roles[seat] != "geologist" or "geologist" in reasons)
+        }
+    side = {"diggers": "digger", "saboteurs": "saboteur"}.get(result.get("winner", ""))
+    return {seat for seat, role in enumerate(roles) if role == side}
+
+
+def game_record(title: str, seat: int, view: Mapping[str, Any], finished: bool) -> GameRecord:
+    """One seat's record in one game, from that seat's own view (its finished rounds' public results, its gold)."""
+    won: Counter[str] = Counter()
+    results: Iterable[Mapping[str, Any]] = view.get("results", [])
+    played = 0
+    for result in results:
+        played += 1
+        if seat in round_winners(result):
+            won[engine.role_name(result["roles"][seat])] += 1
+    final = view.get("final")
+    gold = final["scores"][seat] if final else int(view.get("you", {}).get("gold_total", 0))
+    return GameRecord(
+        title=title, finished=finished, won=bool(final) and seat in final["winners"], rounds_won=won,
+        rounds_played=played, gold=gold,
+    )

@@ -1,0 +1,258 @@
+"""Spectators: a host's link that shows one game exactly as an onlooker may see it, and nothing more.
+
+A spectator link is a random token (`spectator_links`); revoking it ends it for good. What it shows is the engine's public view
+(`engine.view(game, None)`: the board, the seats without hands or roles), the public log, the table talk if the
+host allows it, and, for each round that is over, what every player is then shown: its result with the roles
+and its recap (`pbem/service/history/disclosure.py` says when). Never a hand, a role before its round ends, a
+map's result or the draw pile.
+
+A spectator may ask to be emailed at each round end: the address is sent one confirmation link (rate limited per
+client and per mailbox, as the sign-in links are) and is emailed only once it has confirmed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from pbem.addresses import mailbox_key
+from pbem.clock import Clock
+from pbem.db import Database
+from pbem.errors import BadLink, RateLimited
+from pbem.mail.outbox import Outbox
+from pbem.models import Game, HostAction, SpectatorLink, SpectatorSubscription
+from pbem.results_text import outcome, treasure_outcome
+from pbem.service.history.chronicle import Chronicle, RoundStory
+from pbem.service.rate_limits import Limit, RateLimiter
+from pbem.service.rows import find_game
+from pbem.service.talk.chat import ChatService
+from pbem.service.talk.chat_lines import ChatLine
+from pbem.service.text import EMAIL_PATTERN
+from pbem.service.turns.games import GameService, GameState, HistoryEntry
+
+CONFIRM_SALT = "pbem.spectate.round-end-emails"
+CONFIRM_MAX_AGE = timedelta(days=2)
+PER_MAILBOX = Limit("spectator_confirm_mailbox", count=3, window=timedelta(days=1))
+PER_CLIENT = Limit("spectator_confirm_client", count=10, window=timedelta(hours=1))
+TOO_MANY = "Too many emails were asked for from here. Please wait an hour and try again."
+REVOKED = "This spectator link has been withdrawn by the host (or never existed)."
+
+
+@dataclass(frozen=True)
+class LinkRow:
+    """A spectator link as the host's page lists it."""
+
+    id: int
+    url: str
+    created_at: datetime
+    show_chat: bool
+    revoked_at: datetime | None
+    subscribers: int
+
+
+@dataclass(frozen=True)
+class RoundOver:
+    """A finished round as every player is shown it once it is over."""
+
+    round: int
+    outcome: str
+    roles: list[tuple[str, str]]  # (name, role at the round's end)
+    story: RoundStory | None
+
+
+@dataclass(frozen=True)
+class SpectatorView:
+    game_id: str
+    title: str
+    variant: str
+    status: str
+    state: GameState  # the public view (seat None)
+    history: list[HistoryEntry]
+    chat: list[ChatLine] | None  # None: the host keeps the table talk to the players
+    rounds_over: list[RoundOver]
+
+
+class Spectators:
+    def __init__(
+        self, db: Database, clock: Clock, games: GameService, chronicle: Chronicle, chat: ChatService,
+        outbox: Outbox, limiter: RateLimiter, secret_keys: tuple[str, ...], base_url: str,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._games = games
+        self._chronicle = chronicle
+        self._chat = chat
+        self._outbox = outbox
+        self._limiter = limiter
+        self._base_url = base_url.rstrip("/")
+        self._confirm = URLSafeTimedSerializer(list(reversed(secret_keys)), salt=CONFIRM_SALT)
+
+    # -- the host's side --------------------------------------------------------------------------
+
+    def create(self, game_id: str, *, show_chat: bool, actor_email: str) -> str:
+        """A new spectator link for the game (the caller checked that `actor_email` hosts it): its address."""
+        token = secrets.token_urlsafe(24)
+        now = self._clock.now()
+        with self._db.write() as session:
+            game = find_game(session, game_id)
+            link = SpectatorLink(game_id=game.id, token=token, show_chat=show_chat,
+                                 created_by=actor_email, created_at=now)
+            session.add(link)
+            session.flush()
+            session.add(HostAction(game_id=game.id, actor_email=actor_email, action="spectator_link",
+                                   details={"link": link.id, "show_chat": show_chat}, created_at=now))
+        return self.url(token)
+
+    def links(self, game_id: str) -> list[LinkRow]:
+        with self._db.read() as session:
+            game = find_game(session, game_id)
+            rows = session.scalars(select(SpectatorLink).where(SpectatorLink.game_id == game.id)
+                                   .order_by(SpectatorLink.id)).all()
+            subscribers = dict(session.execute(
+                select(SpectatorSubscription.link_id, func.count())
+                .where(SpectatorSubscription.link_id.in_([row.id for row in rows]),
+                       SpectatorSubscription.ended_at.is_(None))
+                .group_by(SpectatorSubscription.link_id)
+            ).tuples().all())
+            return [LinkRow(row.id, self.url(row.token), row.created_at, row.show_chat, row.revoked_at, subscribers.get(row.id, 0))
+                    for row in rows]
+
+    def revoke(self, game_id: str, link_id: int, *, actor_email: str) -> bool:
+        """End a spectator link of this game (and its round-end emails); False if it was not live."""
+        now = self._clock.now()
+        with self._db.write() as session:
+            game = find_game(session, game_id)
+            ended = session.execute(
+                update(SpectatorLink)
+                .where(SpectatorLink.id == link_id, SpectatorLink.game_id == game.id, SpectatorLink.revoked_at.is_(None))
+                .values(revoked_at=now)
+                .execution_options(synchronize_session=False)
+            )
+            if ended.rowcount != 1:
+                return False
+            session.execute(
+                update(SpectatorSubscription)
+                .where(SpectatorSubscription.link_id == link_id, SpectatorSubscription.ended_at.is_(None))
+                .values(ended_at=now)
+                .execution_options(synchronize_session=False)
+            )
+            session.add(HostAction(game_id=game.id, actor_email=actor_email, action="spectator_link_revoked",
+                                   details={"link": link_id}, created_at=now))
+        return True
+
+    # -- the spectator's side ---------------------------------------------------------------------
+
+    def url(self, token: str) -> str:
+        return f"{self._base_url}/watch/{token}"
+
+    def view(self, token: str) -> SpectatorView:
+        """What the link shows now; BadLink once revoked."""
+        with self._db.read() as session:
+            link, game = self._live(session, token)
+            game_id, title, variant, status, show_chat = (
+                game.public_id, game.title, game.variant, game.status, link.show_chat,
+            )
+        state = self._games.current_state(game_id, None)
+        names = state.players
+        rounds_over = []
+        for result in (state.view or {}).get("results", []):
+            told = treasure_outcome(result, names) if "payouts" in result else outcome(result, names)
+            rounds_over.append(RoundOver(
+                round=result["round"], outcome=told,
+                roles=[(names[seat], role) for seat, role in enumerate(result.get("roles", []))],
+                story=self._chronicle.round_story(game_id, result["round"]),
+            ))
+        return SpectatorView(
+            game_id=game_id, title=title, variant=variant, status=status, state=state,
+            history=self._games.history(game_id, None),
+            chat=self._chat.messages(game_id).lines if show_chat else None,
+            rounds_over=rounds_over,
+        )
+
+    def ask_for_round_emails(self, token: str, email: str, client: str) -> None:
+        """Send `email` one link to confirm round-end emails; RateLimited for a noisy client, silence otherwise."""
+        address = (email or "").strip()
+        with self._db.write() as session:
+            link, game = self._live(session, token)
+            if not self._limiter.allow(session, PER_CLIENT, client):
+                raise RateLimited(TOO_MANY)
+            if not EMAIL_PATTERN.match(address) or len(address) > 320:
+                return
+            if not self._limiter.allow(session, PER_MAILBOX, mailbox_key(address)):
+                return
+            confirm = self._confirm.dumps({"l": link.id, "e": address, "t": token})
+            self._outbox.enqueue_standalone(
+                session, to_address=address, kind="spectator_confirm",
+                dedupe_key=f"spectator_confirm:{_hash(confirm)[:32]}",
+                subject=f"Confirm round-end emails for {game.title} - Saboteur",
+                context={"title": game.title, "link": f"{self._base_url}/watch/confirm/{confirm}"},
+            )
+
+    def check_confirmation(self, confirmation: str) -> tuple[str, str]:
+        """(address, game title) a confirmation link names, changing nothing (the GET behind its button)."""
+        link_id, address, token = self._read_confirmation(confirmation)
+        with self._db.read() as session:
+            link, game = self._live(session, token)
+            if link.id != link_id:
+                raise BadLink()
+            return address, game.title
+
+    def confirm_round_emails(self, confirmation: str) -> str:
+        """Start round-end emails for the address the link names (once; again is harmless); the spectator URL."""
+        link_id, address, token = self._read_confirmation(confirmation)
+        with self._db.write() as session:
+            link, _game = self._live(session, token)
+            if link.id != link_id:
+                raise BadLink()
+            mailbox = mailbox_key(address)
+            row = session.scalar(select(SpectatorSubscription).where(
+                SpectatorSubscription.link_id == link.id, SpectatorSubscription.mailbox == mailbox))
+            if row is None:
+                session.add(SpectatorSubscription(link_id=link.id, email=address, mailbox=mailbox,
+                                                  created_at=self._clock.now()))
+            else:
+                row.email, row.ended_at = address, None
+        return self.url(token)
+
+    def stop_round_emails(self, token: str, email: str) -> None:
+        """No more round-end emails to this address from this link (the link in each such email)."""
+        with self._db.write() as session:
+            link, _game = self._live(session, token)
+            session.execute(
+                update(SpectatorSubscription)
+                .where(SpectatorSubscription.link_id == link.id, SpectatorSubscription.mailbox == mailbox_key(email),
+                       SpectatorSubscription.ended_at.is_(None))
+                .values(ended_at=self._clock.now())
+                .execution_options(synchronize_session=False)
+            )
+
+    def _live(self, session: Session, token: str) -> tuple[SpectatorLink, Game]:
+        link = session.scalar(select(SpectatorLink).where(SpectatorLink.token == token))
+        if link is None or link.revoked_at is not None:
+            raise BadLink(REVOKED)
+        game = session.get(Game, link.game_id)
+        if game is None:
+            raise BadLink(REVOKED)
+        return link, game
+
+    def _read_confirmation(self, confirmation: str) -> tuple[int, str, str]:
+        try:
+            payload: Any = self._confirm.loads(confirmation, max_age=int(CONFIRM_MAX_AGE.total_seconds()))
+        except BadSignature:
+            raise BadLink("This confirmation link is not valid (they work for two days).") from None
+        if not isinstance(payload, dict) or type(payload.get("l")) is not int or not isinstance(payload.get("e"), str) \
+                or not isinstance(payload.get("t"), str):
+            raise BadLink()
+        return payload["l"], payload["e"], payload["t"]
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+

@@ -1,0 +1,119 @@
+"""A player's home across games: sign in from the home page by an emailed link, then "My games", the record and
+the preferences for all games. The browser's cookie holds only the token of a server-side session
+(`player_sessions`, see `pbem/service/players/access.py`); a GET never signs in (mail scanners follow links)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, g, get_flashed_messages, redirect, render_template, request, session
+
+from pbem.errors import NotSignedIn, ValidationError
+from pbem.service.players.access import Player, PlayerSignedIn
+from pbem.service.players.preferences import Preferences
+from pbem.web import csrf
+from pbem.web.app_context import runtime
+from pbem.web.urls import url_for
+from pbem.web.when import local_time, until
+
+blueprint = Blueprint("my_games", __name__)
+csrf.protect(blueprint)
+
+SESSION_KEY = "player"
+COMMON_ZONES = (
+    "UTC", "Europe/London", "Europe/Dublin", "Europe/Lisbon", "Europe/Paris", "Europe/Berlin", "Europe/Madrid",
+    "Europe/Rome", "Europe/Amsterdam", "Europe/Stockholm", "Europe/Warsaw", "Europe/Athens", "Europe/Helsinki",
+    "Europe/Moscow", "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles",
+    "America/Toronto", "America/Sao_Paulo", "America/Mexico_City", "Asia/Kolkata", "Asia/Singapore", "Asia/Tokyo",
+    "Asia/Shanghai", "Australia/Sydney", "Pacific/Auckland", "Africa/Johannesburg",
+)
+
+
+def current_player() -> Player | None:
+    """The player this request's cookie signs in, looked up once per request."""
+    if "player" not in g:
+        token = session.get(SESSION_KEY)
+        g.player = runtime().player_access.player_for(token) if isinstance(token, str) else None
+        if g.player is None and token is not None:
+            session.pop(SESSION_KEY, None)
+    player: Player | None = g.player
+    return player
+
+
+def require_player() -> Player:
+    player = current_player()
+    if player is None:
+        raise NotSignedIn("Please sign in from the home page: enter your email address and we email you a link.")
+    return player
+
+
+def _keep(signed_in: PlayerSignedIn) -> None:
+    session[SESSION_KEY] = signed_in.token
+    session.permanent = True
+    g.pop("player", None)
+
+
+@blueprint.post("/sign-in")
+def request_link() -> Any:
+    runtime().player_access.request_link(request.form.get("email", ""), request.remote_addr or "unknown")
+    return render_template("my_games/link_sent.html")
+
+
+@blueprint.get("/sign-in/<token>")
+def continue_page(token: str) -> Any:
+    """A GET never signs in: it shows the button that does."""
+    link = runtime().player_access.check_link(token)
+    return render_template("my_games/continue.html", token=token, email=link.email)
+
+
+@blueprint.post("/sign-in/<token>")
+def continue_sign_in(token: str) -> Any:
+    _keep(runtime().player_access.sign_in(token))
+    return redirect(url_for("my_games.index"), 303)
+
+
+@blueprint.post("/my-games/sign-out")
+def sign_out() -> Any:
+    token = session.pop(SESSION_KEY, None)
+    g.pop("player", None)
+    if isinstance(token, str):
+        runtime().player_access.sign_out(token)
+    return redirect(url_for("home.index"), 303)
+
+
+@blueprint.get("/my-games")
+def index() -> Any:
+    player = require_player()
+    home = runtime().player_home
+    preferences = home.preferences(player)
+    now = runtime().clock.now()
+    return render_template(
+        "my_games/index.html", player=player, games=home.my_games(player), record=home.record(player),
+        preferences=preferences, notices=get_flashed_messages(category_filter=["my_games"]),
+        deadline_text=lambda moment: f"{local_time(moment, preferences.timezone)} ({until(moment, now)})",
+    )
+
+
+@blueprint.get("/my-games/preferences")
+def preferences_page() -> Any:
+    player = require_player()
+    return render_template("my_games/preferences.html", player=player,
+                           preferences=runtime().player_home.preferences(player), zones=COMMON_ZONES)
+
+
+@blueprint.post("/my-games/preferences")
+def save_preferences() -> Any:
+    player = require_player()
+    wanted = Preferences(
+        timezone=request.form.get("timezone", ""),
+        quiet_hours=request.form.get("quiet_hours", ""),
+        notify_mode=request.form.get("notify_mode", ""),
+    )
+    try:
+        changed = runtime().player_home.set_preferences(player, wanted)
+    except ValidationError as problem:
+        return render_template("my_games/preferences.html", player=player, preferences=wanted, zones=COMMON_ZONES,
+                               problem=problem.message), problem.status
+    flash(f"Saved for all your games ({changed} game{'s' if changed != 1 else ''} now running or about to start). "
+          "A game's own page can still set it differently.", "my_games")
+    return redirect(url_for("my_games.index"), 303)

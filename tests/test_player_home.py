@@ -1,0 +1,277 @@
+"""A player's home: the emailed sign-in from the home page, "My games" (only this mailbox's seats, your turn first),
+preferences for all games, and a record read from finished rounds only."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select, update
+
+import engine
+from pbem.models import Game, OutboxMessage, Seat, TurnClock
+from pbem.runtime import Runtime
+from pbem.service.players.record import game_record, round_winners
+from pbem.service.turns.games import PlayerSpec
+from tests.support.games import play_moves
+from tests.support.mail import mailbox
+from tests.support.web import post, with_csrf
+
+SIGN_IN_LINK = re.compile(r"https?://\S+/sign-in/\S+")
+
+
+def sign_in_link(runtime: Runtime, email: str) -> str:
+    message = mailbox(runtime, "player_sign_in", to=email)[-1]
+    found = SIGN_IN_LINK.search(message.body_text)
+    assert found, message.body_text
+    return "/sign-in/" + found.group(0).split("/sign-in/", 1)[1]
+
+
+def signed_in(client: FlaskClient, runtime: Runtime, email: str) -> FlaskClient:
+    with_csrf(client)
+    assert post(client, "/sign-in", email=email).status_code == 200
+    path = sign_in_link(runtime, email)
+    assert client.get(path).status_code == 200
+    assert post(client, path).status_code == 303
+    return client
+
+
+def game_of(players: list[tuple[str, str]], title: str) -> Callable[[Runtime], str]:
+    def make(runtime: Runtime) -> str:
+        game_id = runtime.games.create_game(
+            title=title, players=[PlayerSpec(name, email) for name, email in players], host_email="host@example.org",
+        )
+        runtime.games.start_game(game_id)
+        return game_id
+    return make
+
+
+def turn_to(runtime: Runtime, game_id: str, seat: int) -> None:
+    """Play random moves until it is `seat`'s turn (or at most 60 moves)."""
+    rng = random.Random(seat)
+    for _ in range(60):
+        state, _seq = runtime.games.engine_state(game_id)
+        if engine.to_act(state) == seat:
+            return
+        play_moves(runtime, game_id, 1, rng)
+    raise AssertionError("the turn never came")
+
+
+# -- signing in ------------------------------------------------------------------------------------------
+
+
+def test_the_sign_in_form_answers_the_same_whether_or_not_the_address_plays(
+    client: FlaskClient, runtime_of: Runtime,
+) -> None:
+    game_of([("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")], "Mine")(runtime_of)
+    with_csrf(client)
+
+    plays = post(client, "/sign-in", email="Ann@Example.org").get_data(as_text=True)
+    stranger = post(client, "/sign-in", email="nobody@example.org").get_data(as_text=True)
+
+    assert plays == stranger
+    assert len(mailbox(runtime_of, "player_sign_in", to="Ann@Example.org")) == 1
+    assert mailbox(runtime_of, "player_sign_in", to="nobody@example.org") == []
+
+
+def test_a_sign_in_link_signs_in_on_post_only_and_only_once(client: FlaskClient, runtime_of: Runtime) -> None:
+    game_of([("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")], "Mine")(runtime_of)
+    with_csrf(client)
+    post(client, "/sign-in", email="ann@example.org")
+    path = sign_in_link(runtime_of, "ann@example.org")
+
+    assert client.get(path).status_code == 200  # a scanner's GET
+    assert client.get("/my-games").status_code == 401
+    assert post(client, path).status_code == 303
+    assert "Mine" in client.get("/my-games").get_data(as_text=True)
+
+    other = client.application.test_client()
+    with_csrf(other)
+    assert post(other, path).status_code == 403  # spent
+    assert other.get("/my-games").status_code == 401
+
+
+def test_sign_in_links_are_rate_limited_per_mailbox(client: FlaskClient, runtime_of: Runtime) -> None:
+    game_of([("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")], "Mine")(runtime_of)
+    with_csrf(client)
+    for address in ["ann@example.org", "ANN@example.org", "ann+x@example.org", "ann+y@example.org"]:
+        assert post(client, "/sign-in", email=address).status_code == 200
+
+    with runtime_of.db.read() as session:
+        sent = session.scalars(select(OutboxMessage.to_address).where(OutboxMessage.kind == "player_sign_in")).all()
+    assert len(sent) == 3
+
+
+def test_signing_out_ends_the_session_for_good(client: FlaskClient, runtime_of: Runtime) -> None:
+    game_of([("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")], "Mine")(runtime_of)
+    signed_in(client, runtime_of, "ann@example.org")
+    with client.session_transaction() as cookie:
+        copied = dict(cookie)
+
+    assert post(client, "/my-games/sign-out").status_code == 303
+
+    with client.session_transaction() as cookie:
+        cookie.update(copied)
+    assert client.get("/my-games").status_code == 401
+
+
+def test_a_session_lasts_the_configured_days(client: FlaskClient, runtime_of: Runtime, clock) -> None:
+    game_of([("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")], "Mine")(runtime_of)
+    signed_in(client, runtime_of, "ann@example.org")
+    clock.advance(timedelta(days=runtime_of.config.access.player_session_days, minutes=1))
+
+    assert client.get("/my-games").status_code == 401
+
+
+# -- my games ------------------------------------------------------------------------------------------
+
+
+def test_my_games_lists_your_turn_first_by_time_left_then_waiting_then_finished(
+    client: FlaskClient, runtime_of: Runtime,
+) -> None:
+    people = [("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")]
+    later = game_of(people, "Later deadline")(runtime_of)
+    waiting = game_of(people, "Waiting game")(runtime_of)
+    sooner = game_of(people, "Sooner deadline")(runtime_of)
+    over = game_of(people, "Over game")(runtime_of)
+    turn_to(runtime_of, later, 0)
+    turn_to(runtime_of, sooner, 0)
+    turn_to(runtime_of, waiting, 1)
+    with runtime_of.db.write() as session:
+        session.execute(update(Game).where(Game.public_id == over).values(status="finished"))
+    now = runtime_of.clock.now()
+    with runtime_of.db.write() as session:
+        for game_id, left in [(later, timedelta(days=3)), (sooner, timedelta(hours=5))]:
+            game_pk = select(Game.id).where(Game.public_id == game_id).scalar_subquery()
+            session.execute(update(TurnClock).where(TurnClock.game_id == game_pk).values(deadline_at=now + left))
+    signed_in(client, runtime_of, "ann@example.org")
+
+    page = client.get("/my-games").get_data(as_text=True)
+
+    titles = re.findall(r'class="open-game">([^<]+)<', page)
+    assert titles == ["Sooner deadline", "Later deadline", "Waiting game", "Over game"]
+    assert page.index('id="your-turn"') < page.index('id="waiting"') < page.index('id="finished"')
+
+
+def test_my_games_shows_only_this_mailbox_seats_each_with_its_own_link(
+    client: FlaskClient, runtime_of: Runtime,
+) -> None:
+    game_of([("Ann", "Ann+games@example.org"), ("Ben", "ben@example.org"), ("Dee", "dee@example.org")],
+            "Ann and Ben")(runtime_of)
+    game_of([("Ben", "ben@example.org"), ("Cat", "cat@example.org"), ("Dee", "dee@example.org")],
+            "Ben and Cat")(runtime_of)
+    signed_in(client, runtime_of, "ann@example.org")
+
+    page = client.get("/my-games").get_data(as_text=True)
+
+    assert "Ann and Ben" in page and "Ben and Cat" not in page
+    links = re.findall(r'href="(https?://[^"]+/play/[^"]+)"', page)
+    assert len(links) == 1
+    link = runtime_of.links.verify(links[0].rsplit("/play/", 1)[1])
+    assert link.seat == 0  # Ann's own seat, nothing wider
+
+
+def test_a_replaced_player_no_longer_sees_the_game(client: FlaskClient, runtime_of: Runtime) -> None:
+    game_id = game_of([("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")],
+                      "Mine")(runtime_of)
+    signed_in(client, runtime_of, "ann@example.org")
+    assert "Mine" in client.get("/my-games").get_data(as_text=True)
+    host = runtime_of.host_access.session_for("host@example.org")
+
+    runtime_of.moderation.replace_player(game_id, 0, "Dee", "dee@example.org", host=host)
+
+    page = client.get("/my-games").get_data(as_text=True)
+    assert "Mine" not in page and "/play/" not in page
+
+
+# -- preferences -----------------------------------------------------------------------------------------
+
+
+def test_preferences_reach_every_running_game_and_new_ones(client: FlaskClient, runtime_of: Runtime) -> None:
+    people = [("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")]
+    running = game_of(people, "Running")(runtime_of)
+    signed_in(client, runtime_of, "ann@example.org")
+
+    saved = post(client, "/my-games/preferences", timezone="Europe/Berlin", quiet_hours="22:00-07:30",
+                 notify_mode="daily")
+    assert saved.status_code == 303
+    later = game_of(people, "Started later")(runtime_of)
+
+    with runtime_of.db.read() as session:
+        seats = session.execute(
+            select(Game.public_id, Seat.timezone, Seat.quiet_hours, Seat.notify_mode)
+            .join(Seat).where(Seat.email == "ann@example.org")
+        ).all()
+    assert sorted(seats) == sorted([
+        (running, "Europe/Berlin", "22:00-07:30", "digest"), (later, "Europe/Berlin", "22:00-07:30", "digest"),
+    ])
+    # Ann hears of her turns in her daily email now: no turn email for her in the game that started later
+    turn_to(runtime_of, later, 0)
+    with runtime_of.db.read() as session:
+        later_pk = session.scalar(select(Game.id).where(Game.public_id == later))
+        turn_mail = session.scalars(select(OutboxMessage).where(
+            OutboxMessage.kind == "your_turn", OutboxMessage.game_id == later_pk,
+            OutboxMessage.to_address == "ann@example.org")).all()
+    assert turn_mail == []
+
+
+@pytest.mark.parametrize(("field", "value"), [("timezone", "Mars/Olympus"), ("quiet_hours", "late"),
+                                              ("notify_mode", "hourly")])
+def test_bad_preferences_are_refused_and_change_nothing(
+    client: FlaskClient, runtime_of: Runtime, field: str, value: str,
+) -> None:
+    game_of([("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")], "Mine")(runtime_of)
+    signed_in(client, runtime_of, "ann@example.org")
+    fields = {"timezone": "Europe/Berlin", "quiet_hours": "", "notify_mode": "daily", field: value}
+
+    response = post(client, "/my-games/preferences", **fields)
+
+    assert response.status_code == 400
+    assert 'id="problem"' in response.get_data(as_text=True)
+    with runtime_of.db.read() as session:
+        assert session.scalar(select(Seat.timezone).where(Seat.email == "ann@example.org")) == "UTC"
+
+
+# -- the record ---------------------------------------------------------------------------------------
+
+
+def test_a_round_is_won_by_the_winning_side_or_by_whoever_was_paid_in_saboteur2() -> None:
+    base = {"round": 1, "winner": "saboteurs", "roles": ["digger", "saboteur", "digger"]}
+    expansion = {"round": 1, "winner": "diggers", "roles": ["blue_digger", "geologist", "green_digger", "boss"],
+                 "payouts": [{"seat": 0, "amount": 3, "base": 3, "reason": "blue"},
+                             {"seat": 3, "amount": 0, "base": 3, "reason": "trapped"},
+                             {"seat": 1, "amount": 2, "base": 2, "reason": "crystals"}]}
+
+    assert round_winners(base) == {1}
+    assert round_winners(expansion) == {0, 3}
+
+
+def test_the_record_counts_finished_rounds_by_dwarf_card_and_the_final_score() -> None:
+    view = {
+        "results": [
+            {"round": 1, "winner": "diggers", "roles": ["digger", "saboteur"]},
+            {"round": 2, "winner": "saboteurs", "roles": ["saboteur", "digger"]},
+            {"round": 3, "winner": "saboteurs", "roles": ["digger", "saboteur"]},
+        ],
+        "final": {"scores": [7, 5], "winners": [0]},
+    }
+
+    record = game_record("Mine", 0, view, finished=True)
+
+    assert dict(record.rounds_won) == {"gold-digger": 1, "saboteur": 1}
+    assert record.won and record.gold == 7 and record.rounds_played == 3
+
+
+def test_the_record_page_reveals_nothing_of_the_round_being_played(client: FlaskClient, runtime_of: Runtime) -> None:
+    game_of([("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")], "Mine")(runtime_of)
+    signed_in(client, runtime_of, "ann@example.org")
+
+    page = client.get("/my-games").get_data(as_text=True)
+
+    assert re.search(r'id="rounds-saboteur">0<', page) and re.search(r'id="rounds-digger">0<', page)
+    assert re.search(r'id="games-played">0<', page)
