@@ -3,7 +3,6 @@ preferences for all games, and a record read from finished rounds only."""
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable
 from datetime import timedelta
@@ -18,7 +17,7 @@ from pbem.models import Game, OutboxMessage, Seat, TurnClock
 from pbem.runtime import Runtime
 from pbem.service.players.record import game_record, round_winners
 from pbem.service.turns.games import PlayerSpec
-from tests.support.games import play_moves
+from tests.support.games import play_until_turn_of
 from tests.support.mail import mailbox
 from tests.support.web import post, with_csrf
 
@@ -49,17 +48,6 @@ def game_of(players: list[tuple[str, str]], title: str) -> Callable[[Runtime], s
         runtime.games.start_game(game_id)
         return game_id
     return make
-
-
-def turn_to(runtime: Runtime, game_id: str, seat: int) -> None:
-    """Play random moves until it is `seat`'s turn (or at most 60 moves)."""
-    rng = random.Random(seat)
-    for _ in range(60):
-        state, _seq = runtime.games.engine_state(game_id)
-        if engine.to_act(state) == seat:
-            return
-        play_moves(runtime, game_id, 1, rng)
-    raise AssertionError("the turn never came")
 
 
 # -- signing in ------------------------------------------------------------------------------------------
@@ -139,9 +127,9 @@ def test_my_games_lists_your_turn_first_by_time_left_then_waiting_then_finished(
     waiting = game_of(people, "Waiting game")(runtime_of)
     sooner = game_of(people, "Sooner deadline")(runtime_of)
     over = game_of(people, "Over game")(runtime_of)
-    turn_to(runtime_of, later, 0)
-    turn_to(runtime_of, sooner, 0)
-    turn_to(runtime_of, waiting, 1)
+    play_until_turn_of(runtime_of, later, 0)
+    play_until_turn_of(runtime_of, sooner, 0)
+    play_until_turn_of(runtime_of, waiting, 1)
     with runtime_of.db.write() as session:
         session.execute(update(Game).where(Game.public_id == over).values(status="finished"))
     now = runtime_of.clock.now()
@@ -211,7 +199,7 @@ def test_preferences_reach_every_running_game_and_new_ones(client: FlaskClient, 
         (running, "Europe/Berlin", "22:00-07:30", "digest"), (later, "Europe/Berlin", "22:00-07:30", "digest"),
     ])
     # Ann hears of her turns in her daily email now: no turn email for her in the game that started later
-    turn_to(runtime_of, later, 0)
+    play_until_turn_of(runtime_of, later, 0)
     with runtime_of.db.read() as session:
         later_pk = session.scalar(select(Game.id).where(Game.public_id == later))
         turn_mail = session.scalars(select(OutboxMessage).where(

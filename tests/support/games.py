@@ -159,3 +159,14 @@ def seat_to_act(runtime: Runtime, game_id: str) -> int:
     seat = runtime.games.current_state(game_id).to_act
     assert seat is not None
     return seat
+
+
+def play_until_turn_of(runtime: Runtime, game_id: str, seat: int, *, limit: int = 60) -> None:
+    """Play random legal moves until `seat` is to act (at most `limit` moves)."""
+    rng = random.Random(seat)
+    for _ in range(limit):
+        state, _seq = runtime.games.engine_state(game_id)
+        if engine.to_act(state) == seat:
+            return
+        play_moves(runtime, game_id, 1, rng)
+    raise AssertionError(f"seat {seat} never came to act")
