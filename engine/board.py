@@ -86,11 +86,6 @@ def _flood(
                     break
 
 
-def openings_at(variant: Variant, board: Board, cell: Cell) -> int:
-    card_id, rot = board[cell]
-    return variant.openings[card_id][rot]
-
-
 def neighbourhood(variant: Variant, board: Board, cell: Cell) -> tuple[int, int]:
     """(sides with a card, sides where that card has an opening facing `cell`)."""
     x, y = cell

@@ -62,10 +62,6 @@ class CardType:
         object.__setattr__(self, "symmetric", upright == flipped)
 
     @property
-    def is_path(self) -> bool:
-        return self.kind == "path"
-
-    @property
     def dead_end(self) -> bool:
         return bool(self.segments) and all(s.dead for s in self.segments)
 

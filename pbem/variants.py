@@ -63,10 +63,6 @@ def variant_choices() -> list[VariantChoice]:
     return choices
 
 
-def variant_title(name: str) -> str:
-    return DESCRIPTIONS.get(name, (name.replace("_", " ").capitalize(), ""))[0]
-
-
 def parse_deck(text: str, source: str = "the deck file") -> dict[str, Any]:
     """A deck from TOML text: `[[paths]]` and `[[actions]]` tables. Only the syntax is checked here; the
     engine judges the contents when the game is created, and its message names the faulty entry."""

@@ -1,4 +1,4 @@
-"""How mail to each seat is doing, for the host's pages (issue 7) and the command line.
+"""How mail to each seat is doing, for the host's pages and the command line.
 
 Only delivery facts: counts, times, the relay's last error. Never what the emails said.
 A seat is in trouble when its latest finished email failed, or when one is waiting for a retry.

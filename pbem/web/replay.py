@@ -6,7 +6,7 @@
   move, event, host action and sealed deal. Both only once the game is over, both plain downloads (GET
   changes nothing).
 
-For the host's pages (issue 7): `host_replay_page`, `replay_file_response` and `archive_response` do the
+For the host's pages: `host_replay_page`, `replay_file_response` and `archive_response` do the
 same for a host, who sees the public view while the game runs and everything after.
 """
 

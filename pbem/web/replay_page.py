@@ -101,7 +101,7 @@ def replay_page(step: ReplayStep, zone_name: str = "UTC") -> ReplayPage:
 
 
 def render_replay(step: ReplayStep, step_url: StepUrl, *, zone_name: str = "UTC", downloads: Any = None) -> str:
-    """The replay page at one step; `step_url(k)` addresses step k (also for a host's pages, issue 7)."""
+    """The replay page at one step; `step_url(k)` addresses step k (also for a host's pages)."""
     return render_template(
         "play/replay.html", r=replay_page(step, zone_name), step_url=step_url, form_action=step_url(step.step),
         downloads=downloads,

@@ -89,7 +89,7 @@ class SeatService:
             )
 
     def set_notify_mode(self, game_id: str, seat: int, mode: str) -> None:
-        """'turn': an email for every turn; 'digest': one email a day (sent by the mail work, issue 5)."""
+        """'turn': an email for every turn; 'digest': one email a day (queued by the sweep)."""
         if mode not in NOTIFY_MODES:
             raise ValidationError(f"Choose how to be emailed: {' or '.join(NOTIFY_MODES)}.")
         with self._db.write() as session:

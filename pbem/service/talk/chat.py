@@ -113,7 +113,7 @@ class ChatService:
         return add_message(session, game, message)
 
     def post_as_host(self, game_id: str, text: object) -> ChatLine:
-        """The host's word to the table (the admin page of issue 7 calls this)."""
+        """The host's word to the table (the host's game page calls this)."""
         cleaned = clean_text(text)
         with self._db.write() as session:
             game = find_game(session, game_id)

@@ -1,4 +1,4 @@
-"""The host's pages (issue 7): sign in by emailed link, the dashboard, a new game, one game, its actions.
+"""The host's pages: sign in by emailed link, the dashboard, a new game, one game, its actions.
 
 Every POST carries the session's CSRF token and a confirmation (`confirm=yes`, a checkbox or the confirm
 step's button); nothing changes on GET. A host sees only their games (an admin every game) and, while a
