@@ -1,0 +1,144 @@
+"""Spectators: a host's link shows a game exactly as an onlooker may see it (the twin-game test of the seats),
+the host revokes it, and a spectator who confirmed their address hears of each round end."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+import engine
+from pbem.runtime import Runtime
+from tests.support.games import Chooser, dig_for_gold, store_game
+from tests.support.mail import mailbox
+from tests.support.twins import Twins, hidden_cards, stir_things_up
+from tests.support.web import app_runtime, post, sign_in, with_csrf
+
+WATCH = re.compile(r'href="https?://[^"]+(/watch/[^"]+)"')
+CSRF_FIELD = re.compile(r'(name="csrf_token" value=")[^"]*(")')
+
+
+def spectator_path(client: FlaskClient, game_id: str, **fields: str) -> str:
+    """The host makes a spectator link on the game's page; its path."""
+    assert post(client, f"/host/games/{game_id}/spectators", **fields).status_code == 303
+    found = WATCH.findall(client.get(f"/host/games/{game_id}").get_data(as_text=True))
+    assert found
+    return found[-1]
+
+
+def seen(client: FlaskClient, path: str, game_id: str, real_id: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200
+    return CSRF_FIELD.sub(r"\1-\2", response.get_data(as_text=True).replace(game_id, real_id))
+
+
+GAMES = [
+    pytest.param(4, 3, engine.bots.choose, 30, "base", id="four-random"),
+    pytest.param(3, 0, dig_for_gold, 30, "base", id="three-digging-through-a-gold-pick"),
+    pytest.param(5, 1, stir_things_up, 30, "saboteur2", id="five-saboteur2-secrets"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(("players", "seed", "choose", "steps", "variant"), GAMES)
+def test_the_spectator_page_does_not_change_when_only_hidden_information_changes(
+    app: Flask, client: FlaskClient, players: int, seed: int, choose: Chooser, steps: int, variant: str,
+) -> None:
+    runtime = app_runtime(app)
+    names = ["Ann", "Ben", "Cat", "Dan", "Eve"][:players]
+    game_id = store_game(runtime, engine.new_game(names, seed=seed, variant=variant))
+    twins = Twins(runtime, game_id, 0, random.Random(seed))
+    twin_id = twins.twin_ids[None] = twins._create(None)  # scrambled for an onlooker: everything hidden differs
+    twins.follow()
+    sign_in(client, runtime)
+    real_path, twin_path = spectator_path(client, game_id, show_chat="yes"), spectator_path(client, twin_id,
+                                                                                            show_chat="yes")
+    watcher = app.test_client()
+    rng = random.Random(seed)
+    rounds_over = 0
+
+    for _ in range(steps):
+        twins.follow()
+        state, seq = runtime.games.engine_state(game_id)
+        real = seen(watcher, real_path, game_id, game_id)
+        twin = seen(watcher, twin_path, twin_id, game_id).replace(twin_path, real_path)
+        assert twin == real, f"the spectator page shows something hidden at move {seq}"
+        assert not {int(card) for card in re.findall(r'data-card="(\d+)"', real)} & hidden_cards(state, None)
+        rounds_over = max(rounds_over, len(state.results))
+        mover = engine.to_act(state)
+        assert mover is not None
+        runtime.games.submit_move(game_id, mover, choose(state, mover, rng), seq, f"move-{seq}")
+
+    assert choose is not dig_for_gold or rounds_over, "the check must have seen a round end"
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_the_spectator_twin_really_differs_so_the_comparison_has_teeth(app: Flask, client: FlaskClient) -> None:
+    runtime = app_runtime(app)
+    game_id = store_game(runtime, engine.new_game(["Ann", "Ben", "Cat"], seed=3))
+    twins = Twins(runtime, game_id, 0, random.Random(3))
+    twin_id = twins.twin_ids[None] = twins._create(None)
+    twins.follow()
+    real_state, twin_state = runtime.games.engine_state(game_id)[0], runtime.games.engine_state(twin_id)[0]
+    assert real_state.hands != twin_state.hands or real_state.roles != twin_state.roles
+
+
+def test_a_revoked_spectator_link_shows_nothing(host: FlaskClient, runtime_of: Runtime, game_id: str) -> None:
+    path = spectator_path(host, game_id)
+    watcher = host.application.test_client()
+    assert watcher.get(path).status_code == 200
+    link_id = runtime_of.spectators.links(game_id)[0].id
+
+    assert post(host, f"/host/games/{game_id}/spectators/revoke", link=str(link_id)).status_code == 303
+
+    gone = watcher.get(path)
+    assert gone.status_code == 403 and "Test mine" not in gone.get_data(as_text=True)
+
+
+def test_only_the_host_makes_spectator_links(client: FlaskClient, game_id: str) -> None:
+    with_csrf(client)
+    assert post(client, f"/host/games/{game_id}/spectators").status_code == 401
+
+
+def test_the_table_talk_shows_only_when_the_host_allows_it(
+    host: FlaskClient, runtime_of: Runtime, game_id: str,
+) -> None:
+    runtime_of.chat.post(game_id, 0, "Psst, I have a map")
+    closed, open_ = spectator_path(host, game_id), spectator_path(host, game_id, show_chat="yes")
+    watcher = host.application.test_client()
+
+    assert "Psst" not in watcher.get(closed).get_data(as_text=True)
+    assert "Psst" in watcher.get(open_).get_data(as_text=True)
+
+
+def test_a_confirmed_spectator_is_emailed_at_each_round_end(
+    host: FlaskClient, runtime_of: Runtime, game_id: str,
+) -> None:
+    path = spectator_path(host, game_id)
+    watcher = host.application.test_client()
+    with_csrf(watcher)
+    post(watcher, f"{path}/emails", email="fan@example.org")
+    confirm = mailbox(runtime_of, "spectator_confirm", to="fan@example.org")[-1].body_text
+    confirm_path = "/watch/confirm/" + re.search(r"/watch/confirm/(\S+)", confirm).group(1)
+    assert watcher.get(confirm_path).status_code == 200
+    assert mailbox(runtime_of, "spectator_round_end") == []
+    assert post(watcher, confirm_path).status_code == 303
+
+    rng = random.Random(5)
+    while not runtime_of.games.engine_state(game_id)[0].results:
+        state, seq = runtime_of.games.engine_state(game_id)
+        mover = engine.to_act(state)
+        runtime_of.games.submit_move(game_id, mover, engine.bots.choose(state, mover, rng), seq, f"m{seq}")
+    for _ in range(40):  # the round's payouts done: the next round is dealt
+        state, seq = runtime_of.games.engine_state(game_id)
+        if state.round > 1 or engine.to_act(state) is None:
+            break
+        mover = engine.to_act(state)
+        runtime_of.games.submit_move(game_id, mover, engine.bots.choose(state, mover, rng), seq, f"m{seq}")
+
+    sent = mailbox(runtime_of, "spectator_round_end", to="fan@example.org")
+    assert len(sent) == 1 and "Round 1" in sent[0].subject
+    assert path in sent[0].body_text
