@@ -33,3 +33,30 @@ def split_reply_address(address: str) -> tuple[str, str]:
     if len(local) > MAX_LOCAL_LENGTH:
         raise ValueError(f"the local part may have at most {MAX_LOCAL_LENGTH} characters: {address!r}")
     return local, domain
+
+
+def address_mistake(address: str) -> str | None:
+    """What is wrong with an address a person typed, in words ("the part after @ needs a dot"); None if nothing."""
+    text = address.strip()
+    if not text:
+        return "An email address is needed."
+    if len(text) > 320:
+        return "This address is too long to be an email address."
+    if any(character.isspace() for character in text):
+        return "An email address has no spaces."
+    if any(character in '<>"(),;:[]\\' for character in text):
+        return "An email address has only letters, digits and . _ - + @ in it."
+    local, at, domain = text.rpartition("@")
+    if not at:
+        return "An email address has an @ in it, like name@example.org."
+    if not local:
+        return "Something is missing before the @."
+    if "@" in local:
+        return "An email address has only one @."
+    if not domain:
+        return "Something is missing after the @."
+    if "." not in domain.strip("."):
+        return f"The part after the @ needs a dot, like {domain or 'example'}.org or gmail.com."
+    if domain.startswith(".") or domain.endswith(".") or ".." in domain:
+        return "The part after the @ has a misplaced dot."
+    return None

@@ -142,6 +142,14 @@ class RevokedLink(PbemError):
     default_message = "This link is no longer valid."
 
 
+class InviteUnavailable(PbemError):
+    """A game's invite link that cannot take a player now: closed, replaced, expired, full or started."""
+
+    status = 410
+    code = "invite_unavailable"
+    default_message = "This invite link does not take players any more. Ask the host for a new one."
+
+
 class RoundNotOver(PbemError):
     """A round's sealed deal and its private events are told only once it has ended."""
 

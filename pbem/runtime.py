@@ -33,6 +33,8 @@ from pbem.service.turns.games import GameService
 from pbem.service.host.host_access import HOST_LINK_MAX_AGE, HostAccess
 from pbem.service.host.hosting import Hosting
 from pbem.service.host.invitations import InvitationLimits
+from pbem.service.host.invites import InviteLinks, Invites
+from pbem.service.host.rematch import Rematches
 from pbem.service.letters.host_notices import enqueue_mail_failing_notice
 from pbem.service.host.moderation import Moderation
 from pbem.service.rate_limits import RateLimiter
@@ -70,6 +72,8 @@ class Runtime:
     host_access: HostAccess
     hosting: Hosting
     moderation: Moderation
+    invites: Invites
+    rematches: Rematches
     player_access: PlayerAccess
     player_home: PlayerHome
     spectators: Spectators
@@ -154,6 +158,11 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
             db, clock, games, outbox, config.link_max_age_days,
             AddressChangeLinks(config.secret_keys, config.base_url, clock), limiter,
         ),
+        invites=Invites(
+            db, clock, games, outbox, limiter, InvitationLimits(limiter, config.access),
+            InviteLinks(config.secret_keys, config.base_url, clock),
+        ),
+        rematches=Rematches(db, clock, games),
         player_access=PlayerAccess(
             db, clock, PlayerLinkSigner(config.secret_keys, config.base_url, SIGN_IN_MAX_AGE, clock), outbox, limiter,
             config.access.player_session_days,

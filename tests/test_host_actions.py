@@ -190,8 +190,9 @@ def test_abandoning_stops_the_game(host: FlaskClient, runtime_of: Runtime, game_
 
 
 @pytest.mark.parametrize(("action", "news"), [
-    ("end", "The host ended \"Test mine\" early. Standings as they are: Ann 0, Ben 0, Cat 0."),
-    ("abandon", "The host abandoned \"Test mine\"."),
+    ("end", "The host ended \"Test mine\" early, so the game is over now. It counts as finished, with the gold as it "
+            "stood: Ann 0, Ben 0, Cat 0."),
+    ("abandon", "The host stopped \"Test mine\" for good: it will not be played to the end, and nobody wins it."),
 ])
 def test_every_person_at_the_table_is_emailed_when_the_host_ends_or_abandons_the_game(
     host: FlaskClient, runtime_of: Runtime, game_id: str, action: str, news: str

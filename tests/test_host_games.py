@@ -32,7 +32,7 @@ PLAYERS = {"name_0": "Ann", "email_0": "ann@example.org", "name_1": "Ben", "emai
 
 def form(**fields: Any) -> dict[str, Any]:
     defaults = {f"policy_{p.name}": p.shown(p.default) for p in policy_fields() if p.kind != "flag" or p.default}
-    base = {"title": "Friday mine", "variant": "base", "order": "listed", "bots": "0", "confirm": "yes",
+    base = {"title": "Friday mine", "join": "list", "variant": "base", "order": "listed", "bots": "0",
             **defaults, **PLAYERS}
     base.update(fields)
     return {key: value for key, value in base.items() if value is not None}
@@ -81,7 +81,11 @@ def test_a_shuffled_seating_keeps_everyone(signed_in: FlaskClient, app: Flask) -
     ("fields", "field", "message"),
     [
         ({"title": ""}, "title", "Give the game a title"),
-        ({"email_1": "ben at example"}, "email_1", "not an email address"),
+        ({"email_1": "ben at example"}, "email_1", "no spaces"),
+        ({"email_1": "ben@example"}, "email_1", "The part after the @ needs a dot"),
+        ({"email_1": "ben.example.org"}, "email_1", "has an @ in it"),
+        ({"email_1": "ben@@example.org"}, "email_1", "only one @"),
+        ({"email_1": "ben@example..org"}, "email_1", "misplaced dot"),
         ({"email_2": "ANN@example.org"}, "email_2", "already in the game"),
         ({"name_2": "ann"}, "name_2", "different name"),
         ({"name_1": ""}, "name_1", "A name is needed"),
@@ -96,7 +100,6 @@ def test_a_shuffled_seating_keeps_everyone(signed_in: FlaskClient, app: Flask) -
         ({"policy_colour": "red"}, "policies", "Unknown options: colour"),
         ({"host_plays": "yes", "host_name": ""}, "host_name", "Your name"),
         ({"host_plays": "yes", "host_name": "Hilda", "email_3": HOST}, "email_3", "already in the game"),
-        ({"confirm": None}, "confirm", "Tick this box"),
         ({"policy_quiet_hours": "late"}, "policy_quiet_hours", "written like 22:00-08:00"),
     ],
 )
@@ -256,7 +259,7 @@ def test_the_form_says_what_each_rule_option_changes_and_a_host_may_keep_round_s
     signed_in: FlaskClient, app: Flask
 ) -> None:
     page = signed_in.get("/host/new").get_data(as_text=True)
-    assert "Saboteur 2 only: Geologists share gold" in page and "Recap private moves" in page
+    assert 'Geologists share gold <span class="tag">Saboteur 2</span>' in page and "Recap private moves" in page
     assert "what each map showed and which cards went face down" in page and "never reveal these" in page
 
     response = post(signed_in, "/host/new", **form(option_recap_private_moves="off",

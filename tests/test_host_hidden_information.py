@@ -28,7 +28,7 @@ from tests.support.twins import Twins, cards_named, hidden_cards, role_paths, st
 from tests.support.web import app_runtime, post, sign_in
 
 AUDIT = re.compile(r'<section class="audit".*?</section>', re.S)
-MAIL = re.compile(r'<td class="mail-status">.*?</td>', re.S)
+MAIL = re.compile(r'<td class="mail-status"[^>]*>.*?</td>', re.S)
 CSRF_FIELD = re.compile(r'(name="csrf_token" value=")[^"]*(")')
 
 

@@ -66,7 +66,7 @@ def test_a_nudge_at_most_once_an_hour_per_seat(host: FlaskClient, runtime_of: Ru
     assert too_soon.status_code == 429 and b"less than an hour ago" in too_soon.data
     clock.advance(timedelta(minutes=30))
     assert post(host, f"/host/games/{game_id}/seats/{seat}/nudge", confirm="yes").status_code == 303
-    assert len(mailbox(runtime_of, "turn_reminder")) == 2
+    assert len(mailbox(runtime_of, "nudge")) == 2
     other = (seat + 1) % 3
     assert post(host, f"/host/games/{game_id}/seats/{other}/nudge", confirm="yes").status_code == 409
 

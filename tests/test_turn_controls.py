@@ -112,7 +112,7 @@ def test_a_nudge_sends_a_reminder_now_and_at_most_once_an_hour(
     clock.advance(timedelta(minutes=1))
     runtime.turn_controls.nudge(game_id, seat, actor_email=HOST)
 
-    nudges = mailbox(runtime, "turn_reminder")
+    nudges = mailbox(runtime, "nudge")
     assert len(nudges) == 2 and "reminder 1 of" not in nudges[0].body_text
     with pytest.raises(NoPendingTurn):
         runtime.turn_controls.nudge(game_id, (seat + 1) % 3, actor_email=HOST)

@@ -30,6 +30,7 @@ from pbem.web import (
 from pbem.web import deals, replay  # noqa: F401  (their routes join the player blueprint)
 from pbem.web import host
 from pbem.web import address_changes
+from pbem.web import join, rematch
 from pbem.web import my_games, spectate
 from pbem.web.app_context import EXTENSION_KEY
 
@@ -68,6 +69,8 @@ def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Fl
     app.register_blueprint(address_changes.blueprint)
     app.register_blueprint(chat.blueprint)
     app.register_blueprint(host.blueprint)
+    app.register_blueprint(join.blueprint)
+    app.register_blueprint(rematch.blueprint)
     if config.is_development:
         app.register_blueprint(dev_mail.blueprint)
     if config.bench_routes:

@@ -28,6 +28,7 @@ from pbem.service.events import describe, visible_events
 from pbem.service.turns.games import GameService, HistoryEntry, PlayerSpec, rollback_floor
 from pbem.service.host.host_access import HostSession, normal_email
 from pbem.service.host.invitations import InvitationLimits
+from pbem.service.host.local_times import LocalTime, local_time_of
 from pbem.service.host.moderation import host_plays, may_host
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.snapshots import latest_states
@@ -66,8 +67,10 @@ class GameRow:
     deadline: datetime | None
     last_activity: datetime
     mail_trouble: list[str]  # names of seats whose mail is failing
-    reminders_sent: int
+    reminders_sent: int  # the reminder ladder's and the host's nudges, for the turn pending now
     waiting_for_host: bool  # notify-host: the deadline passed and the game waits for the host
+    to_act_local: LocalTime | None = None  # the clock of the player whose turn it is
+    nudges: int = 0  # of `reminders_sent`, those the host sent
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,7 @@ class SeatRow:
     last_seen_at: datetime | None
     mail: SeatMailStatus | None
     turn: SeatTurnStatus | None  # away, timeouts in a row, absent, auto-pass
+    local: LocalTime | None = None  # the player's clock now, and whether it is their night
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,20 @@ class GameDetail:
     host_plays: bool
     may_reveal: bool
     over: bool
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """A game's settings and people, for the form of a new game copied from it."""
+
+    title: str
+    variant: str
+    options: dict[str, Any]
+    policies: dict[str, Any]
+    people: list[tuple[str, str]]  # (name, email) of each person but the host
+    bots: int
+    host_name: str | None  # the host's name at the table, when the host played
+    had_own_deck: bool  # a Saboteur 2 deck file is not copied: the host uploads it again
 
 
 class Hosting:
@@ -147,10 +165,12 @@ class Hosting:
             games = list(session.scalars(query))
             states = latest_states(session, games)
             mail = mail_statuses(session, games)
+            nudges = nudges_this_turn(session, games)
+            now = self._clock.now()
             return [
                 _row(
                     game, public_view(states[game.id]).get("round") if game.id in states else None, mail[game.id],
-                    turn_status_of(game, pending_clock(game, game.clock)),
+                    turn_status_of(game, pending_clock(game, game.clock)), nudges.get(game.id, 0), now,
                 )
                 for game in games
             ]
@@ -161,18 +181,22 @@ class Hosting:
             actions = list(session.scalars(
                 select(HostAction).where(HostAction.game_id == game.id).order_by(HostAction.id.desc())
             ))
+            nudges = nudges_this_turn(session, [game]).get(game.id, 0)
         state = self._games.current_state(game_id, None)
         statuses = seat_mail_status(self._db, game_id)
         turn_status = self._turn_status(game_id)
         mail = {status.seat: status for status in statuses}
         turn = {status.seat: status for status in turn_status.seats}
         plays = host_plays(game, host)
+        now = self._clock.now()
+        policies = dict(game.policies or {})
         return GameDetail(
-            row=_row(game, state.view.get("round") if state.view else None, statuses, turn_status),
-            policies=dict(game.policies or {}),
+            row=_row(game, state.view.get("round") if state.view else None, statuses, turn_status, nudges, now),
+            policies=policies,
             seats=[
                 SeatRow(seat.seat_index, seat.display_name, seat.email, seat.is_bot, seat.last_seen_at,
-                        mail.get(seat.seat_index), turn.get(seat.seat_index))
+                        mail.get(seat.seat_index), turn.get(seat.seat_index),
+                        None if seat.is_bot else local_time_of(now, seat.timezone, seat.quiet_hours, policies))
                 for seat in game.seats
             ],
             public_view=state.view,
@@ -240,14 +264,50 @@ class Hosting:
         ]
         return lines + public
 
+    def settings_of(self, game_id: str, host: HostSession) -> GameSettings:
+        """What a new game copies from one of the host's games: its settings and its people (never a state)."""
+        with self._db.read() as session:
+            game = _owned(session, game_id, host)
+            mine = mailbox_key(host.email)
+            hosts_seat = next((seat for seat in game.seats if seat.email and mailbox_key(seat.email) == mine), None)
+            options = {name: value for name, value in (game.options or {}).items() if name != "deck"}
+            return GameSettings(
+                title=game.title, variant=game.variant, options=options, policies=dict(game.policies or {}),
+                people=[(seat.display_name, seat.email or "") for seat in game.seats
+                        if not seat.is_bot and seat is not hosts_seat],
+                bots=sum(seat.is_bot for seat in game.seats),
+                host_name=hosts_seat.display_name if hosts_seat else None,
+                had_own_deck="deck" in (game.options or {}),
+            )
+
     def owned(self, game_id: str, host: HostSession) -> Game:
         """The game, if this host looks after it: GameNotFound, or NotYourGame (403) for another host's game."""
         with self._db.read() as session:
             return _owned(session, game_id, host)
 
-def _row(game: Game, round_number: int | None, mail: list[SeatMailStatus], turn: TurnStatus) -> GameRow:
+def nudges_this_turn(session: Session, games: Sequence[Game]) -> dict[int, int]:
+    """How many nudges the host sent each game's player to act since their turn began (one statement)."""
+    waiting = {game.id: game.turn_started_at for game in games if game.status == "active" and game.turn_started_at}
+    if not waiting:
+        return {}
+    rows = session.execute(
+        select(HostAction.game_id, HostAction.created_at)
+        .where(HostAction.game_id.in_(waiting), HostAction.action == "nudge")
+    )
+    counted: Counter[int] = Counter()
+    for game_id, created_at in rows:
+        if created_at >= waiting[game_id]:
+            counted[game_id] += 1
+    return dict(counted)
+
+
+def _row(
+    game: Game, round_number: int | None, mail: list[SeatMailStatus], turn: TurnStatus, nudges: int = 0,
+    now: datetime | None = None,
+) -> GameRow:
     """One line of the dashboard, from the game with its seats and what was read about it."""
     running = game.status == "active"
+    acting = game.seats[game.to_act_seat] if running and game.to_act_seat is not None else None
     return GameRow(
         game_id=game.public_id,
         title=game.title,
@@ -261,8 +321,13 @@ def _row(game: Game, round_number: int | None, mail: list[SeatMailStatus], turn:
         deadline=turn.deadline if running else None,
         last_activity=game.updated_at,
         mail_trouble=[status.name for status in mail if status.in_trouble] if game.current_seq is not None else [],
-        reminders_sent=turn.reminders_sent,
+        reminders_sent=turn.reminders_sent + nudges,
         waiting_for_host=turn.waiting_for_host,
+        to_act_local=(
+            local_time_of(now, acting.timezone, acting.quiet_hours, game.policies or {})
+            if acting is not None and not acting.is_bot and now is not None else None
+        ),
+        nudges=nudges,
     )
 
 

@@ -137,7 +137,7 @@ class Moderation:
             if any(other.display_name.casefold() == new_name.casefold() for other in others):
                 raise ValidationError(f"Another seat is already called {new_name}; choose a different name.")
             check_receiver(game, row, new_email, host.email, newcomer=True)
-            old_name, was_bot = row.display_name, row.is_bot
+            old_name, was_bot, old_email = row.display_name, row.is_bot, row.email
             row.display_name, row.email, row.is_bot = new_name, new_email, False
             row.token_version += 1
             row.notify_mode, row.last_seen_at, row.chat_emails = "turn", None, False
@@ -157,6 +157,8 @@ class Moderation:
                     **self._games.mail.link_context(game, row),
                 },
             )
+            if old_email is not None and not was_bot:
+                self._tell_replaced(session, game, old_name, old_email, row.token_version)
 
     def rotate_link(self, game_id: str, seat: int, *, host: HostSession) -> None:
         """Revoke every link of the seat (e.g. it was forwarded) and email the player a new one."""
@@ -260,7 +262,9 @@ class Moderation:
             game = self._own(session, game_id, host)
             # Told first, so the turn email the rollback queues carries the line too.
             self._tell_table(session, game, f"The host rolled the game back to turn {to_seq}: {cleaned}", "rolled_back")
-            return self._games.rollback_in(session, game, to_seq, reason=cleaned, actor_email=host.email)
+            seq = self._games.rollback_in(session, game, to_seq, reason=cleaned, actor_email=host.email)
+            self._tell_rollback(session, game, to_seq, cleaned)
+            return seq
 
     def end_game(self, game_id: str, *, host: HostSession) -> None:
         """Finish the game now, with the standings as they are; everything opens, as for any finished game."""
@@ -333,6 +337,29 @@ class Moderation:
 
     def _tell_table(self, session: Session, game: Game, text: str, kind: str) -> None:
         post_system_line(session, game, text, kind, now=self._clock.now())
+
+    def _tell_replaced(self, session: Session, game: Game, old_name: str, old_email: str, version: int) -> None:
+        """A kind word to the player whose seat went to someone else: it is over for them, their link is dead.
+        Only to the seat's previous address, and nothing of the seat's knowledge."""
+        self._outbox.enqueue_standalone(
+            session, to_address=old_email, kind="seat_replaced",
+            dedupe_key=dedupe_key("seat_replaced", game.public_id, mailbox_key(old_email), version),
+            subject=f"Your seat in {game.title} - Saboteur",
+            context={"old_name": old_name, "title": game.title, "host_email": game.host_email},
+        )
+
+    def _tell_rollback(self, session: Session, game: Game, to_seq: int, reason: str) -> None:
+        """Every person at the table learns, in words, that the game went back and why."""
+        to_act = game.names[game.to_act_seat] if game.to_act_seat is not None else ""
+        for row in game.seats:
+            if row.is_bot or row.email is None:
+                continue
+            self._outbox.enqueue(
+                session, game=game, seat=row, kind="rolled_back",
+                dedupe_key=dedupe_key("rolled_back", game.public_id, row.seat_index, game.current_seq),
+                context={"to_seq": to_seq, "reason": reason, "to_act": to_act,
+                         "your_turn": game.to_act_seat == row.seat_index, **self._games.mail.link_context(game, row)},
+            )
 
     def _tell_everyone(self, session: Session, game: Game, how: str, standings: str) -> None:
         """An email to every person at the table: no move will follow to bring them the news."""

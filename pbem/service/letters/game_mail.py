@@ -208,9 +208,10 @@ class GameMail:
 
     def turn_reminder(
         self, session: Session, game: Game, seat: Seat, state: engine.Game, *, started_at: datetime,
-        deadline: datetime | None, now: datetime, number: int | None, key: str,
+        deadline: datetime | None, now: datetime, number: int | None, key: str, note: str = "",
     ) -> OutboxMessage | None:
-        """A reminder of the pending decision (`number` of the ladder, None for the host's nudge), once per key.
+        """A reminder of the pending decision (`number` of the ladder, None for the host's nudge, which says the host
+        sent it and carries the host's `note`), once per key.
 
         A seat that chose the daily digest hears of its turn there, so the ladder passes it by; the host's
         nudge and the warning before the deadline still reach it.
@@ -218,10 +219,9 @@ class GameMail:
         if number is not None and seat.notify_mode == "digest":
             return None
         context = self._reminder_context(game, seat, state, started_at, deadline, now)
-        context.update(reminder_number=number, reminder_count=policy(game.policies, "reminder_count"))
-        return self._to_seat(
-            session, game, seat, "turn_reminder", (game.current_seq, key), context, drop_when_stale=True
-        )
+        context.update(reminder_number=number, reminder_count=policy(game.policies, "reminder_count"), note=note)
+        kind = "turn_reminder" if number is not None else "nudge"
+        return self._to_seat(session, game, seat, kind, (game.current_seq, key), context, drop_when_stale=True)
 
     def deadline_warning(
         self, session: Session, game: Game, seat: Seat, state: engine.Game, *, started_at: datetime,

@@ -30,12 +30,14 @@ from pbem.errors import (
 from pbem.service.letters.game_mail import GameMail
 from pbem.models import Game, HostAction, Seat, TurnClock
 from pbem.service.talk.chat import post_system_line
+from pbem.service.text import visible_text
 from pbem.service.rows import find_game, lock_game
 from pbem.service.timing.sweep import load_state
 from pbem.service.turns.timeouts import Timeouts
 from pbem.service.timing.turn_clock import current_clock, plan_turn, refund_away, reschedule
 
 NUDGE_EVERY = timedelta(hours=1)
+MAX_NOTE = 300
 MAX_EXTENSION_HOURS = 24 * 14
 
 
@@ -148,8 +150,10 @@ class TurnControls:
                 f"The host gave {name} {hours} more hour{'s' if hours != 1 else ''} for this turn.", now,
             )
 
-    def nudge(self, game_id: str, seat: int, *, actor_email: str) -> None:
-        """Send the seat a reminder now; at most one an hour per seat (else NudgeTooSoon)."""
+    def nudge(self, game_id: str, seat: int, *, actor_email: str, note: object = "") -> None:
+        """Send the seat a reminder now, with the host's short `note` if any; at most one an hour per seat (else
+        NudgeTooSoon). It counts among the turn's reminders on the host's pages."""
+        note_text = clean_note(note)
         now = self._clock.now()
         with self._db.write() as session:
             game = _active(session, game_id)
@@ -165,10 +169,11 @@ class TurnControls:
             self._mail.turn_reminder(
                 session, game, row, load_state(session, game), started_at=clock.started_at,
                 deadline=clock.deadline_at, now=now, number=None, key=f"nudge-{int(now.timestamp())}",
+                note=note_text,
             )
             self._record(
-                session, game, actor_email, "nudge", {"seat": seat},
-                f"The host sent {row.display_name} a reminder.", now,
+                session, game, actor_email, "nudge", {"seat": seat, "seq": game.current_seq, "note": bool(note_text)},
+                f"The host sent {row.display_name} a reminder{' with a note' if note_text else ''}.", now,
             )
 
     def skip(self, game_id: str, *, actor_email: str) -> None:
@@ -234,6 +239,17 @@ class TurnControls:
         self, session: Session, game: Game, actor_email: str, action: str, details: dict[str, Any], now: datetime
     ) -> None:
         session.add(HostAction(game_id=game.id, actor_email=actor_email, action=action, details=details, created_at=now))
+
+
+def clean_note(note: object) -> str:
+    """The host's note on a nudge as the email shows it ("" for none); ValidationError when too long."""
+    if not isinstance(note, str):
+        return ""
+    lines = [" ".join(line.split()) for line in visible_text(note).split("\n")]
+    text = "\n".join(line for line in lines if line).strip()
+    if len(text) > MAX_NOTE:
+        raise ValidationError(f"A note may have at most {MAX_NOTE} characters; this one has {len(text)}.")
+    return text
 
 
 def turn_status_of(game: Game, clock: TurnClock | None) -> TurnStatus:

@@ -22,14 +22,42 @@ from werkzeug.datastructures import MultiDict
 import engine
 
 from pbem import config as config_module
+from pbem.addresses import address_mistake
 from pbem.config import ConfigError, PolicyConfig
 from pbem.errors import ValidationError
+from pbem.service.host.hosting import GameSettings
 from pbem.service.turns.games import MAX_NAME, MAX_TITLE, PlayerSpec
-from pbem.service.text import EMAIL_PATTERN
 from pbem.variants import MAX_DECK_BYTES, parse_deck, variant_choices
 
 MAX_ROWS = 12
 MAX_BOTS = 11
+MAX_PLACES = 12
+JOIN_MODES = ("link", "list")
+
+# Each policy in a host's words: the group it sits in on the form, its label, and one line on what it does and what
+# its default means. A policy missing here still shows (under "The pace"), with the configuration's own name.
+POLICY_TEXT: dict[str, tuple[str, str, str]] = {
+    "deadline_hours": ("pace", "Time for each turn (hours)",
+                       "After this long the turn times out (see below). Empty: no deadline, the game waits."),
+    "timeout_policy": ("pace", "When a turn times out",
+                       "auto-pass: the game passes for the player (discarding a card). notify-host: the game waits "
+                       "for you to decide."),
+    "reminder_delay_hours": ("pace", "First reminder after (hours)",
+                             "A player who has not moved after this long gets a reminder email."),
+    "reminder_interval_hours": ("pace", "Then a reminder every (hours)", "The time between later reminders."),
+    "reminder_count": ("pace", "Reminders per turn", "At most this many reminders for one turn (0: none)."),
+    "warning_hours": ("pace", "Last warning before the deadline (hours)",
+                      "A final email this long before the deadline (0: no warning)."),
+    "away_cap_days": ("pace", "Away time per player (days)",
+                      "A player may pause their own clock (holidays) for this many days in the whole game, "
+                      "all spells together."),
+    "absent_after": ("pace", "Timeouts before a player counts as absent",
+                     "After this many timeouts in a row you are asked what to do about the seat."),
+    "quiet_hours": ("mail", "Players' nights (quiet hours)",
+                    "No email in these hours of each player's own time zone, like 22:00-08:00; a deadline that "
+                    "falls in them moves to the morning. Empty: none. Players can set their own."),
+}
+GROUPS = (("table", "The table"), ("rules", "The rules"), ("pace", "The pace"), ("mail", "Mail"))
 
 
 @dataclass(frozen=True)
@@ -44,6 +72,7 @@ class PolicyField:
     default: Any
     minimum: int | None
     maximum: int | None
+    group: str = "pace"
 
     def shown(self, value: Any) -> str:
         if value is None:
@@ -75,17 +104,22 @@ def policy_fields() -> list[PolicyField]:
         else:
             kind = "text"
         meta = item.metadata
+        group, label, help_text = POLICY_TEXT.get(
+            item.name, ("pace", meta.get("label", item.name.replace("_", " ").capitalize()), meta.get("help", ""))
+        )
         found.append(PolicyField(
             name=item.name,
-            label=meta.get("label", item.name.replace("_", " ").capitalize()),
-            help=meta.get("help", ""),
+            label=label,
+            help=help_text,
+            group=group,
             kind=kind,
             choices=choices,
             default=getattr(defaults, item.name),
             minimum=meta.get("minimum"),
             maximum=meta.get("maximum"),
         ))
-    return found
+    order = list(POLICY_TEXT)
+    return sorted(found, key=lambda policy: order.index(policy.name) if policy.name in order else len(order))
 
 
 def read_policy(policy: PolicyField, raw: str | None) -> Any:
@@ -133,16 +167,22 @@ class NewGameForm:
     """What the host typed, and the errors by field name (empty when valid)."""
 
     title: str = ""
+    join: str = "link"  # "link": one invite link people join by; "list": the host types every player
+    places: int = 4  # with an invite link: seats for people, the host's own included
+    auto_start: bool = False
+    players_may_rematch: bool = True
+    host_timezone: str = "UTC"
     rows: list[tuple[str, str]] = field(default_factory=list)
     host_plays: bool = False
     host_name: str = ""
     bots: int = 0
-    order: str = "listed"
+    order: str = "listed"  # a list: "listed" or "shuffled"; a link: "joined" or "shuffled"
     variant: str = "base"
     policies: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)  # the engine's options that differ from its defaults
     deck: dict[str, Any] | None = None  # a Saboteur 2 host's own deck (TOML upload)
     errors: dict[str, str] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)  # hints next to a field that are not mistakes
 
     def engine_options(self) -> dict[str, Any] | None:
         chosen = dict(self.options)
@@ -164,7 +204,21 @@ class NewGameForm:
 
 
 def blank_form() -> NewGameForm:
-    return NewGameForm(rows=[("", "")] * 4, policies={p.name: p.default for p in policy_fields()})
+    return NewGameForm(rows=[("", "")] * 4, order="joined", policies={p.name: p.default for p in policy_fields()})
+
+
+def copied_form(settings: GameSettings, host_email: str) -> NewGameForm:
+    """The form filled from an earlier game: its title, rules, pace and players, ready to change and send."""
+    people = list(settings.people)[:MAX_ROWS]
+    return NewGameForm(
+        title=settings.title, join="list", places=len(people) + (settings.host_name is not None),
+        rows=people + [("", "")] * max(4 - len(people), 0), host_plays=settings.host_name is not None,
+        host_name=settings.host_name or "", bots=settings.bots, order="listed", variant=settings.variant,
+        policies={p.name: settings.policies.get(p.name, p.default) for p in policy_fields()},
+        options=dict(settings.options),
+        notes={"deck": "The earlier game used your own deck: upload its file again to use it."}
+        if settings.had_own_deck else {},
+    )
 
 
 @dataclass(frozen=True)
@@ -204,11 +258,30 @@ def read_form(data: MultiDict[str, str], host_email: str, files: MultiDict[str, 
         name = " ".join(data.get(f"name_{index}", "").split())
         email = data.get(f"email_{index}", "").strip()
         form.rows.append((name, email))
+    form.join = data.get("join", "list")
+    if form.join not in JOIN_MODES:
+        errors["join"] = "Choose how players join: by a link you share, or by the list you type."
+        form.join = "list"
+    by_link = form.join == "link"
     form.host_plays = data.get("host_plays") == "yes"
     form.host_name = " ".join(data.get("host_name", "").split())
-    form.order = data.get("order", "listed")
-    if form.order not in ("listed", "shuffled"):
-        errors["order"] = "Choose the seating order as listed or shuffled."
+    form.host_timezone = (data.get("host_timezone") or "UTC").strip()[:64]
+    form.auto_start = data.get("auto_start") == "yes"
+    form.players_may_rematch = data.get("players_may_rematch") == "yes"
+    in_order = "joined" if by_link else "listed"
+    raw_order = data.get("order", "in_order")
+    form.order = in_order if raw_order in ("in_order", "listed", "joined") else raw_order
+    orders = (in_order, "shuffled")
+    if form.order not in orders:
+        errors["order"] = ("Choose the seat order: as people join, or shuffled at the start." if by_link
+                           else "Choose the seat order: as listed, or shuffled.")
+    try:
+        form.places = int(data.get("places", "4") or "0")
+        if by_link and not 1 <= form.places <= MAX_PLACES:
+            raise ValueError
+    except ValueError:
+        errors["places"] = f"Choose 1 to {MAX_PLACES} seats for people."
+        form.places = 4
     form.variant = data.get("variant", "base")
     choices = {choice.name: choice for choice in variant_choices()}
     if form.variant not in choices:
@@ -231,7 +304,7 @@ def read_form(data: MultiDict[str, str], host_email: str, files: MultiDict[str, 
         seen[host_email.casefold()] = "host_name"
         names[form.host_name.casefold()] = "host_name"
     for index, (name, email) in enumerate(form.rows):
-        if not name and not email:
+        if by_link or (not name and not email):
             continue
         if not name:
             errors[f"name_{index}"] = "A name is needed for this player."
@@ -241,18 +314,25 @@ def read_form(data: MultiDict[str, str], host_email: str, files: MultiDict[str, 
             errors[f"name_{index}"] = "Every player needs a different name (and 'Bot N' is for computer players)."
         else:
             names[name.casefold()] = f"name_{index}"
-        if not EMAIL_PATTERN.match(email) or len(email) > 320:
-            errors[f"email_{index}"] = "This is not an email address."
+        mistake = address_mistake(email)
+        if mistake:
+            errors[f"email_{index}"] = mistake
         elif email.casefold() in seen:
             errors[f"email_{index}"] = "This address is already in the game; each player needs their own."
         else:
             seen[email.casefold()] = f"email_{index}"
 
-    count = sum(1 for name, email in form.rows if name or email) + form.host_plays + form.bots
+    if by_link:
+        count = form.places + form.bots
+        if form.places and form.host_plays and form.places < 1:
+            errors["places"] = "Your own seat counts among the seats for people: choose at least 1."
+    else:
+        count = sum(1 for name, email in form.rows if name or email) + form.host_plays + form.bots
     variant = choices.get(form.variant)
-    if variant is not None and not variant.min_players <= count <= variant.max_players:
-        errors["players"] = (
-            f"{variant.title} takes {variant.min_players} to {variant.max_players} players; this game has {count}."
+    if variant is not None and not variant.min_players <= count <= variant.max_players and "places" not in errors:
+        what = "seats for people and computer players make" if by_link else "this game has"
+        errors["places" if by_link else "players"] = (
+            f"{variant.title} takes {variant.min_players} to {variant.max_players} players; {what} {count}."
         )
 
     for policy in policy_fields():

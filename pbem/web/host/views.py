@@ -16,7 +16,8 @@ from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.board_svg import board_svg
 from pbem.web.errors import wants_json
-from pbem.web.host.forms import blank_form, engine_options, policy_fields, read_form
+from pbem.service.host.invites import InviteSettings, seat_order_label
+from pbem.web.host.forms import GROUPS, blank_form, copied_form, engine_options, policy_fields, read_form
 from pbem.web.host.session import current_host, require_host, sign_in, sign_out, sign_out_everywhere
 from pbem.web.params import required_int
 from pbem.web.replay import archive_response
@@ -70,6 +71,7 @@ def index() -> Any:
         return render_template("host/sign_in.html")
     return render_template(
         "host/dashboard.html", host=host, games=runtime().hosting.games(host),
+        invites=runtime().invites.for_host(host),
         may_create=runtime().host_access.access.may_create_games(host.email),
         notices=get_flashed_messages(category_filter=["host"]),
     )
@@ -117,23 +119,35 @@ def games_json() -> Response:
 
 @blueprint.get("/new")
 def new_game() -> Any:
+    """The form, blank or (`?copy=<game>`) with the settings and players of one of the host's games."""
     host = _creator()
-    return render_template("host/new_game.html", form=blank_form(), **_form_context(host))
+    copy = request.args.get("copy")
+    form = copied_form(runtime().hosting.settings_of(copy, host), host.email) if copy else blank_form()
+    return render_template("host/new_game.html", form=form, copied=bool(copy), **_form_context(host))
 
 
 @blueprint.post("/new")
 def create_game() -> Any:
     host = _creator()
     form = read_form(request.form, host.email, request.files)
-    if request.form.get("confirm") != "yes":
-        form.errors["confirm"] = "Tick this box to create the game and email every player."
     if not form.valid:
         return render_template("host/new_game.html", form=form, **_form_context(host)), 422
     try:
+        if form.join == "link":
+            invite_id = runtime().invites.create(host, InviteSettings(
+                title=form.title, variant=form.variant, options=form.engine_options(), policies=form.policies,
+                places=form.places, bots=form.bots, seat_order=form.order, auto_start=form.auto_start,
+                players_may_rematch=form.players_may_rematch, host_name=form.host_name if form.host_plays else None,
+                host_timezone=form.host_timezone,
+            ))
+            flash("Your game is ready for players: share the link below.", "host")
+            return redirect(url_for("host.invite", invite_id=invite_id), 303)
         game_id = runtime().hosting.create_and_start(
             host=host, title=form.title, players=form.players(host.email), variant=form.variant, options=form.engine_options(),
             policies=form.policies, client=request.remote_addr or "unknown",
         )
+        if form.players_may_rematch:
+            runtime().rematches.allow_players(game_id, True)
     except ValidationError as exc:
         form.errors["form"] = exc.message
         return render_template("host/new_game.html", form=form, **_form_context(host)), 422
@@ -153,7 +167,53 @@ def _creator() -> HostSession:
 
 def _form_context(host: HostSession) -> dict[str, Any]:
     return {"host": host, "variants": variant_choices(), "policy_fields": policy_fields(), "engine_options": engine_options(),
-            "rows": range(12)}
+            "rows": range(12), "groups": GROUPS}
+
+
+# -- a game players join by link ------------------------------------------------------------------------
+
+
+@blueprint.get("/invites/<invite_id>")
+def invite(invite_id: str) -> Any:
+    return render_invite(invite_id)
+
+
+@blueprint.post("/invites/<invite_id>/<action>")
+def invite_action(invite_id: str, action: str) -> Any:
+    host = require_host()
+    invites = runtime().invites
+    if action in ("start", "remove"):
+        _confirmed()
+    if action == "start":
+        game_id = invites.start(invite_id, host)
+        flash("The game has started: every player has been emailed their link.", "host")
+        return redirect(url_for("host.game", game_id=game_id), 303)
+    if action == "remove":
+        name = invites.remove(invite_id, _int(request.form.get("joiner"), "person"), host)
+        message = f"{name} is off the list; their confirmation link no longer works."
+    elif action == "close":
+        invites.close(invite_id, host)
+        message = "The link is closed: nobody new can join. Those on the list can still confirm."
+    elif action == "reopen":
+        invites.close(invite_id, host, closed=False)
+        message = "The link takes players again."
+    elif action == "rotate":
+        invites.rotate(invite_id, host)
+        message = "Here is a new link; the old one no longer works. Share the new one."
+    else:
+        raise ValidationError("There is no such action.")
+    flash(message, "host")
+    return redirect(url_for("host.invite", invite_id=invite_id), 303)
+
+
+def render_invite(invite_id: str, *, status: int = 200, problem: str | None = None) -> Any:
+    detail = runtime().invites.detail(invite_id, require_host())
+    if detail.started_game:
+        return redirect(url_for("host.game", game_id=detail.started_game), 303)
+    return render_template(
+        "host/invite.html", invite=detail, problem=problem, seat_order=seat_order_label(detail.seat_order),
+        notices=get_flashed_messages(category_filter=["host"]), now=runtime().clock.now(),
+    ), status
 
 
 # -- one game -----------------------------------------------------------------------------------------
@@ -244,8 +304,9 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
                    "they confirm (within three days). If that address does not work, replace the player instead.")
     elif action == "nudge":
         runtime().hosting.owned(game_id, host)  # 403 for another host's game
-        runtime().turn_controls.nudge(game_id, seat, actor_email=host.email)
-        message = "A reminder is on its way."
+        note = request.form.get("note", "")
+        runtime().turn_controls.nudge(game_id, seat, actor_email=host.email, note=note)
+        message = "A reminder is on its way" + (", with your note." if note.strip() else ".")
     elif action == "auto-pass":
         runtime().hosting.owned(game_id, host)
         on = request.form.get("on") == "yes"
@@ -287,6 +348,17 @@ def game_action(game_id: str, action: str) -> Any:
     elif action == "rollback":
         seq = moderation.rollback(game_id, _int(request.form.get("to"), "turn"), request.form.get("reason"), host=host)
         message = f"The game went back: it now continues from turn {seq} (a copy of the earlier one)."
+    elif action == "rematch":
+        runtime().hosting.owned(game_id, host)
+        new_id = runtime().rematches.start(game_id, requested_by=host.email, order=request.form.get("order", "rotated"))
+        flash("The rematch has started: every player has been emailed their new link.", "host")
+        return redirect(url_for("host.game", game_id=new_id), 303)
+    elif action == "rematch-permission":
+        runtime().hosting.owned(game_id, host)
+        allowed = request.form.get("allowed") == "yes"
+        runtime().rematches.allow_players(game_id, allowed)
+        message = ("Any player may now start the rematch from the game-over page." if allowed
+                   else "Only you can start the rematch now.")
     elif action == "reveal":
         revealed = moderation.reveal(game_id, request.form.get("reason"), host=host)
         return render_template("host/reveal.html", revealed=revealed, board=board_svg(revealed.view))
@@ -327,6 +399,7 @@ def render_game(game_id: str, *, status: int = 200, problem: str | None = None) 
     ]
     return render_template(
         "host/game.html", detail=detail, host=host, log=log, turns=turns, problem=problem, chat=chat,
+        lineage=runtime().rematches.lineage(game_id),
         page=PublicBoard(board_svg(detail.public_view)) if detail.public_view else None,
         notices=get_flashed_messages(category_filter=["host"]),
     ), status
@@ -357,6 +430,12 @@ def on_error(error: PbemError) -> Any:
         return render_template("host/sign_in.html", problem=error.message), error.status
     if isinstance(error, BadLink):
         return render_template("host/sign_in.html", problem=error.message), error.status
+    invite_id = (request.view_args or {}).get("invite_id")
+    if invite_id and request.method == "POST" and error.status not in (401, 403, 404):
+        try:
+            return render_invite(invite_id, status=error.status, problem=error.message)
+        except PbemError:
+            pass
     game_id = (request.view_args or {}).get("game_id")
     if game_id and request.method == "POST" and error.status not in (401, 403, 404):
         try:

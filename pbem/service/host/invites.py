@@ -1,0 +1,557 @@
+"""Games that players join by themselves: the host shares one link, each person gives a name, an address and a
+time zone, confirms the address through an emailed link, and the game starts when the host says so (or by itself
+once every place is confirmed, if the host chose that).
+
+- The shared link (`/join/<token>`) is signed (salt `pbem.invite.join`) and names the invite and its version:
+  rotating the link bumps the version, so the old one stops working. It expires (`INVITE_DAYS`, renewed by a
+  rotation); the host may close it. A full or started game says so.
+- Nothing but the confirmation is ever sent to an address that joined, and only confirmed joiners take seats.
+  The confirmation link (`/join/confirm/<token>`, salt `pbem.invite.confirm`, `CONFIRM_MAX_AGE`) names a random
+  nonce kept only hashed; its GET shows a button, only the POST behind it confirms (mail scanners open links).
+- Joining is rate limited per client and per invite, and every confirmation email to a mailbox that never
+  confirmed counts against the daily invitation limits (`pbem/service/host/invitations.py`), so a shared link
+  cannot make the server mail a list of strangers. Confirming counts as the mailbox's confirmation.
+- One seat per mailbox (`pbem.addresses.mailbox_key`); a second join from a mailbox still waiting replaces its
+  first (a new name or a lost email), a confirmed one is refused.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import engine
+from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session, selectinload
+
+from pbem.addresses import address_mistake, mailbox_key
+from pbem.clock import Clock
+from pbem.db import Database
+from pbem.errors import BadLink, GameAlreadyStarted, InviteUnavailable, NotYourGame, RateLimited, ValidationError
+from pbem.mail.outbox import Outbox
+from pbem.models import Game, Invite, Joiner, RematchPermission
+from pbem.models.invites import SEAT_ORDERS
+from pbem.service.host.host_access import HostSession, normal_email
+from pbem.service.host.invitations import InvitationLimits, confirm_mailbox
+from pbem.service.host.local_times import LocalTime, local_time_of
+from pbem.service.rate_limits import Limit, RateLimiter
+from pbem.service.text import visible_text
+from pbem.service.turns.games import MAX_NAME, MAX_TITLE, GameService, PlayerSpec
+from pbem.times import zone
+from pbem.tokens import _ClockSigner
+from pbem.variants import variant_choices
+
+INVITE_SALT = "pbem.invite.join"
+CONFIRM_SALT = "pbem.invite.confirm"
+INVITE_DAYS = 7
+CONFIRM_MAX_AGE = timedelta(days=2)
+JOINS_PER_CLIENT = Limit("invite_join_client", count=10, window=timedelta(hours=1))
+JOINS_PER_INVITE = Limit("invite_join_invite", count=60, window=timedelta(days=1))
+PER_HOST_INVITES = Limit("host_create_invite", count=10, window=timedelta(days=1))
+
+CLOSED = "The host has closed this invite link: the game takes no more players. Ask the host if you expected a place."
+REPLACED = "This invite link was replaced by a newer one. Ask the host for the current link."
+EXPIRED = "This invite link has expired. Ask the host for a new one."
+STARTED = "This game has started already, so it takes no more players."
+FULL = "Every place in this game is taken. Ask the host whether another game is planned."
+CONFIRM_INVALID = ("This confirmation link is not valid any more (it works once, for two days, and a newer join from "
+                   "the same address replaces it). Open the invite link again to join.")
+
+
+@dataclass(frozen=True)
+class InviteSettings:
+    """What the host chose on the form for a game joined by link."""
+
+    title: str
+    variant: str
+    options: dict[str, Any] | None
+    policies: dict[str, Any]
+    places: int  # people's seats, the host's own included when they play
+    bots: int
+    seat_order: str  # "joined" or "shuffled"
+    auto_start: bool
+    players_may_rematch: bool
+    host_name: str | None  # the host's name at the table; None when the host does not play
+    host_timezone: str = "UTC"
+
+
+@dataclass(frozen=True)
+class JoinerRow:
+    id: int
+    name: str
+    email: str
+    confirmed: bool
+    joined_at: datetime
+    local: LocalTime
+
+
+@dataclass(frozen=True)
+class InviteDetail:
+    """An invite as its host sees it (and, without addresses, as a person opening the link sees it)."""
+
+    invite_id: str
+    title: str
+    variant: str
+    variant_title: str
+    places: int
+    bots: int
+    seat_order: str
+    auto_start: bool
+    players_may_rematch: bool
+    host_email: str
+    created_at: datetime
+    expires_at: datetime
+    closed: bool
+    started_game: str | None
+    joiners: list[JoinerRow]
+    link: str
+    min_players: int
+    max_players: int
+
+    @property
+    def confirmed(self) -> list[JoinerRow]:
+        return [joiner for joiner in self.joiners if joiner.confirmed]
+
+    @property
+    def waiting(self) -> list[JoinerRow]:
+        return [joiner for joiner in self.joiners if not joiner.confirmed]
+
+    @property
+    def open_places(self) -> int:
+        return max(self.places - len(self.confirmed), 0)
+
+    @property
+    def may_start(self) -> bool:
+        return self.min_players <= len(self.confirmed) + self.bots <= self.max_players
+
+
+@dataclass(frozen=True)
+class JoinPage:
+    """What a person opening the shared link may see: the game, who has confirmed (names only), what is open."""
+
+    token: str
+    title: str
+    variant_title: str
+    host_name: str
+    places: int
+    bots: int
+    names: list[str]
+    open_places: int
+
+
+@dataclass(frozen=True)
+class Joined:
+    email: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    title: str
+    name: str
+    email: str
+    started_game: str | None = None  # the game, when this confirmation filled it and it started by itself
+
+
+class InviteLinks:
+    """The shared link (signed, naming the invite and its version) and the per-joiner confirmation link."""
+
+    def __init__(self, secret_keys: tuple[str, ...], base_url: str, clock: Clock) -> None:
+        keys = list(reversed(secret_keys))
+        self._invite = URLSafeSerializer(keys, salt=INVITE_SALT)
+        self._confirm = URLSafeTimedSerializer(keys, salt=CONFIRM_SALT, signer=_ClockSigner,
+                                               signer_kwargs={"clock": clock})
+        self._base_url = base_url.rstrip("/")
+
+    def invite_url(self, invite: Invite) -> str:
+        return f"{self._base_url}/join/{self._invite.dumps({'i': invite.public_id, 'v': invite.version})}"
+
+    def read_invite(self, token: str) -> tuple[str, int]:
+        try:
+            data: Any = self._invite.loads(token)
+        except BadSignature:
+            raise BadLink("This invite link is not valid: check that it was copied whole.") from None
+        if not isinstance(data, dict) or not isinstance(data.get("i"), str) or type(data.get("v")) is not int:
+            raise BadLink("This invite link is not valid: check that it was copied whole.")
+        return data["i"], data["v"]
+
+    def confirm_url(self, nonce: str) -> str:
+        return f"{self._base_url}/join/confirm/{self._confirm.dumps({'n': nonce})}"
+
+    def read_confirm(self, token: str) -> str:
+        try:
+            data: Any = self._confirm.loads(token, max_age=int(CONFIRM_MAX_AGE.total_seconds()))
+        except BadSignature:
+            raise BadLink(CONFIRM_INVALID) from None
+        if not isinstance(data, dict) or not isinstance(data.get("n"), str):
+            raise BadLink(CONFIRM_INVALID)
+        return str(data["n"])
+
+
+class Invites:
+    def __init__(
+        self, db: Database, clock: Clock, games: GameService, outbox: Outbox, limiter: RateLimiter,
+        invitations: InvitationLimits, links: InviteLinks,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._games = games
+        self._outbox = outbox
+        self._limiter = limiter
+        self._invitations = invitations
+        self.links = links
+
+    # -- the host ---------------------------------------------------------------------------------
+
+    def create(self, host: HostSession, settings: InviteSettings) -> str:
+        """A game waiting for players; its public id. ValidationError for settings the engine refuses,
+        RateLimited past the host's daily number of new games."""
+        check_settings(settings)
+        now = self._clock.now()
+        with self._db.write() as session:
+            if not self._limiter.allow(session, PER_HOST_INVITES, mailbox_key(host.email)):
+                raise RateLimited("You have created many games today. Please wait a day before creating more.")
+            invite = Invite(
+                host_email=host.email, title=settings.title, variant=settings.variant,
+                options=settings.options or {}, policies=settings.policies, places=settings.places,
+                bots=settings.bots, seat_order=settings.seat_order, auto_start=settings.auto_start,
+                players_may_rematch=settings.players_may_rematch, version=1, created_at=now,
+                expires_at=now + timedelta(days=INVITE_DAYS),
+            )
+            if settings.host_name:
+                # The host's own place, confirmed by signing in: their mailbox can then take no second seat.
+                invite.joiners.append(Joiner(
+                    name=settings.host_name, email=host.email, mailbox=mailbox_key(host.email),
+                    timezone=_zone_name(settings.host_timezone), nonce_hash=_hash(secrets.token_urlsafe(24)),
+                    joined_at=now, confirmed_at=now,
+                ))
+            session.add(invite)
+            session.flush()
+            return invite.public_id
+
+    def for_host(self, host: HostSession) -> list[InviteDetail]:
+        """The host's invites still waiting for players (an admin: every one), newest first."""
+        with self._db.read() as session:
+            query = (
+                select(Invite).where(Invite.game_id.is_(None)).options(selectinload(Invite.joiners))
+                .order_by(Invite.created_at.desc(), Invite.id.desc())
+            )
+            if not host.is_admin:
+                query = query.where(func.lower(Invite.host_email) == normal_email(host.email))
+            return [self._detail(invite) for invite in session.scalars(query)]
+
+    def detail(self, invite_id: str, host: HostSession) -> InviteDetail:
+        with self._db.read() as session:
+            invite = self._owned(session, invite_id, host)
+            started = session.scalar(select(Game.public_id).where(Game.id == invite.game_id)) if invite.game_id else None
+            return dataclasses.replace(self._detail(invite), started_game=started)
+
+    def remove(self, invite_id: str, joiner_id: int, host: HostSession) -> str:
+        """Take a joiner off the list (their confirmation link stops working); their name."""
+        with self._db.write() as session:
+            invite = self._owned(session, invite_id, host, lock=True)
+            _not_started(invite)
+            joiner = next((row for row in invite.joiners if row.id == joiner_id), None)
+            if joiner is None:
+                raise ValidationError("That person is not on this game's list (any more).")
+            invite.joiners.remove(joiner)
+            return joiner.name
+
+    def close(self, invite_id: str, host: HostSession, *, closed: bool = True) -> None:
+        with self._db.write() as session:
+            invite = self._owned(session, invite_id, host, lock=True)
+            _not_started(invite)
+            invite.closed_at = self._clock.now() if closed else None
+
+    def rotate(self, invite_id: str, host: HostSession) -> None:
+        """A new shared link (the old one stops working) that runs for INVITE_DAYS from now; it opens the link."""
+        with self._db.write() as session:
+            invite = self._owned(session, invite_id, host, lock=True)
+            _not_started(invite)
+            now = self._clock.now()
+            invite.version += 1
+            invite.expires_at = now + timedelta(days=INVITE_DAYS)
+            invite.closed_at = None
+
+    def start(self, invite_id: str, host: HostSession) -> str:
+        """Deal the game with the confirmed joiners (and the computer players); the game's public id."""
+        with self._db.read() as session:
+            self._owned(session, invite_id, host)
+        return self._start(invite_id, actor_email=host.email)
+
+    # -- a person with the shared link ----------------------------------------------------------------
+
+    def opened(self, token: str) -> JoinPage:
+        """The join page of a shared link; InviteUnavailable (with the reason) when it takes nobody now."""
+        with self._db.read() as session:
+            invite = self._from_link(session, token)
+            confirmed = [joiner for joiner in invite.joiners if joiner.confirmed_at is not None]
+            return JoinPage(
+                token=token, title=invite.title, variant_title=_variant_title(invite.variant),
+                host_name=_host_name(invite), places=invite.places, bots=invite.bots,
+                names=[joiner.name for joiner in confirmed], open_places=invite.places - len(confirmed),
+            )
+
+    def join(self, token: str, name: object, email: object, timezone_name: object, client: str) -> Joined:
+        """Put a person on the list and email their address a confirmation link; nothing else is sent to it."""
+        clean_name = _clean_name(name)
+        address = _clean_address(email)
+        tz = _zone_name(timezone_name)
+        now = self._clock.now()
+        with self._db.write() as session:
+            if not self._limiter.allow(session, JOINS_PER_CLIENT, client):
+                raise RateLimited("Many people have joined games from here in the last hour. Please wait a little.")
+            invite = self._from_link(session, token, lock=True)
+            if not self._limiter.allow(session, JOINS_PER_INVITE, invite.public_id):
+                raise RateLimited("This game's link has been used very often today. Please try again tomorrow.")
+            mailbox = mailbox_key(address)
+            same = next((row for row in invite.joiners if row.mailbox == mailbox), None)
+            if same is not None and same.confirmed_at is not None:
+                raise ValidationError("This address already has a place in this game: one place per person.")
+            for other in invite.joiners:
+                if other is not same and other.confirmed_at is not None and \
+                        other.name.casefold() == clean_name.casefold():
+                    raise ValidationError(f"Someone in this game is already called {other.name}: "
+                                          "please add an initial or choose another name.")
+            self._invitations.count(session, [address], client)
+            nonce = secrets.token_urlsafe(24)
+            if same is None:
+                same = Joiner(mailbox=mailbox)
+                invite.joiners.append(same)
+            same.name, same.email, same.timezone = clean_name, address, tz
+            same.nonce_hash, same.joined_at, same.confirmed_at = _hash(nonce), now, None
+            self._outbox.enqueue_standalone(
+                session, to_address=address, kind="join_confirm",
+                dedupe_key=f"join_confirm:{_hash(nonce)[:32]}",
+                subject=f"Confirm your place in {invite.title} - Saboteur",
+                context={
+                    "name": clean_name, "title": invite.title, "host_name": _host_name(invite),
+                    "link": self.links.confirm_url(nonce), "confirm_days": CONFIRM_MAX_AGE.days,
+                },
+            )
+            return Joined(address, invite.title)
+
+    def confirmation(self, token: str) -> Confirmation:
+        """What a confirmation link would confirm, changing nothing (the GET behind the email's button)."""
+        nonce = self.links.read_confirm(token)
+        with self._db.read() as session:
+            joiner = _joiner(session, nonce)
+            if joiner.confirmed_at is not None:
+                return Confirmation(joiner.invite.title, joiner.name, joiner.email)
+            _still_open_for(joiner.invite)
+            return Confirmation(joiner.invite.title, joiner.name, joiner.email)
+
+    def confirm(self, token: str) -> Confirmation:
+        """The address is the joiner's: their place counts. When it fills the game and the host chose so, the game
+        starts at once (everyone is emailed their link)."""
+        nonce = self.links.read_confirm(token)
+        with self._db.write() as session:
+            found = _joiner(session, nonce)
+            invite = _lock(session, found.invite_id)
+            joiner = next(row for row in invite.joiners if row.id == found.id)
+            if joiner.confirmed_at is None:
+                _still_open_for(invite)
+                joiner.confirmed_at = self._clock.now()
+                confirm_mailbox(session, joiner.email, self._clock.now())
+            full = sum(row.confirmed_at is not None for row in invite.joiners) >= invite.places
+            starts = full and invite.auto_start and invite.started_at is None
+            result = Confirmation(invite.title, joiner.name, joiner.email)
+            invite_id = invite.public_id
+        if starts:
+            try:
+                return Confirmation(result.title, result.name, result.email,
+                                    self._start(invite_id, actor_email=None))
+            except (GameAlreadyStarted, ValidationError):
+                pass  # another confirmation started it first, or the host must settle something
+        return result
+
+    # -- helpers ---------------------------------------------------------------------------------------
+
+    def _start(self, invite_id: str, *, actor_email: str | None) -> str:
+        with self._db.write() as session:
+            invite = _lock(session, invite_id)
+            _not_started(invite)
+            confirmed = [row for row in invite.joiners if row.confirmed_at is not None]
+            total = len(confirmed) + invite.bots
+            choice = next(c for c in variant_choices() if c.name == invite.variant)
+            if not choice.min_players <= total <= choice.max_players:
+                raise ValidationError(
+                    f"{choice.title} takes {choice.min_players} to {choice.max_players} players; "
+                    f"{len(confirmed)} confirmed and {invite.bots} computer player(s) make {total}. "
+                    "Wait for more people to confirm, or change the computer players in a new game."
+                )
+            claimed = session.execute(
+                update(Invite).where(Invite.id == invite.id, Invite.started_at.is_(None))
+                .values(started_at=self._clock.now()).execution_options(synchronize_session=False)
+            )
+            if claimed.rowcount != 1:
+                raise GameAlreadyStarted()
+            if invite.seat_order == "shuffled":
+                random.SystemRandom().shuffle(confirmed)
+            people = [(row.name, row.email, row.timezone) for row in confirmed]
+            settings = (invite.title, invite.host_email, invite.variant, invite.options or None,
+                        dict(invite.policies), invite.bots, invite.players_may_rematch)
+        title, host_email, variant, options, policies, bots, may_rematch = settings
+        players = [PlayerSpec(name, email) for name, email, _ in people]
+        players += [PlayerSpec(f"Bot {number}", None, is_bot=True) for number in range(1, bots + 1)]
+        try:
+            game_id = self._games.create_game(
+                title=title, players=players, host_email=host_email, variant=variant, options=options,
+                policies=policies,
+            )
+        except ValidationError:
+            with self._db.write() as session:  # nothing was created: the host may try again
+                session.execute(update(Invite).where(Invite.public_id == invite_id).values(started_at=None))
+            raise
+        with self._db.write() as session:
+            game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
+            assert game is not None
+            for seat, (_, _, tz) in zip(game.seats, people):
+                seat.timezone = tz
+            invite = _lock(session, invite_id)
+            invite.game_id = game.id
+            if may_rematch:
+                session.add(RematchPermission(game_id=game.id, granted_at=self._clock.now()))
+        self._games.start_game(game_id, actor_email=actor_email or host_email)
+        return game_id
+
+    def _from_link(self, session: Session, token: str, *, lock: bool = False) -> Invite:
+        public_id, version = self.links.read_invite(token)
+        invite = _lock(session, public_id) if lock else _find(session, public_id)
+        if invite.version != version:
+            raise InviteUnavailable(REPLACED)
+        _still_open_for(invite, shared_link=True, now=self._clock.now())
+        return invite
+
+    def _owned(self, session: Session, invite_id: str, host: HostSession, *, lock: bool = False) -> Invite:
+        invite = _lock(session, invite_id) if lock else _find(session, invite_id)
+        if not (host.is_admin or normal_email(invite.host_email) == normal_email(host.email)):
+            raise NotYourGame()
+        return invite
+
+    def _detail(self, invite: Invite) -> InviteDetail:
+        choice = next((c for c in variant_choices() if c.name == invite.variant), None)
+        now = self._clock.now()
+        policies = invite.policies or {}
+        return InviteDetail(
+            invite_id=invite.public_id, title=invite.title, variant=invite.variant,
+            variant_title=choice.title if choice else invite.variant, places=invite.places, bots=invite.bots,
+            seat_order=invite.seat_order, auto_start=invite.auto_start,
+            players_may_rematch=invite.players_may_rematch, host_email=invite.host_email,
+            created_at=invite.created_at, expires_at=invite.expires_at,
+            closed=invite.closed_at is not None, started_game=None,
+            joiners=[
+                JoinerRow(row.id, row.name, row.email, row.confirmed_at is not None, row.joined_at,
+                          local_time_of(now, row.timezone, None, policies))
+                for row in invite.joiners
+            ],
+            link=self.links.invite_url(invite),
+            min_players=choice.min_players if choice else 0, max_players=choice.max_players if choice else 0,
+        )
+
+
+def check_settings(settings: InviteSettings) -> None:
+    """The engine's word on the variant, options and the largest table (every place taken)."""
+    if settings.seat_order not in SEAT_ORDERS:
+        raise ValidationError("Choose the seat order: as people join, or shuffled at the start.")
+    if not settings.title or len(settings.title) > MAX_TITLE:
+        raise ValidationError("Give the game a title.")
+    try:
+        engine.new_game([f"Player {n}" for n in range(settings.places + settings.bots)], seed=0,
+                        variant=settings.variant, options=settings.options)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from None
+
+
+def _find(session: Session, public_id: str) -> Invite:
+    invite = session.scalar(select(Invite).where(Invite.public_id == public_id).options(selectinload(Invite.joiners)))
+    if invite is None:
+        raise InviteUnavailable("There is no such game to join. Check that the link was copied whole.")
+    return invite
+
+
+def _lock(session: Session, public_id: str) -> Invite:
+    """The invite row, locked against other writers (PostgreSQL; SQLite already holds its write lock)."""
+    invite = session.scalar(
+        select(Invite).where(Invite.public_id == public_id).with_for_update().options(selectinload(Invite.joiners))
+    )
+    if invite is None:
+        raise InviteUnavailable("There is no such game to join. Check that the link was copied whole.")
+    return invite
+
+
+def _joiner(session: Session, nonce: str) -> Joiner:
+    joiner = session.scalar(select(Joiner).where(Joiner.nonce_hash == _hash(nonce)))
+    if joiner is None:
+        raise BadLink(CONFIRM_INVALID)
+    return joiner
+
+
+def _not_started(invite: Invite) -> None:
+    if invite.started_at is not None:
+        raise GameAlreadyStarted("This game has started: its players are set.")
+
+
+def _still_open_for(invite: Invite, *, shared_link: bool = False, now: datetime | None = None) -> None:
+    """InviteUnavailable, with the reason, when the game takes nobody more. A closed or expired shared link stops
+    new joins; a confirmation already on its way still counts while a place is free."""
+    if invite.started_at is not None:
+        raise InviteUnavailable(STARTED)
+    if shared_link and invite.closed_at is not None:
+        raise InviteUnavailable(CLOSED)
+    if shared_link and now is not None and now >= invite.expires_at:
+        raise InviteUnavailable(EXPIRED)
+    if sum(row.confirmed_at is not None for row in invite.joiners) >= invite.places:
+        raise InviteUnavailable(FULL)
+
+
+def _clean_name(raw: object) -> str:
+    name = " ".join(visible_text(raw).split()) if isinstance(raw, str) else ""
+    if not name:
+        raise ValidationError("Please give the name the other players will see.")
+    if len(name) > MAX_NAME:
+        raise ValidationError(f"A name may have at most {MAX_NAME} characters.")
+    if name.casefold().startswith("bot ") or name.casefold() == "host":
+        raise ValidationError("'Bot ...' and 'Host' are names the game uses itself: please choose another.")
+    return name
+
+
+def _clean_address(raw: object) -> str:
+    address = raw.strip() if isinstance(raw, str) else ""
+    mistake = address_mistake(address)
+    if mistake:
+        raise ValidationError(mistake)
+    return address
+
+
+def _zone_name(raw: object) -> str:
+    """An IANA time zone name the server knows; UTC for anything else."""
+    name = raw.strip() if isinstance(raw, str) else ""
+    return name if name and zone(name).key == name else "UTC"
+
+
+def _host_name(invite: Invite) -> str:
+    mine = mailbox_key(invite.host_email)
+    return next((row.name for row in invite.joiners if row.mailbox == mine and row.confirmed_at is not None), "")
+
+
+def _variant_title(variant: str) -> str:
+    return next((choice.title for choice in variant_choices() if choice.name == variant), variant)
+
+
+def _hash(nonce: str) -> str:
+    return hashlib.sha256(nonce.encode()).hexdigest()
+
+
+def seat_order_label(order: str) -> str:
+    return {"joined": "in the order people joined", "shuffled": "shuffled when the game starts"}.get(order, order)
+
+
+__all__: Sequence[str] = ["InviteLinks", "InviteSettings", "Invites", "check_settings", "seat_order_label"]

@@ -1,0 +1,142 @@
+"""Play again: a finished game's rematch, with the same players, variant, options and policies, a new deal and the
+seats rotated by one (or shuffled); everyone is emailed their new link, as for any game that starts.
+
+The host may start it from the game's page; any player may from the game-over page when the host allowed it
+(`rematch_permissions`). A game has at most one rematch (`rematches`, keyed by the previous game): whoever asks
+second is shown the one that exists. Players keep their time zone, quiet hours and mail choices.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+
+from pbem.clock import Clock
+from pbem.db import Database
+from pbem.errors import GameNotOver, NotAllowed, ValidationError
+from pbem.models import Game, Rematch, RematchPermission
+from pbem.service.turns.games import MAX_TITLE, GameService, PlayerSpec
+
+ORDERS = ("rotated", "shuffled")
+SUFFIX = " (rematch)"
+
+
+@dataclass(frozen=True)
+class Lineage:
+    """Where a game sits in its series: the game it replays and the rematch that replays it (public ids)."""
+
+    previous: str | None
+    previous_title: str | None
+    next: str | None
+    players_may_rematch: bool
+
+
+@dataclass(frozen=True)
+class SeatCopy:
+    name: str
+    email: str | None
+    is_bot: bool
+    timezone: str
+    quiet_hours: str | None
+    notify_mode: str
+    chat_emails: bool
+
+
+def rematch_title(title: str) -> str:
+    base = title if title.endswith(SUFFIX) else title + SUFFIX
+    return base[:MAX_TITLE]
+
+
+def rotated(seats: list[SeatCopy]) -> list[SeatCopy]:
+    """Everyone moves one place: the first player of the last game plays last."""
+    return seats[1:] + seats[:1]
+
+
+class Rematches:
+    def __init__(self, db: Database, clock: Clock, games: GameService) -> None:
+        self._db = db
+        self._clock = clock
+        self._games = games
+
+    def lineage(self, game_id: str) -> Lineage:
+        with self._db.read() as session:
+            game = session.scalar(select(Game).where(Game.public_id == game_id))
+            if game is None:
+                return Lineage(None, None, None, False)
+            previous = session.execute(
+                select(Game.public_id, Game.title).join(Rematch, Rematch.previous_game_id == Game.id)
+                .where(Rematch.game_id == game.id)
+            ).first()
+            following = session.scalar(
+                select(Game.public_id).join(Rematch, Rematch.game_id == Game.id).where(Rematch.previous_game_id == game.id)
+            )
+            allowed = session.get(RematchPermission, game.id) is not None
+            return Lineage(previous[0] if previous else None, previous[1] if previous else None, following, allowed)
+
+    def allow_players(self, game_id: str, allowed: bool) -> None:
+        """Whether any player of the game may start its rematch from the game-over page."""
+        with self._db.write() as session:
+            game = session.scalar(select(Game).where(Game.public_id == game_id))
+            if game is None:
+                raise ValidationError("There is no such game.")
+            session.execute(delete(RematchPermission).where(RematchPermission.game_id == game.id))
+            if allowed:
+                session.add(RematchPermission(game_id=game.id, granted_at=self._clock.now()))
+
+    def start(self, game_id: str, *, requested_by: str, order: str = "rotated", by_player: bool = False) -> str:
+        """The rematch of a finished game, dealt and mailed; its public id (the existing one if asked twice).
+        `by_player`: asked from the game-over page, which the host must have allowed."""
+        if order not in ORDERS:
+            raise ValidationError("Choose the seats of the rematch: rotated by one, or shuffled.")
+        now = self._clock.now()
+        with self._db.write() as session:
+            game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
+            if game is None:
+                raise ValidationError("There is no such game.")
+            if game.status != "finished":
+                raise GameNotOver("A rematch starts once the game is over.")
+            if by_player and session.get(RematchPermission, game.id) is None:
+                raise NotAllowed("The host starts this game's rematch; ask them on the table talk.")
+            existing = session.get(Rematch, game.id)
+            if existing is not None:
+                if existing.game_id is None:
+                    raise ValidationError("The rematch is being dealt right now: look again in a moment.")
+                return str(session.scalar(select(Game.public_id).where(Game.id == existing.game_id)))
+            seats = [SeatCopy(seat.display_name, seat.email, seat.is_bot, seat.timezone, seat.quiet_hours,
+                              seat.notify_mode, seat.chat_emails) for seat in game.seats]
+            settings = (game.id, rematch_title(game.title), game.host_email, game.variant, dict(game.options or {}),
+                        dict(game.policies or {}))
+            try:
+                session.add(Rematch(previous_game_id=game.id, requested_by=requested_by, created_at=now))
+                session.flush()
+            except IntegrityError:
+                raise ValidationError("The rematch is being dealt right now: look again in a moment.") from None
+        previous_id, title, host_email, variant, options, policies = settings
+        order_seats = rotated(seats) if order == "rotated" else random.SystemRandom().sample(seats, len(seats))
+        try:
+            new_id = self._games.create_game(
+                title=title, host_email=host_email, variant=variant, options=options or None, policies=policies,
+                players=[PlayerSpec(seat.name, seat.email, seat.is_bot) for seat in order_seats],
+            )
+        except ValidationError:
+            with self._db.write() as session:
+                session.execute(delete(Rematch).where(Rematch.previous_game_id == previous_id))
+            raise
+        with self._db.write() as session:
+            new_game = session.scalar(select(Game).where(Game.public_id == new_id).options(selectinload(Game.seats)))
+            assert new_game is not None
+            for row, seat in zip(new_game.seats, order_seats):
+                row.timezone, row.quiet_hours = seat.timezone, seat.quiet_hours
+                row.notify_mode, row.chat_emails = seat.notify_mode, seat.chat_emails
+            rematch = session.get(Rematch, previous_id)
+            assert rematch is not None
+            rematch.game_id = new_game.id
+            if session.get(RematchPermission, previous_id) is not None:
+                session.add(RematchPermission(game_id=new_game.id, granted_at=now))
+            self._games.log_host_action(session, new_game, requested_by, "rematch", {"order": order})
+        self._games.start_game(new_id, actor_email=requested_by)
+        return new_id
