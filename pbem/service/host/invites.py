@@ -354,7 +354,7 @@ class Invites:
         nonce = self.links.read_confirm(token)
         with self._db.write() as session:
             found = _joiner(session, nonce)
-            invite = _lock(session, found.invite_id)
+            invite = _lock(session, found.invite.public_id)
             joiner = next(row for row in invite.joiners if row.id == found.id)
             if joiner.confirmed_at is None:
                 _still_open_for(invite)
