@@ -38,6 +38,7 @@ from .state import PLAY, Game
 from .text import describe_event, role_name
 from .variants import VARIANTS, get_variant
 from .views import card_info, view
+from .winners import round_winners
 from . import bots  # noqa: E402  (bots use the rules above)
 
 __all__ = [
@@ -46,7 +47,7 @@ __all__ = [
     "deal_record", "sealed_bytes", "commitment", "readable_deal", "open_view", "describe_openly", "RECAP_KINDS",
     "role_name", "OPTION_NOTES", "OPTION_VARIANTS", "PRIVATE_MOVE_KINDS", "private_moves_open", "recap_kinds",
     "roles_given_up", "tellable", "opening", "opening_text", "opened_commitment", "shown_record", "sealed_whole", "withheld_parts",
-    "open_event", "open_move",
+    "open_event", "open_move", "round_winners",
 ]
 
 

@@ -104,10 +104,14 @@ def next_digger_counter_clockwise(g: Game, seat: int) -> int | None:
     return None
 
 
+# The role whose holders won a base-game round, by the winning side its result names ("nobody": none).
+SIDE_ROLE = {"diggers": "digger", "saboteurs": "saboteur"}
+
+
 def end_round(g: Game, events: Events, gold_reached_by: int | None, reason: str) -> None:
     """Reveal the roles and pay the winners; deal on or finish when nothing is left to decide."""
     n = g.seats
-    saboteurs = [s for s in range(n) if g.roles[s] == "saboteur"]
+    saboteurs = [s for s in range(n) if g.roles[s] == SIDE_ROLE["saboteurs"]]
     if gold_reached_by is not None:
         winner = "diggers"
     elif saboteurs:

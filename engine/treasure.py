@@ -74,13 +74,8 @@ def end_round_with_teams(g: Game, events: Events, gold_reached_by: int | None, r
     claims = team_claims(v, g.board) if gold_reached_by is not None else {t: False for t in TEAMS}
     connector = roles[gold_reached_by] if gold_reached_by is not None else None
     teams = winning_teams(connector, claims) if connector is not None else []
-    if teams:
-        winner = "diggers"
-        sharing = (BOSS, PROFITEER, GEOLOGIST) if geologists_win(g, connector) else (BOSS, PROFITEER)
-        winners = [s for s in range(n) if TEAM_OF_ROLE.get(roles[s]) in teams or roles[s] in sharing]
-    else:
-        winners = [s for s in range(n) if roles[s] in (SABOTEUR, PROFITEER)]
-        winner = "saboteurs" if winners else "nobody"
+    winners = seats_winning(roles, teams, connector, g.options)
+    winner = "diggers" if teams else "saboteurs" if winners else "nobody"
     share = share_for(sum(1 for s in winners if s not in trapped))
     payouts = [_payout(s, roles[s], share - LESS_FOR_ROLE.get(roles[s], 0), share, s in trapped) for s in winners]
 
@@ -132,13 +127,23 @@ def _payout(
     return {"seat": seat, "amount": max(amount, 0), "base": base, "reason": reason or REASON_FOR_ROLE.get(role, role)}
 
 
-def geologists_win(g: Game, connector: str) -> bool:
+def seats_winning(roles: list[str], teams: list[str], connector: str | None, options: dict[str, Any]) -> list[int]:
+    """The seats that win a round: when teams won, their members with the Boss and the Profiteer (and the
+    Geologists, see `geologists_win`); when none did, the Saboteurs and the Profiteer. A trapped winner still
+    wins, though paid nothing."""
+    if teams:
+        sharing = (BOSS, PROFITEER, GEOLOGIST) if geologists_win(options, connector) else (BOSS, PROFITEER)
+        return [s for s, role in enumerate(roles) if TEAM_OF_ROLE.get(role) in teams or role in sharing]
+    return [s for s, role in enumerate(roles) if role in (SABOTEUR, PROFITEER)]
+
+
+def geologists_win(options: dict[str, Any], connector: str | None) -> bool:
     """Whether the Geologists count among the winners when `connector` reached the gold.
 
     The rulebook lets both teams win "along with all other non-Saboteurs" when the Boss, the Profiteer or a
     Geologist connects. Read strictly, a Geologist is paid in crystals only (the default); with option
     `geologists_share_gold` the Geologists are such non-Saboteurs and take a share as well."""
-    return option(g.options, "geologists_share_gold") and connector in (BOSS, PROFITEER, GEOLOGIST)
+    return bool(option(options, "geologists_share_gold")) and connector in (BOSS, PROFITEER, GEOLOGIST)
 
 
 def stealing_order(g: Game) -> list[int]:

@@ -15,10 +15,11 @@ from sqlalchemy import select, update
 import engine
 from pbem.models import Game, OutboxMessage, Seat, TurnClock
 from pbem.runtime import Runtime
-from pbem.service.players.record import game_record, round_winners
+from pbem.service.players.record import Record, game_record
 from pbem.service.turns.games import PlayerSpec
 from tests.support.games import play_until_turn_of
 from tests.support.mail import mailbox
+from tests.support.tables import TO_THE_GOALS, arrange, build, card_in_hand
 from tests.support.web import post, with_csrf
 
 SIGN_IN_LINK = re.compile(r"https?://\S+/sign-in/\S+")
@@ -228,15 +229,17 @@ def test_bad_preferences_are_refused_and_change_nothing(
 # -- the record ---------------------------------------------------------------------------------------
 
 
-def test_a_round_is_won_by_the_winning_side_or_by_whoever_was_paid_in_saboteur2() -> None:
-    base = {"round": 1, "winner": "saboteurs", "roles": ["digger", "saboteur", "digger"]}
-    expansion = {"round": 1, "winner": "diggers", "roles": ["blue_digger", "geologist", "green_digger", "boss"],
-                 "payouts": [{"seat": 0, "amount": 3, "base": 3, "reason": "blue"},
-                             {"seat": 3, "amount": 0, "base": 3, "reason": "trapped"},
-                             {"seat": 1, "amount": 2, "base": 2, "reason": "crystals"}]}
+def test_the_record_counts_a_round_won_by_the_engines_rule_a_trapped_geologist_sharing_the_gold_included() -> None:
+    roles = ["boss", "blue_digger", "green_digger", "geologist"]
+    options = {"geologists_share_gold": True}
+    g = arrange(4, variant="saboteur2", board=TO_THE_GOALS, hands={0: ["straight_ew"]}, gold=(8, 0), turn=0,
+                roles=roles, options=options, front={3: ["trapped"]})
+    g, _events = engine.apply_move(g, 0, build(card_in_hand(g, 0, "straight_ew"), 7, 0))
 
-    assert round_winners(base) == {1}
-    assert round_winners(expansion) == {0, 3}
+    record = Record([game_record("Mine", 3, engine.view(g, 3), finished=False)])
+
+    assert dict(record.rounds_won) == {engine.role_name("geologist"): 1}
+    assert record.rounds_as_digger == 1 and record.rounds_as_saboteur == 0
 
 
 def test_the_record_counts_finished_rounds_by_dwarf_card_and_the_final_score() -> None:

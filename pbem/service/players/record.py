@@ -64,33 +64,16 @@ class Record:
 SABOTEUR_NAMES = frozenset(engine.role_name(role) for role in SABOTEURS)
 
 
-def round_winners(result: Mapping[str, Any]) -> set[int]:
-    """The seats that won a finished round, as its public result records it.
-
-    Saboteur 2 records who was paid: a winner is paid a share (even a trapped one, paid nothing); a Geologist's
-    crystals alone are no win. The base game records the winning side and every seat's role.
-    """
-    roles: list[str] = result.get("roles", [])
-    if "payouts" in result:
-        paid: dict[int, set[str]] = {}
-        for payout in result["payouts"]:
-            paid.setdefault(payout["seat"], set()).add(payout["reason"])
-        return {
-            seat for seat, reasons in paid.items()
-            if reasons - {"crystals"} and (roles[seat] != "geologist" or "geologist" in reasons)
-        }
-    side = {"diggers": "digger", "saboteurs": "saboteur"}.get(result.get("winner", ""))
-    return {seat for seat, role in enumerate(roles) if role == side}
-
-
 def game_record(title: str, seat: int, view: Mapping[str, Any], finished: bool) -> GameRecord:
-    """One seat's record in one game, from that seat's own view (its finished rounds' public results, its gold)."""
+    """One seat's record in one game, from that seat's own view (its finished rounds' public results, its gold);
+    who won a round is the engine's rule (`engine.round_winners`)."""
     won: Counter[str] = Counter()
+    options = view.get("options", {})
     results: Iterable[Mapping[str, Any]] = view.get("results", [])
     played = 0
     for result in results:
         played += 1
-        if seat in round_winners(result):
+        if seat in engine.round_winners(result, options):
             won[engine.role_name(result["roles"][seat])] += 1
     final = view.get("final")
     gold = final["scores"][seat] if final else int(view.get("you", {}).get("gold_total", 0))
