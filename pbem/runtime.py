@@ -49,7 +49,7 @@ from pbem.service.turns.turn_controls import TurnControls
 from pbem.service.players.access import SIGN_IN_MAX_AGE, PlayerAccess
 from pbem.service.players.home import PlayerHome
 from pbem.service.spectators import Spectators
-from pbem.tokens import HostLinkSigner, LinkSigner, PlayerLinkSigner
+from pbem.tokens import HostLinkSigner, LinkSigner, PlayerLinkSigner, SpectatorLinkSigner
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,8 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
         unsubscribe=UnsubscribeLinks(config.secret_keys, config.base_url),
         replies=reply_addresses(config, clock),
     )
-    games = GameService(db, clock, links, outbox, config.policies, config.link_max_age_days)
+    spectator_links = SpectatorLinkSigner(config.secret_keys, config.base_url, clock)
+    games = GameService(db, clock, links, outbox, config.policies, config.link_max_age_days, spectator_links)
     seats = SeatService(db, clock)
     limiter = RateLimiter(clock, config.secret_keys[0])
     fresh_links = FreshLinks(db, clock, links, outbox, limiter, config.link_max_age_days)
@@ -169,8 +170,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
         ),
         player_home=PlayerHome(db, clock, links),
         spectators=Spectators(
-            db, clock, games, Chronicle(db), ChatService(db, clock, limiter), outbox, limiter, config.secret_keys,
-            config.base_url,
+            db, clock, games, Chronicle(db), ChatService(db, clock, limiter), outbox, limiter, spectator_links,
         ),
     )
 

@@ -139,3 +139,79 @@ class PlayerLinkSigner(HostLinkSigner):
     salt = PLAYER_SALT
     path = "/sign-in/"
     invalid = "This sign-in link is not valid (sign-in links work once, for one hour)."
+
+
+def timed_serializer(secret_keys: tuple[str, ...], salt: str, clock: Clock) -> URLSafeTimedSerializer:
+    """A signer of small JSON claims under its own salt, dated and aged by the injected clock; newest key first."""
+    if not secret_keys:
+        raise ValueError("at least one secret key is needed to sign links")
+    return URLSafeTimedSerializer(list(reversed(secret_keys)), salt=salt, signer=_ClockSigner,
+                                  signer_kwargs={"clock": clock})
+
+
+@dataclass(frozen=True)
+class SpectatorConfirmation:
+    """What a spectator's confirmation link claims: this address asked for round-end emails from this link."""
+
+    link_id: int
+    email: str
+    token: str
+
+
+@dataclass(frozen=True)
+class SpectatorStop:
+    """What a "stop these emails" link claims: one round-end subscription, and the mailbox it emails."""
+
+    subscription_id: int
+    mailbox: str
+
+
+class SpectatorLinkSigner:
+    """A spectator's two emailed links, each under its own salt: `/watch/confirm/<token>` (two days, to start
+    round-end emails) and `/watch/stop/<token>` (to stop them: only the mailbox emailed holds one; each email
+    carries a fresh one, good for a year)."""
+
+    CONFIRM_SALT = "pbem.spectate.round-end-emails"
+    STOP_SALT = "pbem.spectate.stop-round-end-emails"
+    CONFIRM_MAX_AGE = timedelta(days=2)
+    STOP_MAX_AGE = timedelta(days=365)
+
+    def __init__(self, secret_keys: tuple[str, ...], base_url: str, clock: Clock) -> None:
+        self._confirm = timed_serializer(secret_keys, self.CONFIRM_SALT, clock)
+        self._stop = timed_serializer(secret_keys, self.STOP_SALT, clock)
+        self.base_url = base_url.rstrip("/")
+
+    def confirm_url(self, claim: SpectatorConfirmation) -> str:
+        token = self._confirm.dumps({"l": claim.link_id, "e": claim.email, "t": claim.token})
+        return f"{self.base_url}/watch/confirm/{token}"
+
+    def read_confirmation(self, token: str) -> SpectatorConfirmation:
+        """The claim of an authentic confirmation link younger than two days; BadLink otherwise."""
+        payload = _timed_claim(self._confirm, token, self.CONFIRM_MAX_AGE,
+                               "This confirmation link is not valid (they work for two days).")
+        link_id, email, link_token = payload.get("l"), payload.get("e"), payload.get("t")
+        if type(link_id) is not int or not isinstance(email, str) or not isinstance(link_token, str):
+            raise BadLink()
+        return SpectatorConfirmation(link_id, email, link_token)
+
+    def stop_url(self, claim: SpectatorStop) -> str:
+        return f"{self.base_url}/watch/stop/{self._stop.dumps({'s': claim.subscription_id, 'm': claim.mailbox})}"
+
+    def read_stop(self, token: str) -> SpectatorStop:
+        """The claim of an authentic stop link; BadLink otherwise (forged, damaged, or older than a year)."""
+        payload = _timed_claim(self._stop, token, self.STOP_MAX_AGE,
+                               "This link is not valid. Each round-end email carries a fresh one.")
+        subscription_id, mailbox = payload.get("s"), payload.get("m")
+        if type(subscription_id) is not int or not isinstance(mailbox, str):
+            raise BadLink()
+        return SpectatorStop(subscription_id, mailbox)
+
+
+def _timed_claim(serializer: URLSafeTimedSerializer, token: str, max_age: timedelta, invalid: str) -> dict[str, Any]:
+    try:
+        payload = serializer.loads(token, max_age=int(max_age.total_seconds()))
+    except BadSignature:  # SignatureExpired included
+        raise BadLink(invalid) from None
+    if not isinstance(payload, dict):
+        raise BadLink(invalid)
+    return payload

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import timedelta
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
+
 import engine
+from pbem.clock import SettableClock
+from pbem.models import SpectatorSubscription
 from pbem.runtime import Runtime
+from pbem.tokens import SpectatorLinkSigner, SpectatorStop
 from tests.support.games import Chooser, dig_for_gold, store_game
 from tests.support.mail import mailbox
 from tests.support.twins import Twins, hidden_cards, stir_things_up
@@ -114,6 +120,35 @@ def test_the_table_talk_shows_only_when_the_host_allows_it(
     assert "Psst" in watcher.get(open_).get_data(as_text=True)
 
 
+def confirmation_path(runtime: Runtime, email: str) -> str:
+    body = mailbox(runtime, "spectator_confirm", to=email)[-1].body_text
+    return "/watch/confirm/" + re.search(r"/watch/confirm/(\S+)", body).group(1)
+
+
+def subscribe(watcher: FlaskClient, runtime: Runtime, path: str, email: str) -> None:
+    """A spectator asks for round-end emails and confirms by the emailed link's button."""
+    with_csrf(watcher)
+    post(watcher, f"{path}/emails", email=email)
+    assert post(watcher, confirmation_path(runtime, email)).status_code == 303
+
+
+def finish_round(runtime: Runtime, game_id: str, rng: random.Random) -> None:
+    """Random moves until the round being played is over and the next one dealt (or the game over)."""
+    start = runtime.games.engine_state(game_id)[0].round
+    for _ in range(2000):
+        state, seq = runtime.games.engine_state(game_id)
+        mover = engine.to_act(state)
+        if mover is None or (state.round > start and state.phase == "play"):
+            return
+        runtime.games.submit_move(game_id, mover, engine.bots.choose(state, mover, rng), seq, f"m{seq}")
+    raise AssertionError("the round did not end")
+
+
+def stop_path(runtime: Runtime, email: str) -> str:
+    body = mailbox(runtime, "spectator_round_end", to=email)[-1].body_text
+    return "/watch/stop/" + re.search(r"/watch/stop/(\S+)", body).group(1)
+
+
 def test_a_confirmed_spectator_is_emailed_at_each_round_end(
     host: FlaskClient, runtime_of: Runtime, game_id: str,
 ) -> None:
@@ -121,24 +156,83 @@ def test_a_confirmed_spectator_is_emailed_at_each_round_end(
     watcher = host.application.test_client()
     with_csrf(watcher)
     post(watcher, f"{path}/emails", email="fan@example.org")
-    confirm = mailbox(runtime_of, "spectator_confirm", to="fan@example.org")[-1].body_text
-    confirm_path = "/watch/confirm/" + re.search(r"/watch/confirm/(\S+)", confirm).group(1)
+    confirm_path = confirmation_path(runtime_of, "fan@example.org")
     assert watcher.get(confirm_path).status_code == 200
     assert mailbox(runtime_of, "spectator_round_end") == []
     assert post(watcher, confirm_path).status_code == 303
 
-    rng = random.Random(5)
-    while not runtime_of.games.engine_state(game_id)[0].results:
-        state, seq = runtime_of.games.engine_state(game_id)
-        mover = engine.to_act(state)
-        runtime_of.games.submit_move(game_id, mover, engine.bots.choose(state, mover, rng), seq, f"m{seq}")
-    for _ in range(40):  # the round's payouts done: the next round is dealt
-        state, seq = runtime_of.games.engine_state(game_id)
-        if state.round > 1 or engine.to_act(state) is None:
-            break
-        mover = engine.to_act(state)
-        runtime_of.games.submit_move(game_id, mover, engine.bots.choose(state, mover, rng), seq, f"m{seq}")
+    finish_round(runtime_of, game_id, random.Random(5))
 
     sent = mailbox(runtime_of, "spectator_round_end", to="fan@example.org")
     assert len(sent) == 1 and "Round 1" in sent[0].subject
     assert path in sent[0].body_text
+
+
+def test_the_stop_link_of_a_round_end_email_shows_a_button_and_only_its_post_stops_the_emails(
+    host: FlaskClient, runtime_of: Runtime, game_id: str,
+) -> None:
+    path = spectator_path(host, game_id)
+    watcher = host.application.test_client()
+    subscribe(watcher, runtime_of, path, "fan@example.org")
+    rng = random.Random(5)
+    finish_round(runtime_of, game_id, rng)
+    stop = stop_path(runtime_of, "fan@example.org")
+    assert "email=" not in stop and "fan@example.org" not in stop
+
+    page = watcher.get(stop)  # what a mail scanner fetching the link does
+    assert page.status_code == 200 and "Stop these emails" in page.get_data(as_text=True)
+    finish_round(runtime_of, game_id, rng)
+    assert len(mailbox(runtime_of, "spectator_round_end", to="fan@example.org")) == 2
+
+    assert post(watcher, stop).status_code == 200
+    finish_round(runtime_of, game_id, rng)
+    assert len(mailbox(runtime_of, "spectator_round_end", to="fan@example.org")) == 2
+
+
+def test_knowing_an_address_and_the_spectator_link_stops_nobodys_emails(
+    host: FlaskClient, runtime_of: Runtime, game_id: str,
+) -> None:
+    path = spectator_path(host, game_id)
+    fan, stranger = host.application.test_client(), host.application.test_client()
+    subscribe(fan, runtime_of, path, "fan@example.org")
+    subscribe(stranger, runtime_of, path, "nosy@example.org")
+    rng = random.Random(5)
+    finish_round(runtime_of, game_id, rng)
+    own = stop_path(runtime_of, "nosy@example.org")
+    with runtime_of.db.read() as session:
+        fans = session.scalar(select(SpectatorSubscription.id).where(SpectatorSubscription.mailbox == "fan@example.org"))
+    signer = SpectatorLinkSigner(runtime_of.config.secret_keys, "http://x", runtime_of.clock)
+    wrong_key = SpectatorLinkSigner(("not-the-key",), "http://x", runtime_of.clock)
+    with_csrf(stranger)
+
+    refused = [
+        post(stranger, f"{path}/stop", email="fan@example.org").status_code,  # an unsigned address does nothing
+        post(stranger, own[:-3] + ("AAA" if not own.endswith("AAA") else "BBB")).status_code,  # damaged
+        post(stranger, "/watch" + signer.stop_url(SpectatorStop(fans, "nosy@example.org")).split("/watch")[1]).status_code,
+        post(stranger, "/watch" + wrong_key.stop_url(SpectatorStop(fans, "fan@example.org")).split("/watch")[1]).status_code,
+    ]
+    assert post(stranger, own).status_code == 200
+
+    assert refused[0] in (404, 405) and refused[1:] == [403, 403, 403]
+    finish_round(runtime_of, game_id, rng)
+    assert len(mailbox(runtime_of, "spectator_round_end", to="fan@example.org")) == 2
+    assert len(mailbox(runtime_of, "spectator_round_end", to="nosy@example.org")) == 1
+
+
+def test_a_confirmation_link_expires_after_two_days_by_the_servers_clock(
+    host: FlaskClient, runtime_of: Runtime, game_id: str, clock: SettableClock,
+) -> None:
+    path = spectator_path(host, game_id)
+    watcher = host.application.test_client()
+    with_csrf(watcher)
+    post(watcher, f"{path}/emails", email="fan@example.org")
+    confirm = confirmation_path(runtime_of, "fan@example.org")
+
+    clock.advance(timedelta(days=2) - timedelta(minutes=1))
+    assert watcher.get(confirm).status_code == 200
+    clock.advance(timedelta(minutes=2))
+    late = post(watcher, confirm)
+
+    assert late.status_code == 403 and "two days" in late.get_data(as_text=True)
+    with runtime_of.db.read() as session:
+        assert session.scalar(select(SpectatorSubscription.id)) is None

@@ -7,7 +7,8 @@ and its recap (`pbem/service/history/disclosure.py` says when). Never a hand, a 
 map's result or the draw pile.
 
 A spectator may ask to be emailed at each round end: the address is sent one confirmation link (rate limited per
-client and per mailbox, as the sign-in links are) and is emailed only once it has confirmed.
+client and per mailbox, as the sign-in links are) and is emailed only once it has confirmed. Each round-end email
+carries a signed link that stops that subscription (`pbem/tokens.py`): knowing someone's address stops nothing.
 """
 
 from __future__ import annotations
@@ -16,9 +17,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
-from itsdangerous import BadSignature, URLSafeTimedSerializer
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
@@ -36,9 +35,8 @@ from pbem.service.talk.chat import ChatService
 from pbem.service.talk.chat_lines import ChatLine
 from pbem.service.text import EMAIL_PATTERN
 from pbem.service.turns.games import GameService, GameState, HistoryEntry
+from pbem.tokens import SpectatorConfirmation, SpectatorLinkSigner
 
-CONFIRM_SALT = "pbem.spectate.round-end-emails"
-CONFIRM_MAX_AGE = timedelta(days=2)
 PER_MAILBOX = Limit("spectator_confirm_mailbox", count=3, window=timedelta(days=1))
 PER_CLIENT = Limit("spectator_confirm_client", count=10, window=timedelta(hours=1))
 TOO_MANY = "Too many emails were asked for from here. Please wait an hour and try again."
@@ -82,7 +80,7 @@ class SpectatorView:
 class Spectators:
     def __init__(
         self, db: Database, clock: Clock, games: GameService, chronicle: Chronicle, chat: ChatService,
-        outbox: Outbox, limiter: RateLimiter, secret_keys: tuple[str, ...], base_url: str,
+        outbox: Outbox, limiter: RateLimiter, signer: SpectatorLinkSigner,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -91,8 +89,7 @@ class Spectators:
         self._chat = chat
         self._outbox = outbox
         self._limiter = limiter
-        self._base_url = base_url.rstrip("/")
-        self._confirm = URLSafeTimedSerializer(list(reversed(secret_keys)), salt=CONFIRM_SALT)
+        self._signer = signer
 
     # -- the host's side --------------------------------------------------------------------------
 
@@ -150,7 +147,7 @@ class Spectators:
     # -- the spectator's side ---------------------------------------------------------------------
 
     def url(self, token: str) -> str:
-        return f"{self._base_url}/watch/{token}"
+        return f"{self._signer.base_url}/watch/{token}"
 
     def view(self, token: str) -> SpectatorView:
         """What the link shows now; BadLink once revoked."""
@@ -187,12 +184,12 @@ class Spectators:
                 return
             if not self._limiter.allow(session, PER_MAILBOX, mailbox_key(address)):
                 return
-            confirm = self._confirm.dumps({"l": link.id, "e": address, "t": token})
+            confirm = self._signer.confirm_url(SpectatorConfirmation(link.id, address, token))
             self._outbox.enqueue_standalone(
                 session, to_address=address, kind="spectator_confirm",
                 dedupe_key=f"spectator_confirm:{_hash(confirm)[:32]}",
                 subject=f"Confirm round-end emails for {game.title} - Saboteur",
-                context={"title": game.title, "link": f"{self._base_url}/watch/confirm/{confirm}"},
+                context={"title": game.title, "link": confirm},
             )
 
     def check_confirmation(self, confirmation: str) -> tuple[str, str]:
@@ -221,17 +218,31 @@ class Spectators:
                 row.email, row.ended_at = address, None
         return self.url(token)
 
-    def stop_round_emails(self, token: str, email: str) -> None:
-        """No more round-end emails to this address from this link (the link in each such email)."""
+    def check_stop(self, stop: str) -> tuple[str, str, str | None]:
+        """(address, game title, spectator URL or None once revoked) a stop link names, changing nothing (the GET
+        behind its button); BadLink for a forged or damaged link, or one naming no such subscription."""
+        with self._db.read() as session:
+            subscription, link = self._subscription(session, stop)
+            game = session.get(Game, link.game_id)
+            title = game.title if game is not None else ""
+            return subscription.email, title, None if link.revoked_at is not None else self.url(link.token)
+
+    def stop_round_emails(self, stop: str) -> None:
+        """No more round-end emails for the subscription a signed stop link names (again is harmless)."""
         with self._db.write() as session:
-            link, _game = self._live(session, token)
-            session.execute(
-                update(SpectatorSubscription)
-                .where(SpectatorSubscription.link_id == link.id, SpectatorSubscription.mailbox == mailbox_key(email),
-                       SpectatorSubscription.ended_at.is_(None))
-                .values(ended_at=self._clock.now())
-                .execution_options(synchronize_session=False)
-            )
+            subscription, _link = self._subscription(session, stop)
+            if subscription.ended_at is None:
+                subscription.ended_at = self._clock.now()
+
+    def _subscription(self, session: Session, stop: str) -> tuple[SpectatorSubscription, SpectatorLink]:
+        claim = self._signer.read_stop(stop)
+        subscription = session.get(SpectatorSubscription, claim.subscription_id)
+        if subscription is None or subscription.mailbox != claim.mailbox:
+            raise BadLink()
+        link = session.get(SpectatorLink, subscription.link_id)
+        if link is None:
+            raise BadLink()
+        return subscription, link
 
     def _live(self, session: Session, token: str) -> tuple[SpectatorLink, Game]:
         link = session.scalar(select(SpectatorLink).where(SpectatorLink.token == token))
@@ -243,14 +254,8 @@ class Spectators:
         return link, game
 
     def _read_confirmation(self, confirmation: str) -> tuple[int, str, str]:
-        try:
-            payload: Any = self._confirm.loads(confirmation, max_age=int(CONFIRM_MAX_AGE.total_seconds()))
-        except BadSignature:
-            raise BadLink("This confirmation link is not valid (they work for two days).") from None
-        if not isinstance(payload, dict) or type(payload.get("l")) is not int or not isinstance(payload.get("e"), str) \
-                or not isinstance(payload.get("t"), str):
-            raise BadLink()
-        return payload["l"], payload["e"], payload["t"]
+        claim = self._signer.read_confirmation(confirmation)
+        return claim.link_id, claim.email, claim.token
 
 
 def _hash(text: str) -> str:

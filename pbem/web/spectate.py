@@ -68,16 +68,19 @@ def confirm(confirmation: str) -> Any:
     return redirect(runtime().spectators.confirm_round_emails(confirmation), 303)
 
 
-@blueprint.get("/watch/<token>/stop")
-def stop_page(token: str) -> Any:
-    runtime().spectators.view(token)  # a revoked link says so
-    return render_template("spectate/stop.html", token=token, email=request.args.get("email", ""))
+@blueprint.get("/watch/stop/<stop>")
+def stop_page(stop: str) -> Any:
+    """The signed link in each round-end email: a button (a mail scanner following the link stops nothing)."""
+    email, title, watch_url = runtime().spectators.check_stop(stop)
+    return render_template("spectate/stop.html", stop=stop, email=email, title=title, watch_url=watch_url)
 
 
-@blueprint.post("/watch/<token>/stop")
-def stop(token: str) -> Any:
-    runtime().spectators.stop_round_emails(token, request.form.get("email", ""))
-    return render_template("spectate/stop.html", token=token, email="", stopped=True)
+@blueprint.post("/watch/stop/<stop>")
+def stop(stop: str) -> Any:
+    runtime().spectators.stop_round_emails(stop)
+    email, title, watch_url = runtime().spectators.check_stop(stop)
+    return render_template("spectate/stop.html", stop=stop, email=email, title=title, watch_url=watch_url,
+                           stopped=True)
 
 
 # -- the host ------------------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ from pbem.service.letters.spectator_mail import queue_round_end_emails
 from pbem.service.rows import SEATS_AND_CLOCK
 from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.timing.turn_clock import current_clock
-from pbem.tokens import LinkSigner, SeatLink
+from pbem.tokens import LinkSigner, SeatLink, SpectatorLinkSigner
 
 # Snapshots read at a time when looking back for the start of a round's payouts (a round's gold picks
 # are a handful of snapshots, so one page is nearly always enough).
@@ -89,9 +89,12 @@ def decision_words(state: engine.Game) -> tuple[str, str | None]:
 
 
 class GameMail:
-    def __init__(self, outbox: Outbox, links: LinkSigner, link_max_age_days: int) -> None:
+    def __init__(
+        self, outbox: Outbox, links: LinkSigner, link_max_age_days: int, spectator_links: SpectatorLinkSigner
+    ) -> None:
         self._outbox = outbox
         self._links = links
+        self._spectator_links = spectator_links
         self._link_max_age_days = link_max_age_days
 
     @property
@@ -145,7 +148,7 @@ class GameMail:
 
     def _tell_spectators(self, session: Session, game: Game, state: engine.Game, finished: int) -> None:
         """Spectators who asked hear of each round's end, from the public view only."""
-        queue_round_end_emails(session, self._outbox, game, engine.view(state, None), finished, self._links.base_url)
+        queue_round_end_emails(session, self._outbox, game, engine.view(state, None), finished, self._spectator_links)
 
     def _your_turn(self, session: Session, game: Game, state: engine.Game) -> None:
         """Queue the turn email; its content is composed when the deliverer takes it (`compose`)."""

@@ -1,10 +1,10 @@
 """The round-end email of a spectator who asked for it: what every player is told once a round is over (the result
-and the roles, from the public view), with the spectator link and a way to stop (`pbem/service/spectators.py`)."""
+and the roles, from the public view), with the spectator link and a signed link that stops them
+(`pbem/service/spectators.py`)."""
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -13,10 +13,12 @@ from engine import role_name
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, SpectatorLink, SpectatorSubscription
 from pbem.results_text import outcome, treasure_outcome
+from pbem.tokens import SpectatorLinkSigner, SpectatorStop
 
 
 def queue_round_end_emails(
-    session: Session, outbox: Outbox, game: Game, view: dict[str, Any], round_number: int, base_url: str
+    session: Session, outbox: Outbox, game: Game, view: dict[str, Any], round_number: int,
+    signer: SpectatorLinkSigner,
 ) -> int:
     """Email each confirmed spectator of `game` that round `round_number` is over, as every player is told it
     (`view` is the public view after it); once per round and address. How many were queued."""
@@ -34,7 +36,7 @@ def queue_round_end_emails(
     ).all()
     queued = 0
     for subscription, token in rows:
-        watch = f"{base_url.rstrip('/')}/watch/{token}"
+        watch = f"{signer.base_url}/watch/{token}"
         message = outbox.enqueue_standalone(
             session, to_address=subscription.email, kind="spectator_round_end",
             dedupe_key=f"spectator_round_end:{game.public_id}:{subscription.id}:{round_number}",
@@ -42,7 +44,7 @@ def queue_round_end_emails(
             context={
                 "title": game.title, "round": round_number, "rounds": view.get("rounds"), "outcome": told,
                 "roles": roles, "over": bool(view.get("final")), "link": watch,
-                "stop_url": f"{watch}/stop?{urlencode({'email': subscription.email})}",
+                "stop_url": signer.stop_url(SpectatorStop(subscription.id, subscription.mailbox)),
             },
         )
         queued += message is not None

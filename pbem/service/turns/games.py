@@ -48,7 +48,7 @@ from pbem.service.rows import find_game, lock_for_move, lock_game, require_seat
 from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.text import clean_email, clean_line
 from pbem.service.timing.turn_clock import plan_turn, seat_moved
-from pbem.tokens import LinkSigner, SeatLink
+from pbem.tokens import LinkSigner, SeatLink, SpectatorLinkSigner
 
 MAX_TITLE = 200
 MAX_NAME = 80
@@ -122,7 +122,8 @@ class HistoryEntry:
 
 class GameService:
     def __init__(
-        self, db: Database, clock: Clock, links: LinkSigner, outbox: Outbox, policies: PolicyConfig, link_max_age_days: int
+        self, db: Database, clock: Clock, links: LinkSigner, outbox: Outbox, policies: PolicyConfig, link_max_age_days: int,
+        spectator_links: SpectatorLinkSigner,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -130,7 +131,7 @@ class GameService:
         self._default_policies = dataclasses.asdict(policies)
         self.outbox = outbox  # the host notices of computer seats and timeouts queue here
         # Composes every email about a game; the scheduler's sweeps reach it here too (daily digests).
-        self.mail = GameMail(outbox, links, link_max_age_days)
+        self.mail = GameMail(outbox, links, link_max_age_days, spectator_links)
 
     # -- creating and starting -------------------------------------------------------------------
 
