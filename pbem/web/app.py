@@ -24,6 +24,7 @@ from pbem.web import (
     mail_links,
     params,
     player,
+    rules_page,
     security,
     urls,
 )
@@ -64,6 +65,7 @@ def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Fl
     app.register_blueprint(my_games.blueprint)
     app.register_blueprint(spectate.blueprint)
     app.register_blueprint(player.blueprint)
+    app.register_blueprint(rules_page.blueprint)
     app.register_blueprint(mail_links.blueprint)
     app.register_blueprint(auto_pass_links.blueprint)
     app.register_blueprint(address_changes.blueprint)

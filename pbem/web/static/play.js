@@ -42,6 +42,10 @@
   // request of its own still under way.
   function ready() { seen.then(function () { table.setAttribute("data-script", "ready"); }); }
 
+  var zoom = setUpZoom();
+  setUpCardHelp();
+  offerDeviceZone();
+  rememberRoundSeen();
   var form = document.getElementById("move-form");
   if (!form) {
     waitForChanges();
@@ -60,6 +64,149 @@
         if (String(state.seq) !== pageSeq) { window.location.reload(); }
       }).catch(function () {});
     }, seconds * 1000);
+  }
+
+  // The board's zoom: + and - buttons, and a pinch with two fingers. Scale 1 fits the board to the page; each
+  // step makes a cell larger, so that a lit place can be made a comfortable size to tap (44 px and more).
+  function setUpZoom() {
+    var wrap = document.getElementById("board-wrap");
+    var bar = document.getElementById("board-zoom");
+    var svg = wrap ? wrap.querySelector("svg.board") : null;
+    if (!wrap || !bar || !svg) { return { follow: function () {} }; }
+    var scale = 1;
+    var STEP = 1.4;
+    bar.hidden = false;
+    function cellPixels() {
+      var box = svg.getBoundingClientRect();
+      var view = svg.viewBox.baseVal;
+      return view && view.width ? box.width * Number(svg.getAttribute("data-cell-w")) / view.width : 0;
+    }
+    function most() {  // never more than a cell of about 120 px
+      var now = cellPixels();
+      return now ? Math.max(1, scale * 120 / now) : 4;
+    }
+    function apply(next) {
+      scale = Math.min(Math.max(next, 1), most());
+      svg.classList.toggle("zoomed", scale > 1);
+      svg.style.width = scale > 1 ? Math.round(wrap.clientWidth * scale) + "px" : "";
+      bar.querySelector("[data-zoom=out]").disabled = scale <= 1;
+      bar.querySelector("[data-zoom=fit]").disabled = scale <= 1;
+      follow();
+    }
+    // Keep the lit places (or the last card played) in the middle of the board's window.
+    function follow() {
+      var lit = svg.querySelectorAll(".targets .target");
+      var marks = lit.length ? lit : svg.querySelectorAll(".last-marker");
+      if (!marks.length || scale <= 1) { return; }
+      var outer = wrap.getBoundingClientRect();
+      var left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;
+      Array.prototype.forEach.call(marks, function (mark) {
+        var box = mark.getBoundingClientRect();
+        left = Math.min(left, box.left); top = Math.min(top, box.top);
+        right = Math.max(right, box.right); bottom = Math.max(bottom, box.bottom);
+      });
+      wrap.scrollLeft += (left + right) / 2 - (outer.left + outer.right) / 2;
+      wrap.scrollTop += (top + bottom) / 2 - (outer.top + outer.bottom) / 2;
+    }
+    bar.addEventListener("click", function (event) {
+      var which = event.target.getAttribute("data-zoom");
+      if (which === "in") { apply(scale * STEP); }
+      if (which === "out") { apply(scale / STEP); }
+      if (which === "fit") { apply(1); }
+    });
+    // Two fingers on the board zoom it; one finger scrolls it as usual.
+    var touches = {};
+    var pinchFrom = null;
+    function spread() {
+      var points = Object.keys(touches).map(function (k) { return touches[k]; });
+      return points.length === 2 ? Math.hypot(points[0].x - points[1].x, points[0].y - points[1].y) : null;
+    }
+    wrap.addEventListener("pointerdown", function (event) {
+      if (event.pointerType !== "touch") { return; }
+      touches[event.pointerId] = { x: event.clientX, y: event.clientY };
+      var distance = spread();
+      if (distance) { pinchFrom = { distance: distance, scale: scale }; }
+    });
+    wrap.addEventListener("pointermove", function (event) {
+      if (!(event.pointerId in touches)) { return; }
+      touches[event.pointerId] = { x: event.clientX, y: event.clientY };
+      var distance = spread();
+      if (pinchFrom && distance) { apply(pinchFrom.scale * distance / pinchFrom.distance); }
+    });
+    function lift(event) { delete touches[event.pointerId]; if (spread() === null) { pinchFrom = null; } }
+    wrap.addEventListener("pointerup", lift);
+    wrap.addEventListener("pointercancel", lift);
+    apply(1);
+    return { follow: follow, apply: apply };
+  }
+
+  // The "?" on a card in the hand opens a line on what the card does; the card itself stays untouched.
+  function setUpCardHelp() {
+    var buttons = Array.prototype.slice.call(document.querySelectorAll(".card-help"));
+    function show(button, open) {
+      var text = document.getElementById(button.getAttribute("aria-controls"));
+      button.setAttribute("aria-expanded", open ? "true" : "false");
+      if (text) { text.hidden = !open; }
+    }
+    buttons.forEach(function (button) {
+      button.addEventListener("click", function (event) {
+        event.stopPropagation();
+        var open = button.getAttribute("aria-expanded") !== "true";
+        buttons.forEach(function (other) { show(other, false); });
+        show(button, open);
+      });
+      button.addEventListener("keydown", function (event) {
+        if (event.key === "Escape") { show(button, false); }
+        event.stopPropagation();
+      });
+    });
+    document.addEventListener("click", function () { buttons.forEach(function (b) { show(b, false); }); });
+  }
+
+  // Offer the device's own time zone when the page shows times in another (unless the player chose to keep it).
+  function offerDeviceZone() {
+    var offer = document.getElementById("zone-offer");
+    var device = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (!offer || !device) { return; }
+    var shown = offer.getAttribute("data-zone");
+    var kept = window.localStorage ? window.localStorage.getItem("pbem-zone-kept") : null;
+    if (device === shown || kept === shown + ">" + device) { return; }
+    offer.querySelector("input[name=timezone]").value = device;
+    offer.querySelector(".zone-offer-name").textContent = device;
+    offer.querySelector("[data-action=keep-zone]").addEventListener("click", function () {
+      if (window.localStorage) { window.localStorage.setItem("pbem-zone-kept", shown + ">" + device); }
+      offer.hidden = true;
+    });
+    offer.hidden = false;
+  }
+
+  // The "Round N is over" panel stays open until the player has looked at it once, then folds away.
+  function rememberRoundSeen() {
+    var panel = document.getElementById("round-over");
+    if (!panel || !window.localStorage) { return; }
+    var key = "pbem-round-seen-" + panel.getAttribute("data-round-key");
+    var button = panel.querySelector("[data-action=round-seen]");
+    if (window.localStorage.getItem(key) && button) { panel.removeAttribute("open"); }
+    function seenIt() { window.localStorage.setItem(key, "yes"); }
+    panel.addEventListener("toggle", function () { if (!panel.open) { seenIt(); } });
+    if (button) {
+      button.addEventListener("click", function () { seenIt(); panel.removeAttribute("open"); });
+    }
+  }
+
+  // Bring every lit player onto the screen at once (on a phone they lie below the hand).
+  function reveal(elements) {
+    if (!elements.length) { return; }
+    var top = Infinity, bottom = -Infinity;
+    elements.forEach(function (element) {
+      var box = element.getBoundingClientRect();
+      top = Math.min(top, box.top); bottom = Math.max(bottom, box.bottom);
+    });
+    var room = window.innerHeight;
+    if (top >= 0 && bottom <= room) { return; }
+    var by = bottom - top <= room - 16 ? bottom - room + 16 : top - 8;
+    if (top - by < 0) { by = top - 8; }
+    window.scrollBy(0, by);
   }
 
   var board = document.querySelector("svg.board");
@@ -93,10 +240,12 @@
     handCards.forEach(function (card) {
       var id = Number(card.getAttribute("data-card"));
       if (!choices.some(function (c) { return cardOf(c.move) === id; })) { return; }
+      var face = faceOf(card);
       card.classList.add("choosable");
-      card.setAttribute("role", "button");
-      card.setAttribute("tabindex", "0");
-      card.setAttribute("aria-pressed", "false");
+      face.setAttribute("role", "button");
+      face.setAttribute("tabindex", "0");
+      face.setAttribute("aria-pressed", "false");
+      face.setAttribute("aria-label", card.querySelector(".card-label").textContent);
       onActivate(card, function () { if (mode) { tick(id); } else { select(id); } });
     });
     if (controls) {
@@ -133,6 +282,7 @@
     });
   }
 
+  function faceOf(card) { return card.querySelector(".card-face") || card; }
   function cardOf(move) { return move.cards ? move.cards[0] : move.card; }
   function usesCard(move, id) { return move.cards ? move.cards.indexOf(id) >= 0 : move.card === id; }
   function sameCards(a, b) { return a.length === b.length && a.every(function (x, i) { return x === b[i]; }); }
@@ -150,7 +300,7 @@
     handCards.forEach(function (card) {
       var on = Number(card.getAttribute("data-card")) === id;
       card.classList.toggle("selected", on);
-      card.setAttribute("aria-pressed", on ? "true" : "false");
+      faceOf(card).setAttribute("aria-pressed", on ? "true" : "false");
     });
     hideConfirm();
     showTargets();
@@ -160,7 +310,7 @@
     selected = null;
     mode = null;
     ticked = [];
-    handCards.forEach(function (card) { card.classList.remove("selected", "ticked"); card.setAttribute("aria-pressed", "false"); });
+    handCards.forEach(function (card) { card.classList.remove("selected", "ticked"); faceOf(card).setAttribute("aria-pressed", "false"); });
     clearTargets();
     hideConfirm();
     if (controls) { controls.hidden = true; }
@@ -200,6 +350,9 @@
       hint.textContent = selfPlays.length ? "Lay it in front of you, or discard it to pass."
         : where ? where + ", or discard it to pass." : "This card can only be discarded, face down: that is your pass.";
     }
+    // Once the buttons and the hint have their final size: the lit players and cells come into view.
+    reveal(Array.prototype.slice.call(document.querySelectorAll(".seat.target")));
+    zoom.follow();
     if (selfPlays.length) { offer(selfPlays); }
   }
 
@@ -231,7 +384,7 @@
       var on = ticked.indexOf(Number(card.getAttribute("data-card"))) >= 0;
       card.classList.toggle("ticked", on);
       card.classList.remove("selected");
-      card.setAttribute("aria-pressed", on ? "true" : "false");
+      faceOf(card).setAttribute("aria-pressed", on ? "true" : "false");
     });
     var cards = ticked.slice().sort(function (a, b) { return a - b; });
     if (mode === "pass") {
@@ -282,6 +435,7 @@
       (bySeat[c.move.target] = bySeat[c.move.target] || []).push(c);
     });
     Object.keys(bySeat).forEach(function (seat) { addSeatTarget(seat, bySeat[seat]); });
+    reveal(Array.prototype.slice.call(document.querySelectorAll(".seat.target")));
   }
 
   function clearTargets() {
