@@ -12,10 +12,12 @@ SYSTEM_PACKAGES := chromium dovecot-imapd
 
 .PHONY: run test env system-packages
 
+# PORT=5001 make run serves on another port (macOS keeps 5000 for AirPlay); links printed and emailed name it.
+PORT ?= 5000
 run: env
 	$(BIN)/pbem db upgrade
-	$(BIN)/pbem demo
-	$(BIN)/pbem run
+	PBEM_BASE_URL=$${PBEM_BASE_URL:-http://127.0.0.1:$(PORT)} $(BIN)/pbem demo
+	PBEM_BASE_URL=$${PBEM_BASE_URL:-http://127.0.0.1:$(PORT)} $(BIN)/pbem run --port $(PORT)
 
 # pytest exits 5 when it collects no test; make treats every non-zero exit as failure, so that never passes.
 # The long, CPU-bound tests (marked slow: thousands of bot games, long property runs) run in a second pytest

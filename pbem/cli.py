@@ -6,6 +6,7 @@ service like the web app does; errors come out as one readable line and a non-ze
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from typing import Any
 import click
 
 from pbem import create_app
-from pbem.config import Config, ConfigError, load_config
+from pbem.config import DEVELOPMENT_BASE_URL, Config, ConfigError, load_config
 from pbem.db import BackupError, Database
 from pbem.errors import PbemError
 from pbem.mail.imap_poll import MailboxUnavailable
@@ -101,11 +102,14 @@ def db_backup(state: CliState, target: Path) -> None:
 
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=5000, show_default=True, type=int)
+@click.option("--port", default=5000, show_default=True, type=int, envvar="PORT",
+              help="Port to serve on (or the PORT environment variable); links then name this port.")
 @pass_state
 def run(state: CliState, host: str, port: int) -> None:
     """Development server with the scheduler running inside it."""
     config = state.config()
+    if config.base_url == DEVELOPMENT_BASE_URL:  # no address configured: links point where this server listens
+        config = dataclasses.replace(config, base_url=f"http://{host}:{port}")
     if not config.is_development:
         raise click.ClickException(
             "pbem run is the development server; in production run gunicorn 'pbem:create_app()' "

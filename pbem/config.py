@@ -88,7 +88,10 @@ class MailConfig:
 @dataclass(frozen=True)
 class SchedulerConfig:
     interval_seconds: int = field(default=5, metadata={"minimum": 1})
-    bot_delay_seconds: int = field(default=3, metadata={"minimum": 0})
+    # A computer player's pace: it moves once its turn has waited bot_delay_seconds, looked for every
+    # bot_interval_seconds, so about two seconds per computer player by default.
+    bot_delay_seconds: int = field(default=1, metadata={"minimum": 0})
+    bot_interval_seconds: int = field(default=1, metadata={"minimum": 1})
     # The sweep for reminders, deadlines and daily digests (pbem/service/timing/sweep.py).
     sweep_interval_seconds: int = field(default=60, metadata={"minimum": 1})
 
@@ -177,6 +180,7 @@ class Config:
 ENV_OVERRIDES = {
     "PBEM_SECRET_KEYS": ("secret_keys",),
     "PBEM_DATABASE_URL": ("database_url",),
+    "PBEM_BASE_URL": ("base_url",),
     "PBEM_SMTP_PASSWORD": ("mail", "password"),
     "PBEM_IMAP_PASSWORD": ("mail", "imap", "password"),
 }

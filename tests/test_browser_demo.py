@@ -36,7 +36,7 @@ def test_a_newcomer_opens_the_demo_from_the_home_page_plays_and_the_computers_an
     page.locator("#move-form button.move-choice[name=move]").first.click()
     page.locator("#confirm-actions button").first.click()
     expect(page.locator("#headline")).to_have_text("Bot 1's turn (computer player).")
-    expect(page.locator("#table")).to_have_attribute("data-poll-seconds", "3")
+    expect(page.locator("#table")).to_have_attribute("data-poll-seconds", "1")
 
     for _ in range(3):
         clock.advance(DELAY)

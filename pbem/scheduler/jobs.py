@@ -54,7 +54,8 @@ def receive_replies(runtime: Runtime) -> int:
 def jobs(config: Config) -> list[Job]:
     every = timedelta(seconds=config.scheduler.interval_seconds)
     return [
-        Job(id="bot_turns", description="computer players take their due turns", run=bot_turns, interval=every),
+        Job(id="bot_turns", description="computer players take their due turns", run=bot_turns,
+            interval=timedelta(seconds=config.scheduler.bot_interval_seconds)),
         Job(
             id="deliver_mail",
             description="send the email that is due",
