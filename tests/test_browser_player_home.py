@@ -1,6 +1,6 @@
 """In Chromium, at a phone's and a desktop's size: a player signs in from the home page through the emailed link
 (delivered to the SMTP test server), sees two games in the right order, opens one and plays; a spectator watches
-a running game and a game after a round has ended."""
+a running game and a game after a round has ended. Each page has no serious or critical axe-core violation."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 import engine
@@ -22,6 +23,15 @@ pytestmark = pytest.mark.browser
 
 SIGN_IN = re.compile(r"https?://\S+/sign-in/\S+")
 SHOTS = Path("/tmp/shots/home")
+AXE = Axe()
+
+
+def accessible(page: Page) -> None:
+    """No serious or critical axe-core violation on the page as it stands."""
+    violations = AXE.run(page).response["violations"]
+    bad = [(v["id"], v["impact"], [node["target"] for node in v["nodes"]][:3])
+           for v in violations if v["impact"] in ("serious", "critical")]
+    assert bad == [], f"{page.url}: {bad}"
 
 
 def shoot(page: Page, name: str) -> None:
@@ -52,18 +62,23 @@ def test_a_player_signs_in_by_email_sees_their_games_in_order_and_plays(
     play_until_turn_of(live_server.runtime, mine, 0)
 
     page.goto(live_server.url)
+    accessible(page)
     shoot(page, "home")
     page.get_by_label("Your email address").first.fill("ann@example.org")
     page.get_by_role("button", name="Email me a sign-in link").click()
     expect(page.locator("#link-sent")).to_be_visible()
+    accessible(page)
+    shoot(page, "link-sent")
     bodies = delivered_to(smtp_server, smtp_deliverer, "ann@example.org", "My games")
     link = SIGN_IN.search(bodies[-1])
     assert link, bodies
     page.goto(link.group(0))
+    accessible(page)
     shoot(page, "continue")
     page.get_by_role("button", name="Sign in").click()
 
     expect(page.locator(".open-game")).to_have_text(["Ann to play", "Waiting on Ben"])
+    accessible(page)
     shoot(page, "my-games")
     page.get_by_role("link", name="Ann to play").click()
     card = engine.view(live_server.runtime.games.engine_state(mine)[0], 0)["you"]["hand"][0]
@@ -74,6 +89,7 @@ def test_a_player_signs_in_by_email_sees_their_games_in_order_and_plays(
     settle(page)
 
     page.goto(f"{live_server.url}/my-games/preferences")
+    accessible(page)
     shoot(page, "preferences")
 
 
@@ -88,6 +104,7 @@ def test_a_spectator_watches_a_running_game_and_one_whose_round_is_over(page: Pa
     expect(page.locator("#game-state")).to_contain_text("Round 1 of 3")
     expect(page.locator("#rounds-over")).to_have_count(0)
     expect(page.locator(".hand-card")).to_have_count(0)
+    accessible(page)
     shoot(page, "spectator-running")
 
     rng = random.Random(2)
@@ -100,4 +117,12 @@ def test_a_spectator_watches_a_running_game_and_one_whose_round_is_over(page: Pa
     page.reload()
     expect(page.locator("#rounds-over")).to_contain_text("Round 1:")
     expect(page.locator("#rounds-over")).to_contain_text("Dwarf cards:")
+    recap = page.locator(".watch-recap")
+    expect(recap).not_to_have_attribute("open", "")  # the move-by-move recap waits behind one tap
+    expect(recap.locator(".recap")).to_be_hidden()
+    accessible(page)
     shoot(page, "spectator-round-over")
+    recap.locator("summary").click()
+    expect(recap.locator(".recap li").first).to_be_visible()
+    accessible(page)
+    shoot(page, "spectator-recap-open")

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from engine import role_name
 from pbem.addresses import mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
@@ -61,7 +62,7 @@ class RoundOver:
 
     round: int
     outcome: str
-    roles: list[tuple[str, str]]  # (name, role at the round's end)
+    roles: list[tuple[str, str]]  # (name, the dwarf card held at the round's end, in words)
     story: RoundStory | None
 
 
@@ -163,7 +164,7 @@ class Spectators:
             told = treasure_outcome(result, names) if "payouts" in result else outcome(result, names)
             rounds_over.append(RoundOver(
                 round=result["round"], outcome=told,
-                roles=[(names[seat], role) for seat, role in enumerate(result.get("roles", []))],
+                roles=[(names[seat], role_name(role)) for seat, role in enumerate(result.get("roles", []))],
                 story=self._chronicle.round_story(game_id, result["round"]),
             ))
         return SpectatorView(
