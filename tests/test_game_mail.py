@@ -429,3 +429,14 @@ def test_the_stalling_notice_tells_the_host_who_keeps_the_table_waiting_once_per
     assert "waiting for Ann for 2 days and 3 hours (their turn since Mon 5 Jan 2026, 09:00 UTC), despite 2 reminders" in first.body_text
     play_moves(runtime, game_id, 1, random.Random(1))
     assert notify(1) is not None  # a new decision, a new notice
+
+
+def test_every_seat_email_links_the_rules_in_its_footer(runtime: Runtime, new_game: NewGame) -> None:
+    game_id = new_game()
+    play_moves(runtime, game_id, 1, random.Random(1))
+
+    [turn] = mailbox(runtime, "your_turn")
+
+    rules = f"{runtime.config.base_url}/rules"
+    assert f"How to play, with every card: {rules}" in turn.body_text
+    assert f'<a href="{rules}"' in turn.body_html

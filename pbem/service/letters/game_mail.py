@@ -108,7 +108,11 @@ class GameMail:
 
     def link_context(self, game: Game, seat: Seat) -> dict[str, Any]:
         link = SeatLink(game_id=game.public_id, seat=seat.seat_index, version=seat.token_version)
-        return {"link": self._links.url(link), "link_max_age_days": self._link_max_age_days}
+        return {
+            "link": self._links.url(link),
+            "link_max_age_days": self._link_max_age_days,
+            "rules_url": f"{self._links.base_url}/rules",
+        }
 
     # -- queued by the game service ----------------------------------------------------------------
 
