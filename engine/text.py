@@ -1,24 +1,50 @@
-"""One line of English per event, for logs and emails.
+"""The game's words, in one place: role, goal, side and payout names, and one line of English per event.
 
-Only the event and the seat names are used, so a line never says more than its event.
+Pages and emails take their words from here. An event line uses only the event and the seat names, so a line
+never says more than its event.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any, Callable
 
+from .geometry import FROM_LETTER, SIDE_NAME
+from .treasure import LESS_FOR_ROLE, SHARE_BY_WINNERS, SHARE_FOR_MANY
 from .variants import VARIANTS
 
 ROLE_NAMES = {"digger": "gold-digger", "saboteur": "saboteur", "blue_digger": "blue gold-digger",
               "green_digger": "green gold-digger", "boss": "Boss", "profiteer": "Profiteer", "geologist": "Geologist"}
+# How each role wins, one line each (the rules decide it; this only says it).
+ROLE_GOALS = {
+    "digger": "Build a tunnel from the start to the gold. Someone at the table may be working against you.",
+    "saboteur": "Keep the tunnel from reaching the gold, without being found out.",
+    "blue_digger": "Reach the gold on a way the blue team may use: a green door in the tunnel bars your team.",
+    "green_digger": "Reach the gold on a way the green team may use: a blue door in the tunnel bars your team.",
+    "boss": "Win with whichever team reaches the gold, for one gold piece less than the share.",
+    "profiteer": "Win with every side, gold-diggers or saboteurs, for two gold pieces less.",
+    "geologist": "Never mind the gold: you and the other Geologist share the crystals lying on the table.",
+}
+DWARF_SABOTEUR_GOAL = "Keep the gold from being reached; the gold-diggers and the Boss lose then."
+# With option `geologists_share_gold` a Geologist also wins alongside both teams in some rounds.
+GEOLOGIST_SHARING_GOAL = (
+    "You and the other Geologist share the crystals lying on the table; and when the Boss, the Profiteer or a "
+    "Geologist reaches the gold, you also win a share with both teams (this game's rule)."
+)
+# The winning side of a base-game round (a round result's `winner`).
+WINNING_SIDES = {"diggers": "the gold-diggers", "saboteurs": "the saboteurs", "nobody": "nobody"}
+# The three goals, top to bottom (goal rows y = 2, 0, -2).
+GOAL_PLACES = ("top", "middle", "bottom")
 PAYOUT_REASONS = {
     "blue": "for the blue team", "green": "for the green team", "boss": "as the Boss, one less than the share",
     "profiteer": "as the Profiteer, two less than the share", "saboteur": "as a saboteur",
     "crystals": "for the crystals in the tunnels", "trapped": "nothing, being trapped",
     "geologist": "as a Geologist, sharing the win of the non-saboteurs",
 }
-UNUSED_THEFT = {"declined": "chose not to steal", "trapped": "could not steal, being trapped",
-                "no_gold_to_steal": "found nobody with gold to steal"}
+# Why a Theft took nothing (a theft's `outcome` other than "stole").
+THEFT_OUTCOMES = {"declined": "chose not to steal", "trapped": "could not steal, being trapped",
+                  "no_gold_to_steal": "found nobody with gold to steal"}
+COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 @cache  # the variants are fixed data: one table for the life of the process
@@ -35,13 +61,52 @@ def card_label(name: str) -> str:
     return label[0].lower() + label[1:] if label not in ("Start",) else label
 
 
-def goal_place(event: dict[str, Any]) -> str:
+def goal_place(event: Mapping[str, Any]) -> str:
     y = event.get("y", 0)
-    return {2: "top", 0: "middle", -2: "bottom"}.get(y, f"({event.get('x')}, {y})")
+    return dict(zip((2, 0, -2), GOAL_PLACES)).get(y, f"({event.get('x')}, {y})")
+
+
+def side_name(letter: str) -> str:
+    """A card edge by its letter (N, E, S, W): top, right, bottom, left."""
+    return SIDE_NAME[FROM_LETTER[letter]]
 
 
 def role_name(role: str) -> str:
     return ROLE_NAMES.get(role, role.replace("_", " "))
+
+
+def role_title(role: str) -> str:
+    """A role's name at the start of a line or as a label: "Gold-digger", "Saboteur", "Boss"."""
+    name = role_name(role)
+    return name[:1].upper() + name[1:]
+
+
+def dwarf_name(role: str) -> str:
+    """A Saboteur 2 dwarf card: capitalised like the cards (Boss, Profiteer, Geologist, Saboteur)."""
+    return "Saboteur" if role == "saboteur" else role_name(role)
+
+
+def role_goal(role: str, variant: str, options: Mapping[str, Any] | None = None) -> str:
+    """One line on how a role wins, under the game's variant and options ('' for a role without one)."""
+    if variant == "saboteur2" and role == "saboteur":
+        return DWARF_SABOTEUR_GOAL
+    if role == "geologist" and (options or {}).get("geologists_share_gold"):
+        return GEOLOGIST_SHARING_GOAL
+    return ROLE_GOALS.get(role, "")
+
+
+def share_table() -> str:
+    """Saboteur 2's gold pieces per winner, in words, from the table the payout uses."""
+    most = max(SHARE_BY_WINNERS)
+    parts = [f"{share} for a single winner" if winners == 1 else f"{share} each for {COUNT_WORDS[winners]}"
+             for winners, share in sorted(SHARE_BY_WINNERS.items())]
+    parts.append(f"{SHARE_FOR_MANY} each for {COUNT_WORDS[most + 1]} or more")
+    return ", ".join(parts)
+
+
+def less_for_role(role: str) -> str:
+    """How much less than the share a role is paid, in words: "one less" (the Boss), "two less" (the Profiteer)."""
+    return f"{COUNT_WORDS[LESS_FOR_ROLE[role]]} less"
 
 
 def _cards(names: list[str]) -> str:
@@ -102,7 +167,7 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str:
                             f"{card_label(event['name'])} lying in front of them."),
         "gold_paid": lambda: _gold_paid(event, names),
         "gold_stolen": lambda: f"{who()} stole a gold piece from {who('target')}.",
-        "theft_unused": lambda: f"{who()} {UNUSED_THEFT.get(event['reason'], 'did not steal')}.",
+        "theft_unused": lambda: f"{who()} {THEFT_OUTCOMES.get(event['reason'], 'did not steal')}.",
     }
     render = describe.get(event.get("type", ""))
     if render is None:

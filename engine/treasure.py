@@ -23,7 +23,8 @@ from .variants import BLUE, BOSS, GEOLOGIST, GREEN, PROFITEER, SABOTEUR, TEAM_OF
 
 TEAMS = ("blue", "green")
 OTHER_TEAM = {"blue": "green", "green": "blue"}
-SHARE_BY_WINNERS = {1: 5, 2: 4, 3: 3, 4: 2}  # five winners or more: 1 each
+SHARE_BY_WINNERS = {1: 5, 2: 4, 3: 3, 4: 2}
+SHARE_FOR_MANY = 1  # each, for more winners than the table lists
 LESS_FOR_ROLE = {BOSS: 1, PROFITEER: 2}
 # Why a seat is paid, as payout lines name it: the team, the crystals, or the role itself.
 REASON_FOR_ROLE = {BLUE: "blue", GREEN: "green"}
@@ -54,7 +55,7 @@ def winning_teams(connector_role: str, claims: dict[str, bool]) -> list[str]:
 
 
 def share_for(winners: int) -> int:
-    return SHARE_BY_WINNERS.get(winners, 1) if winners else 0
+    return SHARE_BY_WINNERS.get(winners, SHARE_FOR_MANY) if winners else 0
 
 
 def visible_crystals(v: Variant, board: Any) -> int:

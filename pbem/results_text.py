@@ -9,17 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-ROLE_LABELS = {
-    "digger": "gold-digger",
-    "saboteur": "saboteur",
-    "blue_digger": "blue gold-digger",
-    "green_digger": "green gold-digger",
-    "boss": "Boss",
-    "profiteer": "Profiteer",
-    "geologist": "Geologist",
-}
-# Gold pieces per winner in Saboteur 2, as the rulebook's table has it (the engine pays by the same table).
-SHARE_TABLE = "5 for a single winner, 4 each for two, 3 each for three, 2 each for four, 1 each for five or more"
+from engine.text import THEFT_OUTCOMES, WINNING_SIDES, less_for_role, role_name, share_table
+
 # Payout reasons whose `base` is the winners' share (a Geologist's `base` counts crystals instead).
 SHARED_REASONS = ("blue", "green", "saboteur", "boss", "profiteer", "geologist")
 # Why the gold was not reached (a round result's `reason`): the opening of its outcome sentence.
@@ -28,20 +19,6 @@ NOT_REACHED = {
     "hands_empty": "Every hand was played out before anyone reached the gold",
 }
 CARDS_RAN_OUT = "The cards ran out before anyone reached the gold"
-THEFT_OUTCOMES = {
-    "declined": "chose not to steal",
-    "trapped": "could not steal, being trapped",
-    "no_gold_to_steal": "found nobody with gold to steal",
-}
-
-
-def role_label(role: str) -> str:
-    return ROLE_LABELS.get(role, role.replace("_", " "))
-
-
-def dwarf_label(role: str) -> str:
-    """A Saboteur 2 dwarf card: capitalised like the cards (Boss, Profiteer, Geologist, Saboteur)."""
-    return "Saboteur" if role == "saboteur" else role_label(role)
 
 
 def gold_unit(view: dict[str, Any]) -> tuple[str, str]:
@@ -59,9 +36,9 @@ def outcome(result: dict[str, Any], names: Sequence[str]) -> str:
     if winner == "diggers":
         reached_by = result["reached_by"]
         who = names[reached_by] if isinstance(reached_by, int) else "someone"
-        return f"{who} reached the gold, so the gold-diggers win."
+        return f"{who} reached the gold, so {WINNING_SIDES['diggers']} win."
     if winner == "saboteurs":
-        return f"{not_reached(result)}, so the saboteurs win."
+        return f"{not_reached(result)}, so {WINNING_SIDES['saboteurs']} win."
     if winner == "nobody":
         return f"{not_reached(result)}, and with no saboteur in play nobody wins."
     return f"The round went to: {winner.replace('_', ' ')}."
@@ -70,7 +47,7 @@ def outcome(result: dict[str, Any], names: Sequence[str]) -> str:
 def treasure_outcome(result: dict[str, Any], names: Sequence[str]) -> str:
     """How a Saboteur 2 round was decided: who reached the gold, which team won, which door barred whom."""
     reached_by = result["reached_by"]
-    who = f"{names[reached_by]} ({role_label(result['roles'][reached_by])})" if isinstance(reached_by, int) else None
+    who = f"{names[reached_by]} ({role_name(result['roles'][reached_by])})" if isinstance(reached_by, int) else None
     teams = list(result["teams"])
     barred = [team for team in ("blue", "green") if not result["claims"].get(team)]
     if teams:
@@ -103,9 +80,10 @@ def payout_line(pay: dict[str, Any], result: dict[str, Any], names: Sequence[str
     if reason == "saboteur":
         return f"{name}: {pieces(amount)}, each winner's share, as a Saboteur on the winning side."
     if reason == "boss":
-        return f"{name}: {pieces(amount)} as the Boss: the share of {base}, one less (the Boss wins with either team)."
+        return (f"{name}: {pieces(amount)} as the Boss: the share of {base}, {less_for_role('boss')} "
+                f"(the Boss wins with either team).")
     if reason == "profiteer":
-        return (f"{name}: {pieces(amount)} as the Profiteer: the share of {base}, two less "
+        return (f"{name}: {pieces(amount)} as the Profiteer: the share of {base}, {less_for_role('profiteer')} "
                 f"(the Profiteer wins with every side).")
     if reason == "geologist":
         return (f"{name}: {pieces(amount)}, each winner's share, as a Geologist (with this game's rule, Geologists "
@@ -126,8 +104,9 @@ def share_line(result: dict[str, Any]) -> str:
     if not shares:
         return ""
     return (
-        f"Each winner's share this round: {pieces(shares[0])} ({SHARE_TABLE}; the Boss gets one less, the "
-        f"Profiteer two less; trapped players get nothing and are not counted)."
+        f"Each winner's share this round: {pieces(shares[0])} ({share_table()}; the Boss gets "
+        f"{less_for_role('boss')}, the Profiteer {less_for_role('profiteer')}; trapped players get nothing and are "
+        f"not counted)."
     )
 
 

@@ -1,4 +1,8 @@
-"""Times and durations as people read them, in the reader's own time zone; quiet hours as configured."""
+"""Times and durations as people read them, on pages and in emails alike, in the reader's own time zone; quiet
+hours as configured.
+
+`now` always comes from the injected clock, so the words are the same on every run of a test.
+"""
 
 from __future__ import annotations
 
@@ -22,16 +26,42 @@ def format_when(moment: datetime, zone_name: str | None = None) -> str:
     return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
 
 
+def local_time(moment: datetime, zone_name: str | None = None) -> str:
+    """E.g. "Mon 5 Jan, 09:00 UTC": the day matters in games that last days; the zone says whose clock it is."""
+    here = moment.astimezone(zone(zone_name))
+    return f"{here:%a} {here.day} {here:%b}, {here:%H:%M} {here.tzname()}"
+
+
+UNITS = (("day", 24 * 60), ("hour", 60), ("minute", 1))
+
+
 def format_duration(delta: timedelta) -> str:
-    """E.g. "2 days and 3 hours", "45 minutes": the two largest units, rounded down."""
+    """The largest unit and the next one, rounded down: "2 days and 3 hours", "3 days", "45 minutes"."""
     minutes = max(int(delta.total_seconds() // 60), 0)
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    units = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    parts = [f"{amount} {unit}{'s' if amount != 1 else ''}" for amount, unit in units if amount]
-    if not parts:
-        return "less than a minute"
-    return " and ".join(parts[:2])
+    for index, (unit, size) in enumerate(UNITS):
+        if minutes >= size:
+            words = [_count(minutes // size, unit)]
+            if index + 1 < len(UNITS):
+                smaller, smaller_size = UNITS[index + 1]
+                rest = (minutes % size) // smaller_size
+                if rest:
+                    words.append(_count(rest, smaller))
+            return " and ".join(words)
+    return "less than a minute"
+
+
+def _count(number: int, unit: str) -> str:
+    return f"{number} {unit}{'s' if number != 1 else ''}"
+
+
+def ago(moment: datetime, now: datetime) -> str:
+    """E.g. "5 hours ago"; "just now" within a minute."""
+    return f"{format_duration(now - moment)} ago" if now - moment >= timedelta(minutes=1) else "just now"
+
+
+def until(moment: datetime, now: datetime) -> str:
+    """E.g. "in 2 days and 3 hours"; "passed" once the moment is behind us."""
+    return f"in {format_duration(moment - now)}" if moment > now else "passed"
 
 
 def format_moment(moment: datetime, zone_name: str | None = None) -> str:

@@ -1,10 +1,10 @@
-"""Times on the page: in the seat's own time zone, with how long ago or how soon in words."""
+"""Times on pages and in emails: in the reader's own time zone, with how long ago or how soon in words."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from pbem.web.when import ago, local_time, until
+from pbem.times import ago, format_duration, local_time, until
 
 NOON = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)
 
@@ -22,7 +22,14 @@ def test_an_unknown_zone_falls_back_to_utc() -> None:
 def test_spans_name_the_largest_unit_and_the_next() -> None:
     assert ago(NOON - timedelta(seconds=20), NOON) == "just now"
     assert ago(NOON - timedelta(minutes=5), NOON) == "5 minutes ago"
-    assert ago(NOON - timedelta(hours=3, minutes=1), NOON) == "3 hours 1 minute ago"
-    assert until(NOON + timedelta(hours=71, minutes=59), NOON) == "in 2 days 23 hours"
+    assert ago(NOON - timedelta(hours=3, minutes=1), NOON) == "3 hours and 1 minute ago"
+    assert until(NOON + timedelta(hours=71, minutes=59), NOON) == "in 2 days and 23 hours"
     assert until(NOON + timedelta(days=3), NOON) == "in 3 days"
     assert until(NOON - timedelta(minutes=1), NOON) == "passed"
+
+
+def test_pages_and_emails_word_a_span_alike() -> None:
+    assert format_duration(timedelta(days=2, hours=3)) == "2 days and 3 hours"
+    assert until(NOON + timedelta(days=2, hours=3), NOON) == "in 2 days and 3 hours"
+    assert format_duration(timedelta(days=2, minutes=5)) == "2 days"
+    assert format_duration(timedelta(seconds=30)) == "less than a minute"

@@ -28,7 +28,7 @@ from pbem.web.errors import wants_json
 from pbem.web.params import optional_int
 from pbem.web.seat_access import SeatAccess, seat_routes
 from pbem.web.security import no_store
-from pbem.web.when import local_time
+from pbem.times import local_time
 
 blueprint = Blueprint("chat", __name__)
 csrf.protect(blueprint)

@@ -14,7 +14,7 @@ from pbem.service.players.preferences import Preferences
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.urls import url_for
-from pbem.web.when import local_time, until
+from pbem.times import local_time, until
 
 blueprint = Blueprint("my_games", __name__)
 csrf.protect(blueprint)

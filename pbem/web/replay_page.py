@@ -27,7 +27,7 @@ from pbem.service.history.replay import ReplayStep
 from pbem.web.board_svg import board_svg
 from pbem.web.card_art import card_svg
 from pbem.web.moves import goal_names
-from pbem.web.when import local_time
+from pbem.times import local_time
 
 STATIC = Path(__file__).parent / "static"
 OFFLINE_STYLES = ("site.css", "play.css", "replay.css")

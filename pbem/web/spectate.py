@@ -16,7 +16,7 @@ from pbem.web.host.session import require_host
 from pbem.web.params import required_int
 from pbem.web.security import no_store
 from pbem.web.urls import url_for
-from pbem.web.when import local_time
+from pbem.times import local_time
 
 blueprint = Blueprint("spectate", __name__)
 csrf.protect(blueprint)

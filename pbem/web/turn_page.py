@@ -15,47 +15,17 @@ from typing import Any
 
 from markupsafe import Markup
 
+from engine.text import WINNING_SIDES, dwarf_name, role_goal, role_name, role_title, side_name
 from pbem.memo import Memo
-from pbem.results_text import dwarf_label, gold_unit, payout_line, share_line, theft_line, treasure_outcome
+from pbem.results_text import gold_unit, payout_line, share_line, theft_line, treasure_outcome
 from pbem.service.timing.deadlines import turn_deadline
 from pbem.service.turns.games import GameState, HistoryEntry
 from pbem.service.seats.seats import SeatProfile
 from pbem.web.board_svg import board_svg
 from pbem.web.card_art import card_svg
 from pbem.web.moves import MoveGroup, goal_names, group_moves, join_words
-from pbem.web.when import ago, local_time, until
+from pbem.times import ago, local_time, until
 
-ROLES = {
-    "digger": (
-        "Gold-digger",
-        "Build a tunnel from the start to the gold. Someone at the table may be working against you.",
-    ),
-    "saboteur": ("Saboteur", "Keep the tunnel from reaching the gold, without being found out."),
-    # Saboteur 2's dwarf cards: one line each on how that dwarf wins (the engine decides it; this only says it).
-    "blue_digger": (
-        "Blue gold-digger",
-        "Reach the gold on a way the blue team may use: a green door in the tunnel bars your team.",
-    ),
-    "green_digger": (
-        "Green gold-digger",
-        "Reach the gold on a way the green team may use: a blue door in the tunnel bars your team.",
-    ),
-    "boss": ("Boss", "Win with whichever team reaches the gold, for one gold piece less than the share."),
-    "profiteer": ("Profiteer", "Win with every side, gold-diggers or saboteurs, for two gold pieces less."),
-    "geologist": (
-        "Geologist",
-        "Never mind the gold: you and the other Geologist share the crystals lying on the table.",
-    ),
-}
-DWARF_SABOTEUR = ("Saboteur", "Keep the gold from being reached; the gold-diggers and the Boss lose then.")
-# With option `geologists_share_gold` a Geologist also wins alongside both teams in some rounds.
-GEOLOGIST_SHARING = (
-    "Geologist",
-    "You and the other Geologist share the crystals lying on the table; and when the Boss, the Profiteer or a "
-    "Geologist reaches the gold, you also win a share with both teams (this game's rule).",
-)
-SIDES = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
-WINNERS = {"diggers": "the gold-diggers won", "saboteurs": "the saboteurs won", "nobody": "nobody won"}
 
 
 @dataclass(frozen=True)
@@ -272,11 +242,8 @@ def log_entries(history: Sequence[HistoryEntry], seat: int, names: Sequence[str]
 
 def role_words(role: str, variant: str, options: Mapping[str, Any] | None = None) -> tuple[str, str]:
     """A role's name and one line on how it wins (under the game's options)."""
-    if variant == "saboteur2" and role == "saboteur":
-        return DWARF_SABOTEUR
-    if role == "geologist" and (options or {}).get("geologists_share_gold"):
-        return GEOLOGIST_SHARING
-    return ROLES.get(role, (role.replace("_", " ").capitalize(), ""))
+    name = dwarf_name(role) if variant == "saboteur2" else role_name(role)
+    return name[:1].upper() + name[1:], role_goal(role, variant, options)
 
 
 def new_submission_id() -> str:
@@ -318,11 +285,11 @@ def board_listing(view: Mapping[str, Any]) -> list[str]:
 def _tunnel_words(card: Mapping[str, Any]) -> str:
     segments = card.get("segments", [])
     if segments and all(segment.get("dead") for segment in segments):
-        sides = [SIDES[segment["edges"]] for segment in segments]
+        sides = [side_name(segment["edges"]) for segment in segments]
         return f"a dead end (blocked), stubs to the {join_words(sides)}"
     parts = []
     for segment in segments:
-        sides = [SIDES[edge] for edge in segment["edges"]]
+        sides = [side_name(edge) for edge in segment["edges"]]
         part = f"a dead stub to the {sides[0]}" if segment.get("dead") else f"tunnel joining {join_words(sides)}"
         if segment.get("door"):
             part += f", with a {segment['door']} door"
@@ -386,15 +353,16 @@ def _round_result(result: Mapping[str, Any], names: Sequence[str]) -> RoundResul
         return RoundResult(
             round=result["round"],
             summary=treasure_outcome(record, names),
-            roles=[(names[index], dwarf_label(role)) for index, role in enumerate(result["roles"])],
+            roles=[(names[index], dwarf_name(role)) for index, role in enumerate(result["roles"])],
             share=share_line(record),
             payouts=[payout_line(pay, record, names) for pay in result["payouts"]] or ["Nobody was paid."],
             thefts=[theft_line(theft, names) for theft in result["thefts"]],
         )
-    summary = WINNERS.get(result["winner"], str(result["winner"]))
+    winner = WINNING_SIDES.get(result["winner"])
+    summary = f"{winner} won" if winner else str(result["winner"])
     if result.get("reached_by") is not None:
         summary = f"{names[result['reached_by']]} reached the gold; {summary}"
-    roles = [(names[index], ROLES.get(role, (role, ""))[0]) for index, role in enumerate(result["roles"])]
+    roles = [(names[index], role_title(role)) for index, role in enumerate(result["roles"])]
     return RoundResult(round=result["round"], summary=summary[0].upper() + summary[1:] + ".", roles=roles)
 
 

@@ -11,18 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pbem.times import format_moment
+from engine.text import dwarf_name, role_name
 from pbem.results_text import (
-    dwarf_label,
     gold_unit,
     outcome,
     payout_line,
-    role_label,
     round_gold,
     share_line,
     theft_line,
     treasure_outcome,
 )
+from pbem.times import format_moment
 
 
 def _you(view: dict[str, Any]) -> int | None:
@@ -41,10 +40,10 @@ def round_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]
         "round": result["round"],
         "outcome": outcome(result, names),
         "seats": [
-            {"name": names[s], "is_you": s == you, "role": role_label(role), "gold_cards": result["gold_cards"][s]}
+            {"name": names[s], "is_you": s == you, "role": role_name(role), "gold_cards": result["gold_cards"][s]}
             for s, role in enumerate(result["roles"])
         ],
-        "spare_roles": [role_label(role) for role in result["spare_roles"]],
+        "spare_roles": [role_name(role) for role in result["spare_roles"]],
         "saboteur_pay": [
             {"name": names[pay["seat"]], "nuggets": pay["nuggets"], "due": pay["due"], "card_count": pay["card_count"]}
             for pay in result["saboteur_pay"]
@@ -64,7 +63,7 @@ def treasure_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, A
             {
                 "name": names[s],
                 "is_you": s == you,
-                "role": dwarf_label(role),
+                "role": dwarf_name(role),
                 "trapped": s in trapped,
                 "gold_pieces": round_gold(result, s),
             }

@@ -24,7 +24,7 @@ from pbem.web.replay import archive_response
 from pbem.web.security import no_store
 from pbem.web.turn_page import LogEntry
 from pbem.web.urls import url_for
-from pbem.web.when import ago, local_time, until
+from pbem.times import ago, local_time, until
 from pbem.variants import variant_choices
 
 blueprint = Blueprint("host", __name__, url_prefix="/host")
