@@ -8,6 +8,7 @@ Signing and expiry read the injected clock, so tests age links without waiting.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -160,10 +161,15 @@ class SpectatorConfirmation:
 
 @dataclass(frozen=True)
 class SpectatorStop:
-    """What a "stop these emails" link claims: one round-end subscription, and the mailbox it emails."""
+    """What a "stop these emails" link claims: one round-end subscription, and a digest of the mailbox it emails
+    (the address itself stays out of the link, which may end up in logs)."""
 
     subscription_id: int
-    mailbox: str
+    mailbox_digest: str
+
+    @staticmethod
+    def digest(mailbox: str) -> str:
+        return hashlib.sha256(mailbox.encode()).hexdigest()[:16]
 
 
 class SpectatorLinkSigner:
@@ -195,16 +201,16 @@ class SpectatorLinkSigner:
         return SpectatorConfirmation(link_id, email, link_token)
 
     def stop_url(self, claim: SpectatorStop) -> str:
-        return f"{self.base_url}/watch/stop/{self._stop.dumps({'s': claim.subscription_id, 'm': claim.mailbox})}"
+        return f"{self.base_url}/watch/stop/{self._stop.dumps({'s': claim.subscription_id, 'm': claim.mailbox_digest})}"
 
     def read_stop(self, token: str) -> SpectatorStop:
         """The claim of an authentic stop link; BadLink otherwise (forged, damaged, or older than a year)."""
         payload = _timed_claim(self._stop, token, self.STOP_MAX_AGE,
                                "This link is not valid. Each round-end email carries a fresh one.")
-        subscription_id, mailbox = payload.get("s"), payload.get("m")
-        if type(subscription_id) is not int or not isinstance(mailbox, str):
+        subscription_id, digest = payload.get("s"), payload.get("m")
+        if type(subscription_id) is not int or not isinstance(digest, str):
             raise BadLink()
-        return SpectatorStop(subscription_id, mailbox)
+        return SpectatorStop(subscription_id, digest)
 
 
 def _timed_claim(serializer: URLSafeTimedSerializer, token: str, max_age: timedelta, invalid: str) -> dict[str, Any]:

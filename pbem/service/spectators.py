@@ -36,7 +36,7 @@ from pbem.service.talk.chat import ChatService
 from pbem.service.talk.chat_lines import ChatLine
 from pbem.service.text import EMAIL_PATTERN
 from pbem.service.turns.games import GameService, GameState, HistoryEntry
-from pbem.tokens import SpectatorConfirmation, SpectatorLinkSigner
+from pbem.tokens import SpectatorConfirmation, SpectatorLinkSigner, SpectatorStop
 
 PER_MAILBOX = Limit("spectator_confirm_mailbox", count=3, window=timedelta(days=1))
 PER_CLIENT = Limit("spectator_confirm_client", count=10, window=timedelta(hours=1))
@@ -238,7 +238,7 @@ class Spectators:
     def _subscription(self, session: Session, stop: str) -> tuple[SpectatorSubscription, SpectatorLink]:
         claim = self._signer.read_stop(stop)
         subscription = session.get(SpectatorSubscription, claim.subscription_id)
-        if subscription is None or subscription.mailbox != claim.mailbox:
+        if subscription is None or SpectatorStop.digest(subscription.mailbox) != claim.mailbox_digest:
             raise BadLink()
         link = session.get(SpectatorLink, subscription.link_id)
         if link is None:

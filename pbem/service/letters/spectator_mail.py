@@ -44,7 +44,7 @@ def queue_round_end_emails(
             context={
                 "title": game.title, "round": round_number, "rounds": view.get("rounds"), "outcome": told,
                 "roles": roles, "over": bool(view.get("final")), "link": watch,
-                "stop_url": signer.stop_url(SpectatorStop(subscription.id, subscription.mailbox)),
+                "stop_url": signer.stop_url(SpectatorStop(subscription.id, SpectatorStop.digest(subscription.mailbox))),
             },
         )
         queued += message is not None
