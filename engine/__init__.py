@@ -34,7 +34,7 @@ from .rng import seed_state
 from .rounds import deal_round
 from .rules import apply_move, is_over, legal_moves, scores, to_act
 from .setup import OPTION_NOTES, OPTION_VARIANTS, OPTIONS, check_setup
-from .state import PLAY, Game
+from .state import GOLD_PICK, PLAY, STEAL, Game
 from .text import describe_event, role_name
 from .variants import VARIANTS, get_variant
 from .views import card_info, view

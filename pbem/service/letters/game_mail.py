@@ -79,11 +79,12 @@ AT_DEADLINE = {
 }
 
 
-def decision_words(state: engine.Game) -> tuple[str, str | None]:
-    """What the seat is to decide, and the at-deadline key for it (None: by the game's policy)."""
-    if state.phase == "gold":
+def decision_words(view: dict[str, Any]) -> tuple[str, str | None]:
+    """What the seat is to decide, read from its view, and the at-deadline key for it (None: by the game's
+    policy)."""
+    if view["phase"] == engine.GOLD_PICK:
         return "gold pick", "gold"
-    if state.phase == "steal":
+    if view["phase"] == engine.STEAL:
         return "decision about your Theft", "steal"
     return "turn", None
 
@@ -259,7 +260,7 @@ class GameMail:
     def _reminder_context(
         self, game: Game, seat: Seat, state: engine.Game, started_at: datetime, deadline: datetime | None, now: datetime
     ) -> dict[str, Any]:
-        decision, at_key = decision_words(state)
+        decision, at_key = decision_words(engine.view(state, seat.seat_index))
         at_deadline = AT_DEADLINE[at_key or ("auto-pass" if seat.auto_pass else policy(game.policies, "timeout_policy"))]
         return {
             "decision": decision,

@@ -70,11 +70,12 @@ def timeout_move(
     return move if move in passes else random.Random(seed).choice(passes)
 
 
-def how_timed_out(state: engine.Game, how: str) -> str:
-    """The word stored in the `timed_out` event: what the game did instead of the player."""
-    if state.phase == "gold":
+def how_timed_out(view: dict[str, Any], how: str) -> str:
+    """The word stored in the `timed_out` event: what the game did instead of the player ("gold" for a gold pick
+    and "steal" for a Theft, read from the seat's view; else `how`)."""
+    if view["phase"] == engine.GOLD_PICK:
         return "gold"
-    if state.phase == "steal":
+    if view["phase"] == engine.STEAL:
         return "steal"
     return how
 
@@ -116,7 +117,7 @@ class Timeouts:
         seen = seat_events(session, game.id, seat.seat_index, game.current_seq or 0) if how == "bot" else []
 
         def choose(state: engine.Game) -> tuple[dict[str, Any], str]:
-            done.append(how_timed_out(state, how))
+            done.append(how_timed_out(engine.view(state, seat.seat_index), how))
             return timeout_move(state, seat.seat_index, marked, how, seed, seen), done[0]
 
         started_at = clock.started_at  # the clock moves on to the next decision with the move
