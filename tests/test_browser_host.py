@@ -30,14 +30,17 @@ def test_signing_in_by_the_emailed_link_and_creating_a_four_player_game(
     sign_in_page(page, live_server, smtp_server, smtp_deliverer, HOST)
     page.get_by_role("link", name="New game").click()
     page.get_by_label("Title").fill("Browser mine")
+    page.get_by_label("I type every player", exact=False).check()
     for index, name in enumerate(["Ann", "Ben", "Cat", "Dan"]):
         page.get_by_label(f"Name of player {index + 1}", exact=True).fill(name)
         page.get_by_label(f"Email of player {index + 1}", exact=True).fill(f"{name.lower()}@example.org")
-    page.get_by_role("button", name="Create and start").click()
-    expect(page.locator("#error-confirm")).to_contain_text("Tick this box")  # nothing created yet
-    page.locator("#confirm").check()
-    screenshots(page, "new-game")
-    page.get_by_role("button", name="Create and start").click()
+    page.get_by_label("Email of player 3", exact=True).fill("cat@example")
+    page.get_by_role("button", name="Create the game").click()
+    expect(page.locator("#error-email_2")).to_contain_text("The part after the @ needs a dot")  # nothing created
+    expect(page.get_by_label("Email of player 3", exact=True)).to_be_focused()  # the first mistake, in view
+    screenshots(page, "new-game-mistake")
+    page.get_by_label("Email of player 3", exact=True).fill("cat@example.org")
+    page.get_by_role("button", name="Create the game").click()
     expect(page.get_by_text("The game has started")).to_be_visible()
     expect(page.locator("#game-status")).to_have_text("active")
     screenshots(page, "game")
@@ -51,7 +54,7 @@ def test_replacing_a_player_sends_the_handover_email(
 ) -> None:
     game_id = new_game()
     sign_in_page(page, live_server, smtp_server, smtp_deliverer, HOST)
-    page.get_by_role("link", name="Test mine").click()
+    page.get_by_role("link", name="Test mine", exact=True).click()
     seat = page.locator("#seat-1")
     seat.get_by_text("Replace player").click()
     seat.get_by_label("New name").fill("Eve")

@@ -64,11 +64,13 @@ def test_a_player_starts_the_rematch_from_the_game_over_page_only_when_the_host_
     with_csrf(player)
     token = seat_token(runtime_of, game_id, 1)
 
-    refused = post(player, f"/rematch/{token}")
+    assert "Start a rematch" not in player.get(f"/play/{token}", follow_redirects=True).get_data(as_text=True)
+    refused = post(player, f"/play/{token}/rematch")
     assert refused.status_code == 403 and len(mailbox(runtime_of, "game_started")) == 3
 
     assert post(host, f"/host/games/{game_id}/rematch-permission", confirm="yes", allowed="yes").status_code == 303
-    response = post(player, f"/rematch/{token}")
+    assert "Start a rematch" in player.get(f"/play/{token}", follow_redirects=True).get_data(as_text=True)
+    response = post(player, f"/play/{token}/rematch")
 
     assert response.status_code == 303 and "/play/" in response.headers["Location"]
     assert len(mailbox(runtime_of, "game_started")) == 6

@@ -1,6 +1,7 @@
-"""A player starts the rematch of a finished game from its game-over page, when the host allowed it: a POST with
-the seat's own link (`/rematch/<token>`) and the page's CSRF token. The new game is dealt and everyone is emailed
-their new link; the player who asked goes straight to their new seat."""
+"""A player starts the rematch of a finished game from its game-over page, when the host allowed it: a POST under
+either form of the seat's address (`/play/<token>/rematch`, `/table/<game_id>/rematch`) with the page's CSRF
+token. The new game is dealt and everyone is emailed their new link; the player who asked goes straight to their
+new seat. The game-over page asks `rematch_offer` what to show."""
 
 from __future__ import annotations
 
@@ -8,20 +9,28 @@ from typing import Any
 
 from flask import Blueprint, redirect
 
+from pbem.service.host.rematch import Lineage
 from pbem.web.app_context import runtime
 from pbem.web.csrf import protect
+from pbem.web.seat_access import SeatAccess, seat_routes
 from pbem.web.security import no_store
 
 blueprint = Blueprint("rematch", __name__)
 protect(blueprint)
 blueprint.after_request(no_store)
+seat_route = seat_routes(blueprint)
 
 
-@blueprint.post("/rematch/<token>")
-def start(token: str) -> Any:
+@blueprint.app_template_global("rematch_offer")
+def rematch_offer(game_id: str) -> Lineage:
+    return runtime().rematches.lineage(game_id)
+
+
+@seat_route("/rematch", ["POST"])
+def start(access: SeatAccess) -> Any:
     games = runtime().games
-    link = games.resolve_link(token)
-    asker = next(invite for invite in games.invites(link.game_id) if invite.seat == link.seat)
-    new_id = runtime().rematches.start(link.game_id, requested_by=asker.email or asker.name, by_player=True)
+    game_id = access.link.game_id
+    asker = next(invite for invite in games.invites(game_id) if invite.seat == access.link.seat)
+    new_id = runtime().rematches.start(game_id, requested_by=asker.email or asker.name, by_player=True)
     mine = next(invite for invite in games.invites(new_id) if invite.email == asker.email and not invite.is_bot)
     return redirect(mine.link, 303)
