@@ -21,7 +21,7 @@ from sqlalchemy import func, select, update
 import engine
 from pbem.models import OutboxMessage, Seat, Snapshot
 from pbem.runtime import Runtime
-from pbem.service.seats.seats.fresh_links import PER_CLIENT
+from pbem.service.seats.fresh_links import PER_CLIENT
 from tests.support.database import dump
 from tests.support.games import dig_for_gold, play_until, seat_token, store_game
 from tests.support.web import current, form_fields, open_table, page_moves, table_path
@@ -563,7 +563,7 @@ def test_a_finished_game_shows_the_final_gold_the_winners_and_every_goal(client,
 
     winners = [NAMES[seat] for seat in final["winners"]]
     assert f"The game is over: {' and '.join(winners)} won with {best} nugget" in page
-    assert "Final gold" in page and "Rounds played" in page
+    assert "Final standings" in page and "Rounds played" in page
     assert page.count('class="cell goal shown"') == sum(not goal["revealed"] for goal in engine.view(state, 0)["goals"])
     assert page_moves(page) == []
 

@@ -10,19 +10,23 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
+from zoneinfo import available_timezones
 
 from markupsafe import Markup
 
 from engine.text import WINNING_SIDES, dwarf_name, role_goal, role_name, role_title, side_name
 from pbem.memo import Memo
+from pbem.models import GameStatus
 from pbem.results_text import gold_unit, payout_line, share_line, theft_line, treasure_outcome
-from pbem.service.timing.deadlines import turn_deadline
+from pbem.service.timing.deadlines import policy, turn_deadline
 from pbem.service.turns.games import GameState, HistoryEntry
 from pbem.service.seats.seats import SeatProfile
 from pbem.web.board_svg import board_svg
 from pbem.web.card_art import card_svg
+from pbem.web.rules_page import card_help
 from pbem.web.moves import MoveGroup, goal_names, group_moves, join_words
 from pbem.times import ago, local_time, until
 
@@ -67,6 +71,11 @@ class HandCard:
         """Drawn when a template shows it: the hand is part of the main column, usually drawn already (pbem/memo.py)."""
         return card_svg(self.info)
 
+    @property
+    def help(self) -> str:
+        """What the card does, for its "?" and its tooltip."""
+        return card_help(self.info)
+
 
 @dataclass(frozen=True)
 class LogEntry:
@@ -96,11 +105,13 @@ class TurnPage:
     role: str
     role_hint: str
     your_turn: bool
+    inert_reason: str  # why the hand cannot be played now ("" when it can)
     picking_gold: bool
     gold_story: str
     headline: str
     waiting_since: str | None
     deadline: str | None
+    deadline_close: bool  # inside the warning window: the deadline is shown as urgent
     board: Markup
     board_listing: list[str]
     hand: list[HandCard]
@@ -117,6 +128,16 @@ class TurnPage:
     inspections: list[str]  # Saboteur 2: the dwarf cards this seat saw this round
     stealing: bool  # Saboteur 2: this seat's Theft is the pending decision
     profile: SeatProfile | None = None  # away time, quiet hours, the card to discard on a timeout
+
+    @property
+    def round_just_ended(self) -> bool:
+        """The last round to end is the one just before this one (or the game ended with it)."""
+        return bool(self.results) and (self.final is not None or self.view.get("round", 0) <= self.results[-1].round + 1)
+
+    @property
+    def zones(self) -> tuple[str, ...]:
+        """Every IANA time zone, for the settings' choice."""
+        return time_zone_names()
 
     @property
     def playing(self) -> bool:
@@ -136,7 +157,8 @@ def build_turn_page(
     seat = profile.seat
     names = state.players
     role, hint = role_words(you.get("role", ""), view.get("variant", "base"), view.get("options", {}))
-    your_turn = state.to_act == seat and bool(state.legal_moves)
+    live = state.status == GameStatus.ACTIVE and not state.paused
+    your_turn = live and state.to_act == seat and bool(state.legal_moves)
     picking = your_turn and view.get("phase") == "gold"
     stealing = your_turn and view.get("phase") == "steal"
     since = state.turn_started_at
@@ -155,6 +177,7 @@ def build_turn_page(
         role=role,
         role_hint=hint,
         your_turn=your_turn,
+        inert_reason="" if your_turn else _inert_reason(state, profile.computer_seats),
         picking_gold=picking,
         gold_story=_gold_story(view, names) if picking else "",
         headline=_headline(state, seat, picking, stealing, profile.computer_seats),
@@ -162,6 +185,7 @@ def build_turn_page(
         if since and state.to_act is not None
         else None,
         deadline=f"{local_time(deadline, profile.timezone)} ({until(deadline, now)})" if deadline else None,
+        deadline_close=deadline is not None and deadline - now <= _warning_window(profile.policies),
         board=drawn.board,
         board_listing=drawn.board_listing,
         hand=[HandCard(card, card["id"] in legal_cards) for card in you.get("hand", [])],
@@ -246,6 +270,11 @@ def role_words(role: str, variant: str, options: Mapping[str, Any] | None = None
     return name[:1].upper() + name[1:], role_goal(role, variant, options)
 
 
+@lru_cache(maxsize=1)
+def time_zone_names() -> tuple[str, ...]:
+    return tuple(sorted(available_timezones()))
+
+
 def new_submission_id() -> str:
     """Made when a form is drawn: a second click on the same form repeats this id and applies nothing more."""
     return secrets.token_urlsafe(16)
@@ -306,12 +335,12 @@ def _tunnel_words(card: Mapping[str, Any]) -> str:
 
 def _headline(state: GameState, seat: int, picking: bool, stealing: bool, computers: frozenset[int]) -> str:
     final = (state.view or {}).get("final")
-    if state.status == "finished" and final:
+    if state.status == GameStatus.FINISHED and final:
         winners = [state.players[s] for s in final["winners"]]
         best = final["scores"][final["winners"][0]]
         one, many = gold_unit(state.view or {})
         return f"The game is over: {join_words(winners)} won with {best} {one if best == 1 else many}."
-    if state.status != "active":
+    if state.status != GameStatus.ACTIVE:
         return "The game is over."
     if state.paused:
         return "The host has paused this game."
@@ -323,6 +352,23 @@ def _headline(state: GameState, seat: int, picking: bool, stealing: bool, comput
         return "Your turn: choose a gold card." if picking else "Your turn: play a card, or pass."
     computer = " (computer player)" if state.to_act in computers else ""
     return f"{state.players[state.to_act]}'s turn{computer}."
+
+
+def _inert_reason(state: GameState, computers: frozenset[int]) -> str:
+    """Why this seat's hand cannot be played now, in one sentence."""
+    if state.status != GameStatus.ACTIVE:
+        return "The game is over: nothing more can be played."
+    if state.paused:
+        return "The host has paused this game: nothing can be played until it goes on."
+    if state.to_act is None:
+        return "Waiting for the game to go on."
+    who = state.players[state.to_act] + (" (computer player)" if state.to_act in computers else "")
+    return f"It is {who}'s turn: your cards wake up when it is yours."
+
+
+def _warning_window(policies: dict[str, Any]) -> timedelta:
+    """How long before a deadline its warning goes out: from then on the deadline is shown as close."""
+    return timedelta(hours=float(policy(policies, "warning_hours") or 0))
 
 
 def _gold_story(view: Mapping[str, Any], names: Sequence[str]) -> str:
