@@ -20,8 +20,9 @@ run: env
 	PBEM_BASE_URL=$${PBEM_BASE_URL:-http://127.0.0.1:$(PORT)} $(BIN)/pbem run --port $(PORT)
 
 # pytest exits 5 when it collects no test; make treats every non-zero exit as failure, so that never passes.
-# The long, CPU-bound tests (marked slow: thousands of bot games, long property runs) run in a second pytest
-# beside the rest, which mostly waits on databases, mail and the browser; both must pass.
+# The long, CPU-bound tests (marked slow: hundreds of bot games, long property runs) run in a second pytest
+# beside the rest, which mostly waits on databases, mail and the browser; both must pass. The full runs behind a
+# sampled test are opt-in and never run here: `$(BIN)/pytest -m exhaustive` (docs/performance.md).
 SLOW_LOG := $(VENV)/slow-tests.log
 
 test: env system-packages
