@@ -71,6 +71,8 @@ class SeatNotFound(PbemError):
 
 
 class NotYourTurn(PbemError):
+    """The engine's `NotYourTurn` as the server answers it: the seat's decision is not pending."""
+
     status = 409
     code = "not_your_turn"
     default_message = "It is not your turn."

@@ -63,13 +63,13 @@ def check(runtime: Any, received: list[tuple[str, str]], game_ids: list[str], mo
     from sqlalchemy import func, or_, select
 
     from pbem.mail.deliver import STALE_REASON
-    from pbem.models import Game, OutboxMessage, Snapshot
+    from pbem.models import Game, GameStatus, OutboxMessage, Snapshot
 
     figures = Figures(games=len(game_ids), moves_acknowledged=moves_acknowledged)
     with runtime.db.read() as session:
         games = session.execute(select(Game.id, Game.public_id, Game.status, Game.current_seq)
                                 .where(Game.public_id.in_(game_ids))).all()
-        figures.finished = sum(1 for game in games if game.status == "finished")
+        figures.finished = sum(1 for game in games if game.status == GameStatus.FINISHED)
         seqs: dict[int, list[int]] = collections.defaultdict(list)
         for game_pk, seq in session.execute(select(Snapshot.game_id, Snapshot.seq).order_by(Snapshot.game_id,
                                                                                               Snapshot.seq)):

@@ -43,7 +43,7 @@ from pbem.mail.backends import Backend, Connection, DeliveryError, PermanentFail
 from pbem.mail.catcher import CatcherBackend
 from pbem.mail.message import OutgoingMail, build_message, outgoing_mail
 from pbem.mail.smtp import SmtpBackend
-from pbem.models import Game, OutboxMessage, Seat
+from pbem.models import Game, GameStatus, OutboxMessage, Seat
 
 log = logging.getLogger(__name__)
 
@@ -379,7 +379,7 @@ def _stale() -> ColumnElement[bool]:
         OutboxMessage.drop_when_stale.is_(True),
         exists().where(
             Game.id == OutboxMessage.game_id,
-            or_(Game.status != "active", Game.current_seq != OutboxMessage.game_seq),
+            or_(Game.status != GameStatus.ACTIVE, Game.current_seq != OutboxMessage.game_seq),
         ),
     )
 
@@ -395,5 +395,5 @@ def _load_games(session: Session, rows: Sequence[OutboxMessage]) -> dict[int, Ga
 
 
 def _decision_taken(game: Game, row: OutboxMessage) -> bool:
-    return game.status != "active" or game.current_seq != row.game_seq
+    return game.status != GameStatus.ACTIVE or game.current_seq != row.game_seq
 

@@ -2,14 +2,14 @@
 
 from pbem.models.base import Base
 from pbem.models.fairness import RoundCommitment
-from pbem.models.games import Game, HostAction, Seat, Snapshot, SnapshotIsAppendOnly
+from pbem.models.games import Game, GameStatus, HostAction, Seat, Snapshot, SnapshotIsAppendOnly
 from pbem.models.limits import ConfirmedMailbox, RateLimitHit
 from pbem.models.mail import MailThread, OutboxMessage
 from pbem.models.chat import ChatMessage, InboundMail
 from pbem.models.clocks import TurnClock
 
 __all__ = [
-    "Base", "Game", "HostAction", "MailThread", "OutboxMessage", "RateLimitHit", "Seat", "Snapshot",
+    "Base", "Game", "GameStatus", "HostAction", "MailThread", "OutboxMessage", "RateLimitHit", "Seat", "Snapshot",
     "SnapshotIsAppendOnly", "RoundCommitment",
 ]
 __all__ += ["ChatMessage", "InboundMail"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event, false
@@ -19,7 +20,20 @@ from pbem.models.base import Base, CompressedJson, one_of
 if TYPE_CHECKING:
     from pbem.models.clocks import TurnClock
 
-GAME_STATUSES = ("created", "active", "finished", "abandoned")
+
+
+class GameStatus(StrEnum):
+    """Where a game stands; stored as these strings (a StrEnum compares equal to the string read back)."""
+
+    CREATED = "created"  # seats filling, no move yet
+    ACTIVE = "active"  # being played (the host may have paused it: see `paused`)
+    FINISHED = "finished"  # played to the end
+    ABANDONED = "abandoned"  # ended by the host
+
+
+GAME_STATUSES = tuple(status.value for status in GameStatus)
+RUNNING_STATUSES = (GameStatus.CREATED, GameStatus.ACTIVE)
+OVER_STATUSES = (GameStatus.FINISHED, GameStatus.ABANDONED)
 NOTIFY_MODES = ("turn", "digest")
 
 
@@ -42,7 +56,7 @@ class Game(Base):
     variant: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     policies: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    status: Mapped[str] = mapped_column(String(16), default="created")
+    status: Mapped[str] = mapped_column(String(16), default=GameStatus.CREATED.value)
     paused: Mapped[bool] = mapped_column(default=False)
     is_demo: Mapped[bool] = mapped_column(default=False)
     host_email: Mapped[str] = mapped_column(String(320))

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from pbem.models import Game
+from pbem.models.games import OVER_STATUSES
 from pbem.service.snapshots import latest_state
-
-CLOSED_STATUSES = ("finished", "abandoned")
 
 
 @dataclass(frozen=True)
@@ -28,7 +27,7 @@ class Disclosure:
 
 
 def game_is_closed(game: Game) -> bool:
-    return game.status in CLOSED_STATUSES
+    return game.status in OVER_STATUSES
 
 
 def disclosure(session: Session, game: Game) -> Disclosure:

@@ -23,7 +23,8 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import GameNotFound, NotYourGame, RateLimited, RollbackAcrossRound, ValidationError
 from pbem.mail.status import SeatMailStatus, mail_statuses, seat_mail_status
-from pbem.models import Game, HostAction, Snapshot
+from pbem.models import Game, GameStatus, HostAction, Snapshot
+from pbem.models.games import OVER_STATUSES
 from pbem.service.events import describe, visible_events
 from pbem.service.turns.games import GameService, HistoryEntry, PlayerSpec, rollback_floor
 from pbem.service.host.host_access import HostSession, normal_email
@@ -203,8 +204,8 @@ class Hosting:
             history=self._games.history(game_id, None),
             actions=actions,
             host_plays=plays,
-            may_reveal=not plays and game.status == "active",
-            over=game.status in ("finished", "abandoned"),
+            may_reveal=not plays and game.status == GameStatus.ACTIVE,
+            over=game.status in OVER_STATUSES,
         )
 
     def turns(self, game_id: str, host: HostSession) -> list[Turn]:
@@ -287,7 +288,7 @@ class Hosting:
 
 def nudges_this_turn(session: Session, games: Sequence[Game]) -> dict[int, int]:
     """How many nudges the host sent each game's player to act since their turn began (one statement)."""
-    waiting = {game.id: game.turn_started_at for game in games if game.status == "active" and game.turn_started_at}
+    waiting = {game.id: game.turn_started_at for game in games if game.status == GameStatus.ACTIVE and game.turn_started_at}
     if not waiting:
         return {}
     rows = session.execute(
@@ -306,7 +307,7 @@ def _row(
     now: datetime | None = None,
 ) -> GameRow:
     """One line of the dashboard, from the game with its seats and what was read about it."""
-    running = game.status == "active"
+    running = game.status == GameStatus.ACTIVE
     acting = game.seats[game.to_act_seat] if running and game.to_act_seat is not None else None
     return GameRow(
         game_id=game.public_id,

@@ -30,7 +30,8 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, GameFinished, NotAllowed, NotYourGame, RateLimited, SeatNotFound, ValidationError
 from pbem.mail.outbox import Outbox, dedupe_key
-from pbem.models import AddressChange, Game, Seat, Snapshot
+from pbem.models import AddressChange, Game, GameStatus, Seat, Snapshot
+from pbem.models.games import RUNNING_STATUSES
 from pbem.service.seats.address_changes import INVALID, MAX_AGE, AddressChangeLinks
 from pbem.service.talk.chat import post_system_line
 from pbem.service.turns.games import MAX_NAME, GameService
@@ -43,7 +44,6 @@ from pbem.service.text import clean_line, visible_text
 from pbem.service.turns.turn_controls import hand_over
 
 MAX_REASON = 500
-RUNNING = ("created", "active")
 # How often one seat's address may be asked to confirm a correction.
 ADDRESS_CHANGES_PER_SEAT = Limit("address_change_seat", count=3, window=timedelta(days=1))
 CONFIRMATION_USED = "This change was confirmed already: the seat's links now go to the new address."
@@ -229,7 +229,7 @@ class Moderation:
                 raise BadLink(INVALID)
             public_id = session.scalar(select(Game.public_id).where(Game.id == change.game_id))
             game = lock_game(session, str(public_id))
-            if game.status not in RUNNING:
+            if game.status not in RUNNING_STATUSES:
                 raise GameFinished()
             row = game.seats[change.seat_index]
             if row.is_bot or row.email != change.old_email:
@@ -270,11 +270,11 @@ class Moderation:
         """Finish the game now, with the standings as they are; everything opens, as for any finished game."""
         with self._db.write() as session:
             game = self._own(session, game_id, host)
-            if game.status != "active" or game.current_seq is None:
+            if game.status != GameStatus.ACTIVE or game.current_seq is None:
                 raise ValidationError("Only a running game can be ended early.")
             state = _state(session, game, game.current_seq)
             scores = engine.scores(state)
-            game.status, game.to_act_seat, game.updated_at = "finished", None, self._clock.now()
+            game.status, game.to_act_seat, game.updated_at = GameStatus.FINISHED, None, self._clock.now()
             standings = ", ".join(f"{name} {score}" for name, score in zip(game.names, scores, strict=True))
             self._games.log_host_action(session, game, host.email, "end_game", {"scores": scores})
             self._tell_table(session, game, f"The host ended the game early. Standings as they are: {standings}.",
@@ -284,9 +284,9 @@ class Moderation:
     def abandon_game(self, game_id: str, *, host: HostSession) -> None:
         with self._db.write() as session:
             game = self._own(session, game_id, host)
-            if game.status not in RUNNING:
+            if game.status not in RUNNING_STATUSES:
                 raise GameFinished()
-            game.status, game.to_act_seat, game.updated_at = "abandoned", None, self._clock.now()
+            game.status, game.to_act_seat, game.updated_at = GameStatus.ABANDONED, None, self._clock.now()
             self._games.log_host_action(session, game, host.email, "abandon_game", {})
             self._tell_table(session, game, "The host abandoned the game.", "game_abandoned")
             self._tell_everyone(session, game, "abandoned", "")
@@ -316,7 +316,7 @@ class Moderation:
 
     def _running_seat(self, session: Session, game_id: str, seat: int, host: HostSession) -> tuple[Game, Seat]:
         game = self._own(session, game_id, host)
-        if game.status not in RUNNING:
+        if game.status not in RUNNING_STATUSES:
             raise GameFinished()
         if type(seat) is not int or not 0 <= seat < len(game.seats):
             raise SeatNotFound()

@@ -18,7 +18,7 @@ from sqlalchemy.orm import selectinload
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import GameNotOver, NotAllowed, ValidationError
-from pbem.models import Game, Rematch, RematchPermission
+from pbem.models import Game, GameStatus, Rematch, RematchPermission
 from pbem.service.turns.games import MAX_TITLE, GameService, PlayerSpec
 
 ORDERS = ("rotated", "shuffled")
@@ -97,7 +97,7 @@ class Rematches:
             game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
             if game is None:
                 raise ValidationError("There is no such game.")
-            if game.status != "finished":
+            if game.status != GameStatus.FINISHED:
                 raise GameNotOver("A rematch starts once the game is over.")
             if by_player and session.get(RematchPermission, game.id) is None:
                 raise NotAllowed("The host starts this game's rematch; ask them on the table talk.")

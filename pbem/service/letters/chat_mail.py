@@ -19,13 +19,13 @@ from sqlalchemy import exists, func, or_, select, update
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.service.letters.game_mail import GameMail
-from pbem.models import ChatMessage, Game, OutboxMessage, Seat
+from pbem.models import ChatMessage, Game, GameStatus, OutboxMessage, Seat
 from pbem.service.talk.chat_lines import unread_excerpt
 
 CHAT_EMAIL_GAP = timedelta(minutes=15)
 # Seats handled per run; the next run goes on.
 RUN_LIMIT = 200
-CHATTY_GAMES = ("active", "finished")
+CHATTY_GAMES = (GameStatus.ACTIVE, GameStatus.FINISHED)
 
 
 def queue_due_chat_emails(db: Database, clock: Clock, mail: GameMail, *, gap: timedelta = CHAT_EMAIL_GAP) -> int:

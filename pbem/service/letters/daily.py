@@ -30,7 +30,7 @@ from pbem.service.timing.turn_clock import current_clock
 from pbem.addresses import mailbox_key
 from pbem.service.letters.game_mail import GameMail
 from pbem.mail.outbox import dedupe_key
-from pbem.models import Game, OutboxMessage, PlayerPreferences, Seat, Snapshot
+from pbem.models import Game, GameStatus, OutboxMessage, PlayerPreferences, Seat, Snapshot
 
 DIGEST_TIME = time(8, 0)
 
@@ -43,7 +43,7 @@ def queue_due_daily_digests(db: Database, clock: Clock, mail: GameMail, *, send_
         seats = session.execute(
             select(Game.id, Game.public_id, Seat.seat_index, Seat.timezone, Seat.email)
             .join(Seat)
-            .where(Game.status == "active", Seat.notify_mode == "digest", Seat.is_bot.is_(False))
+            .where(Game.status == GameStatus.ACTIVE, Seat.notify_mode == "digest", Seat.is_bot.is_(False))
             .order_by(Game.id, Seat.seat_index)
         ).all()
         across_games = daily_mailboxes(session)
@@ -66,7 +66,7 @@ def queue_due_daily_digests(db: Database, clock: Clock, mail: GameMail, *, send_
                 .options(selectinload(Game.seats))
                 .with_for_update(of=Game, key_share=True)
             )
-            if game is None or game.status != "active" or game.current_seq is None:
+            if game is None or game.status != GameStatus.ACTIVE or game.current_seq is None:
                 continue
             seat = game.seats[seat_index]
             if seat.notify_mode != "digest":
@@ -176,7 +176,7 @@ def game_news(
     """What the email across games says of one seat's game; None when the seat hears of it otherwise (turn emails,
     a game not running) or nothing happened there since the last email and it is not their turn."""
     game = seat.game
-    if game.status != "active" or game.current_seq is None or seat.notify_mode != "digest":
+    if game.status != GameStatus.ACTIVE or game.current_seq is None or seat.notify_mode != "digest":
         return None
     your_turn = game.to_act_seat == seat.seat_index
     moves = session.scalar(

@@ -18,7 +18,7 @@ import engine
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import ValidationError
-from pbem.models import ChatMessage, Game, PlayerPreferences, Seat
+from pbem.models import ChatMessage, Game, GameStatus, PlayerPreferences, Seat
 from pbem.models.players import PLAYER_NOTIFY_MODES
 from pbem.service.history.disclosure import game_is_closed
 from pbem.service.players.access import Player
@@ -85,7 +85,7 @@ class PlayerHome:
                 if game.current_seq is None:
                     continue
                 view = engine.view(latest_state(session, game), seat.seat_index)
-                games.append(game_record(game.title, seat.seat_index, view, finished=game.status == "finished"))
+                games.append(game_record(game.title, seat.seat_index, view, finished=game.status == GameStatus.FINISHED))
         return Record(games=games)
 
     def preferences(self, player: Player) -> Preferences:
@@ -110,14 +110,14 @@ class PlayerHome:
             for seat in seats:
                 apply_to_seat(wanted, seat)
                 clock = current_clock(session, seat.game)
-                if clock is not None and clock.seat == seat.seat_index and seat.game.status == "active":
+                if clock is not None and clock.seat == seat.seat_index and seat.game.status == GameStatus.ACTIVE:
                     reschedule(seat.game, clock, now)  # the pending turn's reminders follow the new quiet hours
             return len(seats)
 
     def _entry(self, session: Session, seat: Seat) -> GameEntry:
         game = seat.game
         view = engine.view(latest_state(session, game), seat.seat_index) if game.current_seq is not None else None
-        to_act = game.to_act_seat if game.status == "active" else None
+        to_act = game.to_act_seat if game.status == GameStatus.ACTIVE else None
         clock = current_clock(session, game) if to_act is not None and not game.paused else None
         group = FINISHED if game_is_closed(game) else YOUR_TURN if to_act == seat.seat_index else WAITING
         return GameEntry(

@@ -21,7 +21,7 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import ValidationError
 from pbem.times import parse_quiet_hours, zone
-from pbem.models import Game, Seat
+from pbem.models import Game, GameStatus, Seat
 from pbem.service.talk.chat import post_system_line
 from pbem.service.rows import lock_game, require_seat
 from pbem.service.timing.sweep import load_state
@@ -126,7 +126,7 @@ class Presence:
     def _retime(self, session: Session, game: Game, row: Seat, now: datetime, *, away_until: datetime | None) -> None:
         """Store the seat's new away time and replan its pending turn, if it has one."""
         clock = current_clock(session, game)
-        mine = clock is not None and clock.seat == row.seat_index and game.status == "active"
+        mine = clock is not None and clock.seat == row.seat_index and game.status == GameStatus.ACTIVE
         if mine:
             refund_away(game, clock, now)  # type: ignore[arg-type]
         row.away_until = away_until

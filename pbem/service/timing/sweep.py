@@ -26,7 +26,7 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.service.letters.daily import queue_due_daily_digests, queue_due_player_dailies
 from pbem.service.letters.game_mail import GameMail
-from pbem.models import Game, Snapshot, TurnClock
+from pbem.models import Game, GameStatus, Snapshot, TurnClock
 from pbem.service.timing.deadlines import is_quiet, out_of_quiet_hours, reminders_due_by
 from pbem.service.turns.timeouts import REFUSED, Timeouts
 from pbem.service.timing.turn_clock import facts_of, plan_turn, quiet_hours_of, reschedule, schedule_of
@@ -137,7 +137,7 @@ class TurnSweep:
         if game is None or clock is None:
             result.lost_claims += 1
             return
-        if game.status != "active" or game.current_seq is None:
+        if game.status != GameStatus.ACTIVE or game.current_seq is None:
             clock.due_at = None
             return
         if clock.seq != game.current_seq:

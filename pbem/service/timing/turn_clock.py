@@ -15,7 +15,7 @@ from sqlalchemy import inspect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
-from pbem.models import Game, Seat, TurnClock
+from pbem.models import Game, GameStatus, Seat, TurnClock
 from pbem.models.row_writes import flush_changed, update_unloaded
 from pbem.service.timing.deadlines import TurnFacts, TurnSchedule, policy, turn_schedule
 from pbem.times import QuietHours, parse_quiet_hours
@@ -42,7 +42,7 @@ def facts_of(clock: TurnClock) -> TurnFacts:
 
 def schedule_of(game: Game, clock: TurnClock) -> TurnSchedule | None:
     """The pending decision's reminder, warning and deadline (None: no person's decision is pending)."""
-    if clock.seat is None or game.status != "active":
+    if clock.seat is None or game.status != GameStatus.ACTIVE:
         return None
     seat = game.seats[clock.seat]
     if seat.is_bot:
@@ -90,7 +90,7 @@ FRESH_COLUMNS = tuple(
 
 def _start_turn(game: Game, clock: TurnClock, now: datetime) -> None:
     clock.seq = game.current_seq if game.current_seq is not None else 0
-    clock.seat = game.to_act_seat if game.status == "active" else None
+    clock.seat = game.to_act_seat if game.status == GameStatus.ACTIVE else None
     clock.started_at = game.turn_started_at or now
     clock.version = (clock.version or 0) + 1
     clock.reminders_sent = 0
@@ -131,7 +131,7 @@ def away_cap(game: Game) -> timedelta:
 
 def charge_away(game: Game, clock: TurnClock, now: datetime) -> None:
     """Hold the deadline back while the deciding seat is away, within what is left of its cap."""
-    if clock.seat is None or game.status != "active":
+    if clock.seat is None or game.status != GameStatus.ACTIVE:
         return
     seat = game.seats[clock.seat]
     if seat.away_until is None or seat.away_until <= now:

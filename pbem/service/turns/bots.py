@@ -28,7 +28,7 @@ import engine
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import GameFinished, GamePaused, NotYourTurn, PbemError, StaleTurn
-from pbem.models import Game, Seat, Snapshot, TurnClock
+from pbem.models import Game, GameStatus, Seat, Snapshot, TurnClock
 from pbem.service.events import visible_events
 from pbem.service.turns.games import SERVER, GameService, PlayerSpec, server_submission_id
 from pbem.service.rows import lock_game
@@ -63,7 +63,7 @@ def due_bot_turns(db: Database, clock: Clock, delay: timedelta, limit: int = BAT
             .join(Seat, (Seat.game_id == Game.id) & (Seat.seat_index == Game.to_act_seat))
             .outerjoin(TurnClock, (TurnClock.game_id == Game.id) & (TurnClock.seq == Game.current_seq))
             .where(
-                Game.status == "active",
+                Game.status == GameStatus.ACTIVE,
                 Game.paused.is_(False),
                 Seat.is_bot.is_(True),
                 or_(TurnClock.timed_out.is_(None), TurnClock.timed_out.is_(False)),
@@ -149,7 +149,7 @@ def refuse(db: Database, clock: Clock, games: GameService, turn: DueBotTurn) -> 
     """The computer seat's move for `turn` was refused: hold the turn for the host, if it is still pending."""
     with db.write() as session:
         game = lock_game(session, turn.game_id)
-        if game.status == "active" and game.current_seq == turn.seq and game.to_act_seat == turn.seat:
+        if game.status == GameStatus.ACTIVE and game.current_seq == turn.seq and game.to_act_seat == turn.seat:
             hold_for_host(session, games.outbox, game, game.seats[turn.seat], clock.now())
 
 

@@ -39,8 +39,8 @@ from pbem.errors import (
 from pbem.service.letters.game_mail import GameMail
 from pbem.mail.outbox import Outbox
 from pbem.memo import remember_when_committed, remembered
-from pbem.models import Game, HostAction, Seat, Snapshot
-from pbem.models.games import SNAPSHOT_SOURCES
+from pbem.models import Game, GameStatus, HostAction, Seat, Snapshot
+from pbem.models.games import OVER_STATUSES, RUNNING_STATUSES, SNAPSHOT_SOURCES
 from pbem.models.row_writes import insert_row, update_row
 from pbem.service.events import describe, visible_events
 from pbem.service.history.fairness import seal_dealt_round
@@ -169,7 +169,7 @@ class GameService:
                 variant=variant,
                 options=options or {},
                 policies=game_policies,
-                status="created",
+                status=GameStatus.CREATED,
                 paused=False,
                 is_demo=is_demo,
                 host_email=host_email,
@@ -192,7 +192,7 @@ class GameService:
         """Deal round 1 from a fresh secret seed, record snapshot 0 and email every player their link."""
         with self._db.write() as session:
             game = lock_game(session, game_id)
-            if game.status != "created":
+            if game.status != GameStatus.CREATED:
                 raise GameAlreadyStarted()
             try:
                 state = engine.new_game(
@@ -200,7 +200,7 @@ class GameService:
                 )
             except ValueError as exc:
                 raise ValidationError(str(exc)) from None
-            game.status = "active"
+            game.status = GameStatus.ACTIVE
             self._append_snapshot(
                 session, game, state, move=None, events=[], actor=None, submission_id=None, source=SERVER
             )
@@ -262,9 +262,9 @@ class GameService:
             replay = self._replay(session, game, seat, submission_id, source)
             if replay is not None:
                 return replay
-        if game.status == "created":
+        if game.status == GameStatus.CREATED:
             raise GameNotStarted()
-        if game.status in ("finished", "abandoned"):
+        if game.status in OVER_STATUSES:
             raise GameFinished()
         if game.paused:
             raise GamePaused()
@@ -275,6 +275,8 @@ class GameService:
         state = latest_state(session, game, stored_state)
         try:
             new_state, events = engine.apply_move(state, seat, move)
+        except engine.NotYourTurn:
+            raise NotYourTurn() from None
         except engine.IllegalMove as exc:
             raise InvalidMove(str(exc)) from None
         seat_moved(game.seats[seat])
@@ -304,7 +306,7 @@ class GameService:
         events recorded.
         """
         seat = game.to_act_seat
-        if game.status != "active" or seat is None or game.current_seq is None:
+        if game.status != GameStatus.ACTIVE or seat is None or game.current_seq is None:
             raise GameFinished()
         state = latest_state(session, game)
         move, how = choose(state)
@@ -336,7 +338,7 @@ class GameService:
             seat=seat,
             events=visible_events(earlier.events, seat),
             players=game.names,
-            game_over=game.status == "finished" and earlier.seq == game.current_seq,
+            game_over=game.status == GameStatus.FINISHED and earlier.seq == game.current_seq,
             replayed=True,
         )
 
@@ -365,7 +367,7 @@ class GameService:
         remember_when_committed(session, "state", (game.public_id, seq), state)
         update_row(
             session, game, current_seq=seq, to_act_seat=engine.to_act(state), turn_started_at=now, updated_at=now,
-            bot_lease_until=None, status="finished" if engine.is_over(state) else game.status,
+            bot_lease_until=None, status=GameStatus.FINISHED if engine.is_over(state) else game.status,
         )
         # A snapshot that deals a round seals that deal, in this same transaction (docs/fairness.md).
         seal_dealt_round(session, game, seq, state, events, now)
@@ -382,7 +384,7 @@ class GameService:
         roles and its deck, and a deal put the next round's cards in the players' hands (docs/fairness.md).
         The caller holds the game's lock (`lock_game`) and tells the table; the audit log is written here.
         """
-        if game.status != "active" or game.current_seq is None:
+        if game.status != GameStatus.ACTIVE or game.current_seq is None:
             raise ValidationError("Only a running game can be rolled back.")
         if type(to_seq) is not int or not 0 <= to_seq < game.current_seq:
             raise ValidationError(f"Choose an earlier turn, from 0 to {game.current_seq - 1}.")
@@ -494,7 +496,7 @@ class GameService:
         with self._db.read() as session:
             games = session.scalars(
                 select(Game)
-                .where(Game.is_demo.is_(True), Game.status.in_(("created", "active")))
+                .where(Game.is_demo.is_(True), Game.status.in_(RUNNING_STATUSES))
                 .options(selectinload(Game.seats))
                 .order_by(Game.created_at.desc())
             )

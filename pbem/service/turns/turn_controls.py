@@ -28,7 +28,8 @@ from pbem.errors import (
     ValidationError,
 )
 from pbem.service.letters.game_mail import GameMail
-from pbem.models import Game, HostAction, Seat, TurnClock
+from pbem.models import Game, GameStatus, HostAction, Seat, TurnClock
+from pbem.models.games import OVER_STATUSES
 from pbem.service.talk.chat import post_system_line
 from pbem.service.text import visible_text
 from pbem.service.rows import find_game, lock_game
@@ -255,9 +256,9 @@ def clean_note(note: object) -> str:
 def turn_status_of(game: Game, clock: TurnClock | None) -> TurnStatus:
     """The turn clock's view of `game`, from the game with its seats and its current clock (None: no clock for
     the decision pending now), as loaded by the caller: one game (`TurnControls.status`) or many (the dashboard)."""
-    pending = clock is not None and clock.seat is not None and game.status == "active"
+    pending = clock is not None and clock.seat is not None and game.status == GameStatus.ACTIVE
     return TurnStatus(
-        to_act=game.to_act_seat if game.status == "active" else None,
+        to_act=game.to_act_seat if game.status == GameStatus.ACTIVE else None,
         waiting_since=game.turn_started_at if pending else None,
         reminders_sent=clock.reminders_sent if pending else 0,  # type: ignore[union-attr]
         deadline=clock.deadline_at if pending and not game.paused else None,  # type: ignore[union-attr]
@@ -276,9 +277,9 @@ def turn_status_of(game: Game, clock: TurnClock | None) -> TurnStatus:
 
 def _active(session: Session, game_id: str) -> Game:
     game = lock_game(session, game_id)
-    if game.status in ("finished", "abandoned"):
+    if game.status in OVER_STATUSES:
         raise GameFinished()
-    if game.status != "active":
+    if game.status != GameStatus.ACTIVE:
         raise NoPendingTurn("This game has not started yet.")
     return game
 

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, flash, get_flashed_messages, jsonify, red
 from markupsafe import Markup
 
 from pbem.errors import BadLink, NotAllowed, NotSignedIn, PbemError, RateLimited, ValidationError
+from pbem.models import GameStatus
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.hosting import GameRow
 from pbem.web import csrf
@@ -390,7 +391,7 @@ def render_game(game_id: str, *, status: int = 200, problem: str | None = None) 
                  actor=names[entry.actor] if entry.actor is not None else None, lines=list(entry.lines))
         for entry in reversed(detail.history)
     ]
-    turns = hosting.turns(game_id, host) if detail.row.status == "active" else []
+    turns = hosting.turns(game_id, host) if detail.row.status == GameStatus.ACTIVE else []
     chat = [
         {"id": line.id, "kind": line.kind, "name": line.name, "text": line.text, "is_you": line.kind == "host",
          "at": line.created_at.isoformat(), "when": local_time(line.created_at, "UTC"),
