@@ -104,6 +104,15 @@ def next_digger_counter_clockwise(g: Game, seat: int) -> int | None:
     return None
 
 
+def final_table(g: Game) -> dict[str, object]:
+    """The table as a round ends, kept in its result (the next deal clears it): every card lying face up
+    (start, paths, the goals turned over) as the state's `board` holds them, and the last cell built."""
+    return {
+        "board": [[x, y, card, int(rotated)] for (x, y), (card, rotated) in sorted(g.board.items())],
+        "last_placed": list(g.last_placed) if g.last_placed else None,
+    }
+
+
 # The role whose holders won a base-game round, by the winning side its result names ("nobody": none).
 SIDE_ROLE = {"diggers": "digger", "saboteurs": "saboteur"}
 
@@ -127,6 +136,7 @@ def end_round(g: Game, events: Events, gold_reached_by: int | None, reason: str)
         "spare_roles": list(g.spare_roles),
         "gold_cards": [0] * n,
         "saboteur_pay": [],
+        **final_table(g),
     })
     events.append(public("round_ended", round=g.round, winner=winner, reached_by=gold_reached_by, reason=reason,
                          roles=list(g.roles), spare_roles=list(g.spare_roles)))

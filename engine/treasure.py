@@ -16,7 +16,7 @@ from .board import gold_reachable
 from .errors import IllegalMove
 from .events import public
 from .piles import card_in_front, discard_from_front, is_trapped
-from .rounds import next_round
+from .rounds import final_table, next_round
 from .setup import option
 from .state import PLAY, STEAL, Game
 from .variants import BLUE, BOSS, GEOLOGIST, GREEN, PROFITEER, SABOTEUR, TEAM_OF_ROLE, Variant, variant_of
@@ -102,6 +102,7 @@ def end_round_with_teams(g: Game, events: Events, gold_reached_by: int | None, r
         "crystals": crystals,
         "payouts": payouts,
         "thefts": [],
+        **final_table(g),
     })
     events.append(public("round_ended", round=g.round, winner=winner, reached_by=gold_reached_by, reason=reason,
                          teams=teams, claims=dict(claims), roles=list(roles), spare_roles=told_leftovers(g),

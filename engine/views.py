@@ -97,7 +97,7 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
         "draw_pile": len(g.draw_pile),
         "discard_pile": len(g.discard),
         "seats": seats,
-        "results": [_public_result(r) for r in g.results],
+        "results": [_public_result(v, r) for r in g.results],
         "gold_offer": len(g.offer) if g.phase == GOLD_PICK else 0,
     }
     if seat is not None:
@@ -125,6 +125,21 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
     return out
 
 
+def final_board(v: Variant, cells: list[list[int]], last_placed: list[int] | None) -> dict[str, Any]:
+    """A round's table as it ended, drawn like a view's board: the cards face up (the goals turned over among
+    them) and the goals left face down, whatever they hid. A round recorded before results kept their table
+    has none."""
+    board = []
+    for x, y, card_id, rotated in cells:
+        cell = card_info(v, card_id, bool(rotated))
+        cell.update(x=x, y=y, rotated=bool(rotated))
+        board.append(cell)
+    laid = {(cell["x"], cell["y"]): cell for cell in board}
+    goals = [{"x": x, "y": y, "revealed": True, "gold": laid[(x, y)].get("gold", False)} if (x, y) in laid
+             else {"x": x, "y": y, "revealed": False, "gold": None, "seen": False} for x, y in v.goal_cells]
+    return {"board": board, "goals": goals, "last_placed": last_placed}
+
+
 def _options(options: dict[str, Any]) -> dict[str, Any]:
     """The game's options; a host's own deck shows as "custom" (its cards reach views one by one, in full)."""
     return {name: ("custom" if name == "deck" else value) for name, value in options.items()}
@@ -148,12 +163,15 @@ def _add_saboteur2(g: Game, seat: int | None, out: dict[str, Any]) -> None:
         out["you"]["inspections"] = [{"seat": seen, "role": role} for seen, role in g.inspections[seat]]
 
 
-def _public_result(result: dict[str, Any]) -> dict[str, Any]:
+def _public_result(v: Variant, result: dict[str, Any]) -> dict[str, Any]:
     """A finished round, as recorded: it holds only what is public once the round has ended
-    (roles, who won, payouts and thefts in Saboteur 2, gold card counts but not values in the base game).
+    (roles, who won, payouts and thefts in Saboteur 2, gold card counts but not values in the base game),
+    and the table as the round ended under `final_board` (see `final_board`).
     The dwarf cards given up to Swap Your Hats stay face down for good: a round recorded before they were
     left out of results shows only how many there were."""
     public = copy.deepcopy(result)
+    if "board" in public:
+        public["final_board"] = final_board(v, public.pop("board"), public.pop("last_placed", None))
     if "discarded_roles" in public:
         public["hats_swapped"] = len(public.pop("discarded_roles"))
         if public["hats_swapped"] and "spare_roles" in public:
