@@ -64,6 +64,20 @@ def until(moment: datetime, now: datetime) -> str:
     return f"in {format_duration(moment - now)}" if moment > now else "passed"
 
 
+def since_day(moment: datetime, now: datetime, zone_name: str | None = None) -> str:
+    """When something began, as a word for a short line: "09:00" (today), "yesterday", "Tuesday" (this week),
+    "4 Dec" (before that), on the clock of the zone."""
+    here, today = moment.astimezone(zone(zone_name)), now.astimezone(zone(zone_name)).date()
+    days = (today - here.date()).days
+    if days <= 0:
+        return f"{here:%H:%M}"
+    if days == 1:
+        return "yesterday"
+    if days < 7:
+        return f"{here:%A}"
+    return f"{here.day} {here:%b}"
+
+
 def format_moment(moment: datetime, zone_name: str | None = None) -> str:
     """E.g. "Thu 8 Jan, 09:00": short, for a list of recent lines whose heading names the time zone."""
     local = moment.astimezone(zone(zone_name))

@@ -187,17 +187,20 @@ def test_the_first_email_of_each_round_carries_its_fingerprint(runtime: Runtime,
     assert second.salt not in digest.body_text + digest.body_html
 
 
-def test_the_round_end_digest_opens_the_seal_exactly(runtime: Runtime, new_game: NewGame) -> None:
+def test_the_round_end_digest_names_the_opened_seal_and_links_its_round_page(runtime: Runtime, new_game: NewGame) -> None:
     game_id = in_round_two(runtime, new_game())
-    published = re.search(r"SHA-256\): ([0-9a-f]{64})", mailbox(runtime, "game_started", "cat@example.org")[0].body_text)
-    assert published is not None
+    first, _ = seals(runtime, game_id)
 
-    digest = mailbox(runtime, "round_digest", "cat@example.org")[0].body_text
-    start = digest.index('{"format":"saboteur-deal-2","parts":[')
-    opened = json.loads(digest[start:digest.index("\n]}", start) + 3])
+    digest = mailbox(runtime, "round_digest", "cat@example.org")[0]
 
-    assert engine.opened_commitment(opened) == published.group(1)
-    assert "The check page does the sums for you: https://pbem.test/play/" in digest
+    assert f"ROUND 1'S DEAL, OPENED\nWhen round 1 was dealt, we sent you the fingerprint of its deal:\n  {first.commitment}" in (
+        digest.body_text
+    )
+    assert re.search(r"by hand with sha256sum: https://pbem\.test/play/[^/\s]+/rounds/1\n", digest.body_text)
+    assert first.commitment in digest.body_html and "/rounds/1" in digest.body_html
+    opening = engine.opening_text(engine.opening(first.record, first.salt))
+    assert opening not in digest.body_text + digest.body_html  # the deal itself is on the round page, not in the mail
+    assert '"format":"saboteur-deal' not in digest.body_text + digest.body_html
 
 
 def test_the_round_page_offers_the_exact_bytes_for_sha256sum(app: Flask, new_game: NewGame) -> None:

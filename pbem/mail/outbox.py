@@ -229,7 +229,7 @@ class Outbox:
         ))
         _fill(
             message, subject, {"Auto-Submitted": "auto-generated"},
-            {"game_title": subject, "recipient_name": "", **context},
+            {"game_title": subject, "masthead": "Saboteur", "recipient_name": "", **context},
         )
         session.add(message)
         return message
@@ -269,4 +269,11 @@ def _fill(message: OutboxMessage, subject: str, headers: dict[str, Any], variabl
     message.subject = subject
     message.headers = headers
     message.body_text = templates.get_template(f"{EMAIL_TEMPLATE_DIR}/{message.kind}.txt").render(variables)
-    message.body_html = templates.get_template(f"{EMAIL_TEMPLATE_DIR}/{message.kind}.html").render(variables)
+    html = templates.get_template(f"{EMAIL_TEMPLATE_DIR}/{message.kind}.html")
+    message.body_html = html.render({**variables, "preheader": inbox_line(message.body_text)})
+
+
+def inbox_line(body_text: str) -> str:
+    """What an email wants, in the words a list of emails shows under its subject: the text part's first line
+    (each kind's `preheader` block), which the HTML part repeats, hidden, before anything else."""
+    return body_text.split("\n", 1)[0].strip()

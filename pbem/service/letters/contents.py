@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.text import dwarf_name, role_name
+from engine.text import WINNING_SIDES, dwarf_name, role_name
 from pbem.results_text import (
     gold_unit,
     outcome,
@@ -138,7 +138,18 @@ def round_digest(
         "your_total": you["gold_total"],
         "standings": standings(view),
         "next_line": next_line,
+        "headline": round_headline(result),
     }
+
+
+def round_headline(result: dict[str, Any]) -> str:
+    """Who won a finished round, in the few words of an inbox line: "the saboteurs won", "the blue team won"."""
+    if "payouts" in result:  # Saboteur 2: teams, or the saboteurs' side
+        teams = list(result["teams"])
+        if teams:
+            return f"the {' and '.join(teams)} team{'s' if len(teams) > 1 else ''} won"
+        return "the saboteurs' side won" if result["winner"] == "saboteurs" else "nobody won"
+    return f"{WINNING_SIDES.get(result['winner'], 'nobody')} won"
 
 
 def game_over(view: dict[str, Any]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session, object_session
 
 import engine
 from pbem.service.letters import contents, trust_context
-from pbem.times import format_duration, format_when
+from pbem.times import format_duration, format_when, since_day
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
 from pbem.service.talk.chat_lines import ChatExcerpt, mark_shown, unread_excerpt
@@ -266,6 +266,7 @@ class GameMail:
             "decision": decision,
             "waited": format_duration(now - started_at),
             "waiting_since": format_when(started_at, seat.timezone),
+            "since": since_day(started_at, now, seat.timezone),
             "deadline": format_when(deadline, seat.timezone) if deadline is not None else None,
             "at_deadline": at_deadline,
         }
