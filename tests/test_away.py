@@ -13,9 +13,8 @@ import engine
 from pbem.clock import SettableClock
 from pbem.errors import ValidationError
 from pbem.runtime import Runtime
-from pbem.service.turns.games import PlayerSpec
 from tests.support.database import at
-from tests.support.games import NewGame, seat_to_act, seat_token
+from tests.support.games import PEOPLE, NewGame, seat_to_act, seat_token
 from tests.support.mail import mailbox
 from tests.support.web import app_runtime, form_fields
 
@@ -124,8 +123,7 @@ def test_a_player_sets_away_time_on_the_turn_page_and_the_others_see_it_beside_t
     runtime = app_runtime(client.application)
     game_id = runtime.games.create_game(
         title="Test mine", host_email="host@example.org",
-        players=[PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"),
-                 PlayerSpec("Cat", "cat@example.org")],
+        players=list(PEOPLE),
     )
     runtime.games.start_game(game_id)
     page = client.get(f"/play/{seat_token(runtime, game_id, 0)}", follow_redirects=True).get_data(as_text=True)
@@ -146,8 +144,7 @@ def test_marking_the_card_to_discard_on_the_turn_page(client: FlaskClient) -> No
     runtime = app_runtime(client.application)
     game_id = runtime.games.create_game(
         title="Test mine", host_email="host@example.org",
-        players=[PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"),
-                 PlayerSpec("Cat", "cat@example.org")],
+        players=list(PEOPLE),
     )
     runtime.games.start_game(game_id)
     state, _ = runtime.games.engine_state(game_id)
@@ -165,8 +162,7 @@ def test_a_player_sets_their_time_zone_and_quiet_hours_on_the_turn_page(client: 
     runtime = app_runtime(client.application)
     game_id = runtime.games.create_game(
         title="Test mine", host_email="host@example.org",
-        players=[PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"),
-                 PlayerSpec("Cat", "cat@example.org")],
+        players=list(PEOPLE),
     )
     runtime.games.start_game(game_id)
     seat = seat_to_act(runtime, game_id)

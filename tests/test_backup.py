@@ -27,17 +27,14 @@ from pbem.config import load_config
 from pbem.migrate import upgrade
 from pbem.paths import REPO_ROOT
 from pbem.runtime import Runtime, build_runtime
-from pbem.service.turns.games import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
 from tests.support.database import START, TEST_SECRET
+from tests.support.games import PEOPLE
 
 sys.path.insert(0, str(REPO_ROOT / "bench" / "faults"))
 from cluster import private_cluster  # noqa: E402
 
 HIDDEN_FIELD = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
-PLAYERS = (PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"), PlayerSpec("Cat", "cat@example.org"))
-
-
 def write_config(path: Path, database_url: str) -> Path:
     path.write_text(
         f'mode = "development"\nbase_url = "https://pbem.test"\nsecret_keys = ["{TEST_SECRET}"]\n'
@@ -95,7 +92,7 @@ def test_a_sqlite_game_restored_from_a_backup_goes_on_and_links_sent_before_stil
     config_path, database = sqlite_setup
     clock = SettableClock(START)
     runtime = build_runtime(load_config(config_path, environ={}), clock=clock)
-    game_id = runtime.games.create_game(title="Backed up", players=PLAYERS, host_email="host@example.org")
+    game_id = runtime.games.create_game(title="Backed up", players=PEOPLE, host_email="host@example.org")
     runtime.games.start_game(game_id)
     links = {invite.seat: invite.link for invite in runtime.games.invites(game_id)}
     play(runtime, game_id, 6, random.Random(1))
@@ -142,7 +139,7 @@ def test_a_postgres_game_restored_with_pg_restore_goes_on_and_links_sent_before_
         upgrade(f"{admin}/live")
         clock = SettableClock(START)
         runtime = build_runtime(load_config(config_path, environ={}), clock=clock)
-        game_id = runtime.games.create_game(title="Backed up", players=PLAYERS, host_email="host@example.org")
+        game_id = runtime.games.create_game(title="Backed up", players=PEOPLE, host_email="host@example.org")
         runtime.games.start_game(game_id)
         links = {invite.seat: invite.link for invite in runtime.games.invites(game_id)}
         play(runtime, game_id, 6, random.Random(1))

@@ -14,9 +14,8 @@ from playwright.sync_api import Page, expect
 
 import engine
 from pbem.mail.deliver import Deliverer
-from pbem.service.turns.games import PlayerSpec
 from tests.support.browser import LiveServer, delivered_to, settle
-from tests.support.games import play_until_turn_of
+from tests.support.games import PEOPLE, play_until_turn_of
 from tests.support.mail import SmtpServer
 
 pytestmark = pytest.mark.browser
@@ -46,8 +45,7 @@ def shoot(page: Page, name: str) -> None:
 def started(live_server: LiveServer, title: str) -> str:
     runtime = live_server.runtime
     game_id = runtime.games.create_game(
-        title=title, players=[PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"),
-                              PlayerSpec("Cat", "cat@example.org")], host_email="host@example.org",
+        title=title, players=list(PEOPLE), host_email="host@example.org",
     )
     runtime.games.start_game(game_id)
     return game_id

@@ -12,7 +12,6 @@ from sqlalchemy import select
 
 from pbem.models import Game, HostAction
 from pbem.runtime import Runtime
-from pbem.service.turns.games import PlayerSpec
 from tests.support.database import dump
 from tests.support.games import PEOPLE
 from tests.support.mail import mailbox
@@ -111,8 +110,7 @@ def test_turn_controls_on_another_hosts_game_are_forbidden(host: FlaskClient, ru
 def test_the_dashboard_and_page_show_reminders_and_each_seats_timeouts(
     host: FlaskClient, runtime_of: Runtime, new_game, clock
 ) -> None:
-    game_id = new_game([PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"),
-                        PlayerSpec("Cat", "cat@example.org")], policies={"reminder_delay_hours": 1})
+    game_id = new_game(list(PEOPLE), policies={"reminder_delay_hours": 1})
     clock.advance(timedelta(hours=2))
     runtime_of.sweep.run()
     row = host.get("/host/games.json").get_json()["games"][0]

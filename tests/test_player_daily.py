@@ -12,8 +12,7 @@ from pbem.models import Game, OutboxMessage, TurnClock
 from pbem.runtime import Runtime
 from pbem.service.players.access import player
 from pbem.service.players.preferences import Preferences
-from pbem.service.turns.games import PlayerSpec
-from tests.support.games import play_until_turn_of
+from tests.support.games import PEOPLE, play_until_turn_of
 from tests.support.mail import mailbox
 
 DAY_ONE = datetime(2026, 1, 5, tzinfo=timezone.utc)
@@ -21,8 +20,7 @@ DAY_ONE = datetime(2026, 1, 5, tzinfo=timezone.utc)
 
 def started(runtime: Runtime, title: str) -> str:
     game_id = runtime.games.create_game(
-        title=title, players=[PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"),
-                              PlayerSpec("Cat", "cat@example.org")], host_email="host@example.org",
+        title=title, players=list(PEOPLE), host_email="host@example.org",
     )
     runtime.games.start_game(game_id)
     return game_id

@@ -18,8 +18,7 @@ from pbem.clock import SettableClock
 from pbem.models import ChatMessage, Game, HostAction, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.turns import bots
-from pbem.service.turns.games import PlayerSpec
-from tests.support.games import Arranged, NewGame, play_moves
+from tests.support.games import PEOPLE, Arranged, NewGame, play_moves
 from tests.support.mail import mailbox
 from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
 from tests.support.web import app_runtime, form_fields
@@ -258,8 +257,7 @@ def test_the_hosts_one_click_link_asks_first_and_then_lets_the_game_auto_pass_fo
     runtime = app_runtime(client.application)
     game_id = runtime.games.create_game(
         title="Test mine", host_email="host@example.org",
-        players=[PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"),
-                 PlayerSpec("Cat", "cat@example.org")],
+        players=list(PEOPLE),
     )
     runtime.games.start_game(game_id)
     _, seat, _ = to_act(runtime, game_id)
