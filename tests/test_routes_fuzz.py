@@ -27,6 +27,8 @@ import engine
 from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.models import OutboxMessage
 from pbem.runtime import Runtime
+from pbem.service.host.host_access import HostSession
+from pbem.service.host.invites import InviteSettings
 from tests.support.games import PEOPLE, play_moves, seat_token
 from tests.support.web import CSRF, HOST, app_runtime, built_app, host_link, sign_in, with_csrf
 
@@ -49,6 +51,7 @@ ODD_PATH_VALUES = ["0", "-1", "99999999999999999999999999", "%00", quote("\u202e
 # Ending and abandoning last: the other actions act on a running game.
 HOST_GAME_ACTIONS = ["start", "pause", "resume", "skip", "extend", "rollback", "reveal", "nonsense", "end", "abandon"]
 HOST_SEAT_ACTIONS = ["replace", "rotate", "resend", "email", "nudge", "auto-pass", "nonsense"]
+HOST_INVITE_ACTIONS = ["remove", "close", "reopen", "rotate", "nonsense", "start"]
 PRESENCE_ACTIONS = ["away", "back", "quiet", "timeout_card", "nonsense"]
 READ_NAMES: set[str] = set()
 
@@ -107,13 +110,20 @@ def table(config: Any, clock: Any) -> Iterator[Table]:
         player_token = seat_token(runtime, game_id, to_act)
         assert client.get(f"/play/{player_token}").status_code in (200, 303)  # the cookie now holds the seat too
         with_csrf(client)
+        invite_id = runtime.invites.create(HostSession(HOST, False), InviteSettings(
+            title="Open mine", variant="base", options=None, policies={}, places=3, bots=0, seat_order="joined",
+            auto_start=False, players_may_rematch=False, host_name=None,
+        ))
+        invite_token = runtime.invites.detail(invite_id, HostSession(HOST, False)).link.rsplit("/", 1)[1]
         values = {
             "token": [
                 player_token,
                 sign_in_token,
                 UnsubscribeLinks(config.secret_keys, config.base_url).token(game_id, 1, PEOPLE[1].email or ""),
                 runtime.auto_pass_links.url(game_id, 2, 0).rsplit("/", 1)[1],
+                invite_token,
             ],
+            "invite_id": [invite_id],
             "game_id": [game_id],
             "seat": ["0", "2"],
             "round_number": ["1"],
@@ -132,6 +142,8 @@ def fillings(rule: Rule, table: Table) -> Iterator[tuple[dict[str, str], bool]]:
         real["action"] = HOST_GAME_ACTIONS
     elif rule.endpoint == "host.seat_action":
         real["action"] = HOST_SEAT_ACTIONS
+    elif rule.endpoint == "host.invite_action":
+        real["action"] = HOST_INVITE_ACTIONS
     names = sorted(rule.arguments)
     first = {name: real[name][0] for name in names}
     yield first, True
