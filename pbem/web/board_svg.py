@@ -54,13 +54,15 @@ def frame_of(view: Mapping[str, Any]) -> Frame:
     return Frame(min(xs), max(xs), min(ys), max(ys))
 
 
-def board_svg(view: Mapping[str, Any]) -> Markup:
+def board_svg(view: Mapping[str, Any], *, name: str = "board", title: str = "The tunnel") -> Markup:
+    """`name` sets the drawing's id prefix and class: the board in play is "board"; another drawn on the same page
+    (a round's final table) takes its own, so the page's script and ids find the board in play alone."""
     frame = frame_of(view)
     width = LABEL + frame.columns * CARD_W
     height = LABEL + frame.rows * CARD_H
     last = tuple(view["last_placed"]) if view.get("last_placed") else None
     parts: list[Markup] = [
-        Markup('<title id="board-title">The tunnel: {} cards on the table</title>').format(len(view["board"])),
+        Markup('<title id="{}-title">{}: {} cards on the table</title>').format(name, title, len(view["board"])),
         _grid(frame),
         _labels(frame),
     ]
@@ -86,9 +88,9 @@ def board_svg(view: Mapping[str, Any]) -> Markup:
     parts.append(Markup('<g class="targets"></g>'))
     wide = " board-wide" if frame.columns > WIDE_COLUMNS else ""
     return Markup(
-        '<svg class="board{}" viewBox="0 0 {} {}" role="img" aria-labelledby="board-title" '
+        '<svg class="{}{}" viewBox="0 0 {} {}" role="img" aria-labelledby="{}-title" '
         'data-min-x="{}" data-max-y="{}" data-cell-w="{}" data-cell-h="{}" data-margin="{}">{}</svg>'
-    ).format(wide, width, height, frame.min_x, frame.max_y, CARD_W, CARD_H, LABEL, Markup("").join(parts))
+    ).format(name, wide, width, height, name, frame.min_x, frame.max_y, CARD_W, CARD_H, LABEL, Markup("").join(parts))
 
 
 def _placed(frame: Frame, cell: tuple[int, int], classes: str, art: Markup, *, card_id: int | None = None) -> Markup:

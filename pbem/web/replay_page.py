@@ -24,18 +24,18 @@ from markupsafe import Markup
 
 import engine
 from pbem.service.history.replay import ReplayStep
+from pbem.times import local_time
 from pbem.web.board_svg import board_svg
 from pbem.web.card_art import card_svg
 from pbem.web.moves import goal_names
-from pbem.times import local_time
 
 STATIC = Path(__file__).parent / "static"
 OFFLINE_STYLES = ("site.css", "play.css", "replay.css")
 OFFLINE_SCRIPT = "replay.js"
 # Where a step's HTML is cut into reusable pieces: before each card on the board, list item, paragraph...
 PIECE_START = re.compile(
-    r'(?=<g class="(?:cell|grid|axis|targets)|<title|<rect class="last|<li|<p[ >]|<section|<div|<ul|<h[1-3]|</ul|</section'
-    r'|</div)'
+    r'(?=<g class="(?:cell|grid|axis|targets)|<title|<rect class="last|<li|<p[ >]|<section|<div|<ul|<h[1-3]'
+    r"|</ul|</section|</div)"
 )
 
 StepUrl = Callable[[int], str]
@@ -69,6 +69,7 @@ class ReplayPage:
     seats: list[SeatShown]
     goals: list[str]
     rounds: list[tuple[int, int]]  # (round, first step)
+    ended: tuple[int, Markup] | None = None  # a round this step ended, and its table as it ended
 
     @property
     def hand_title(self) -> str:
@@ -97,13 +98,26 @@ def replay_page(step: ReplayStep, zone_name: str = "UTC") -> ReplayPage:
         ],
         goals=_goals(view) if step.open else [],
         rounds=sorted(step.round_starts.items()),
+        ended=_ended(step),
     )
+
+
+def _ended(step: ReplayStep) -> tuple[int, Markup] | None:
+    """The round this step's move ended, drawn as it ended, when the same move dealt the next round."""
+    table = step.ended_table
+    if table is None:
+        return None
+    number, final = table
+    return number, board_svg(final, name="final-board", title=f"Round {number} as it ended")
 
 
 def render_replay(step: ReplayStep, step_url: StepUrl, *, zone_name: str = "UTC", downloads: Any = None) -> str:
     """The replay page at one step; `step_url(k)` addresses step k (also for a host's pages)."""
     return render_template(
-        "play/replay.html", r=replay_page(step, zone_name), step_url=step_url, form_action=step_url(step.step),
+        "play/replay.html",
+        r=replay_page(step, zone_name),
+        step_url=step_url,
+        form_action=step_url(step.step),
         downloads=downloads,
     )
 
@@ -182,7 +196,9 @@ def _hands(step: ReplayStep) -> list[HandShown]:
         return []
     return [
         HandShown(
-            name=you["name"], role=_role(you["role"]), is_viewer=True,
+            name=you["name"],
+            role=_role(you["role"]),
+            is_viewer=True,
             cards=[(card, card_svg(card)) for card in you["hand"]],
         )
     ]

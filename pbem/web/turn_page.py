@@ -21,15 +21,14 @@ from engine.text import WINNING_SIDES, dwarf_name, role_goal, role_name, role_ti
 from pbem.memo import Memo
 from pbem.models import GameStatus
 from pbem.results_text import gold_unit, payout_line, share_line, theft_line, treasure_outcome
+from pbem.service.seats.seats import SeatProfile
 from pbem.service.timing.deadlines import policy, turn_deadline
 from pbem.service.turns.games import GameState, HistoryEntry
-from pbem.service.seats.seats import SeatProfile
+from pbem.times import ago, local_time, until
 from pbem.web.board_svg import board_svg
 from pbem.web.card_art import card_svg
-from pbem.web.rules_page import card_help
 from pbem.web.moves import MoveGroup, goal_names, group_moves, join_words
-from pbem.times import ago, local_time, until
-
+from pbem.web.rules_page import card_help
 
 
 @dataclass(frozen=True)
@@ -93,6 +92,14 @@ class RoundResult:
     share: str = ""
     payouts: list[str] = field(default_factory=list)
     thefts: list[str] = field(default_factory=list)
+    final_view: dict[str, Any] | None = None  # the table as the round ended (`final_board` of its result)
+
+    @property
+    def board(self) -> Markup | None:
+        """The round's final table, drawn like the board (only when a template shows it)."""
+        if self.final_view is None:
+            return None
+        return board_svg(self.final_view, name="final-board", title=f"Round {self.round} as it ended")
 
 
 @dataclass(frozen=True)
@@ -132,7 +139,8 @@ class TurnPage:
     @property
     def round_just_ended(self) -> bool:
         """The last round to end is the one just before this one (or the game ended with it)."""
-        return bool(self.results) and (self.final is not None or self.view.get("round", 0) <= self.results[-1].round + 1)
+        just_ended = self.final is not None or self.view.get("round", 0) <= self.results[-1].round + 1
+        return bool(self.results) and just_ended
 
     @property
     def zones(self) -> tuple[str, ...]:
@@ -403,13 +411,19 @@ def _round_result(result: Mapping[str, Any], names: Sequence[str]) -> RoundResul
             share=share_line(record),
             payouts=[payout_line(pay, record, names) for pay in result["payouts"]] or ["Nobody was paid."],
             thefts=[theft_line(theft, names) for theft in result["thefts"]],
+            final_view=result.get("final_board"),
         )
     winner = WINNING_SIDES.get(result["winner"])
     summary = f"{winner} won" if winner else str(result["winner"])
     if result.get("reached_by") is not None:
         summary = f"{names[result['reached_by']]} reached the gold; {summary}"
     roles = [(names[index], role_title(role)) for index, role in enumerate(result["roles"])]
-    return RoundResult(round=result["round"], summary=summary[0].upper() + summary[1:] + ".", roles=roles)
+    return RoundResult(
+        round=result["round"],
+        summary=summary[0].upper() + summary[1:] + ".",
+        roles=roles,
+        final_view=result.get("final_board"),
+    )
 
 
 def _final(view: Mapping[str, Any], names: Sequence[str]) -> list[tuple[str, int, bool]] | None:

@@ -21,8 +21,8 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.models import Game, Snapshot
-from pbem.service.history.disclosure import game_is_closed
 from pbem.service.events import SERVER_EVENTS, describe, describe_openly, visible_events
+from pbem.service.history.disclosure import game_is_closed
 from pbem.service.history.timeline import round_starts
 
 # Moves of the same round shown before the current one, newest first.
@@ -37,6 +37,7 @@ class ReplayEntry:
     actor: str | None
     when: datetime
     lines: list[str]
+    ended_round: int | None = None  # the round this move ended (its `round_ended` event is public)
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,18 @@ class ReplayStep:
     @property
     def round_start(self) -> int:
         return self.round_starts.get(self.round, 0)
+
+    @property
+    def ended_table(self) -> tuple[int, dict[str, Any]] | None:
+        """When this step's move ended a round and dealt the next: that round's number and its table as it
+        ended (its result's `final_board`), so the step shows the winning move before the new deal."""
+        ended = self.entry.ended_round
+        if ended is None or self.view.get("round", 0) <= ended:
+            return None  # no round ended here, or the table still lies as the round ended
+        for result in self.view.get("results", []):
+            if result.get("round") == ended and result.get("final_board"):
+                return ended, result["final_board"]
+        return None
 
 
 @dataclass(frozen=True)
@@ -81,7 +94,7 @@ class Eyes:
         if self.open:
             return [
                 _open_line(event, names, secret)
-                for event, secret in zip(events, secrets)
+                for event, secret in zip(events, secrets, strict=False)
                 if engine.tellable(event, options)
             ]
         return describe(visible_events(events, self.seat), names)
@@ -204,7 +217,8 @@ def _entry(
     if seq == 0:
         lines = ["The cards are dealt.", *lines]
     who = names[actor] if actor is not None and 0 <= actor < len(names) else None
-    return ReplayEntry(seq=seq, actor=who, when=when, lines=lines)
+    ended = next((event.get("round") for event in events if event.get("type") == "round_ended"), None)
+    return ReplayEntry(seq=seq, actor=who, when=when, lines=lines, ended_round=ended)
 
 
 def _round_at(starts: dict[int, int], seq: int) -> int:

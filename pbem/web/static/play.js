@@ -209,7 +209,7 @@
     window.scrollBy(0, by);
   }
 
-  var board = document.querySelector("svg.board");
+  var board = document.querySelector("#board-wrap svg.board");
   var targetsLayer = board ? board.querySelector(".targets") : null;
   var hint = document.getElementById("hint");
   var controls = document.getElementById("card-controls");
