@@ -216,6 +216,7 @@ def fuzz_route(table: Table, rule: Rule, method: str, fuzz_fields: bool) -> None
             send(client, table, method, path, {}, json_body=[{"move": 1e300}])
 
 
+@pytest.mark.slow  # every route with every hostile value: a minute or more, so it runs in the slow half
 def test_no_route_answers_hostile_input_with_a_server_error(table: Table) -> None:
     # Signing out (here or everywhere) comes last: the rest of the walk is signed in.
     rules = sorted((rule for rule in table.app.url_map.iter_rules() if rule.endpoint != "static"),
