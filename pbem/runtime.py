@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from email.utils import getaddresses
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from aiosmtpd.controller import Controller
@@ -26,29 +28,31 @@ from pbem.mail.outbox import Outbox
 from pbem.mail.reply_address import ReplyAddresses
 from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.models import Game, Seat
-from pbem.service.talk.chat import ChatService
 from pbem.service.history.chronicle import Chronicle
-from pbem.service.seats.fresh_links import FreshLinks
-from pbem.service.turns.games import GameService
 from pbem.service.host.host_access import HOST_LINK_MAX_AGE, HostAccess
 from pbem.service.host.hosting import Hosting
 from pbem.service.host.invitations import InvitationLimits
 from pbem.service.host.invites import InviteLinks, Invites
-from pbem.service.host.rematch import Rematches
-from pbem.service.letters.host_notices import enqueue_mail_failing_notice
 from pbem.service.host.moderation import Moderation
-from pbem.service.rate_limits import RateLimiter
-from pbem.service.seats.seats import SeatService
-from pbem.service.seats.address_changes import AddressChangeLinks
-from pbem.service.seats.auto_pass_links import AutoPassLinks
-from pbem.service.seats.presence import Presence
-from pbem.service.talk.replies import Inbound
-from pbem.service.timing.sweep import TurnSweep
-from pbem.service.turns.timeouts import Timeouts
-from pbem.service.turns.turn_controls import TurnControls
+from pbem.service.host.rematch import Rematches
+from pbem.service.letters.board_picture import BoardPainter
+from pbem.service.letters.host_notices import enqueue_mail_failing_notice
 from pbem.service.players.access import SIGN_IN_MAX_AGE, PlayerAccess
 from pbem.service.players.home import PlayerHome
+from pbem.service.rate_limits import RateLimiter
+from pbem.service.seats.address_changes import AddressChangeLinks
+from pbem.service.seats.auto_pass_links import AutoPassLinks
+from pbem.service.seats.fresh_links import FreshLinks
+from pbem.service.seats.presence import Presence
+from pbem.service.seats.seats import SeatService
 from pbem.service.spectators import Spectators
+from pbem.service.talk.chat import ChatService
+from pbem.service.talk.replies import Inbound
+from pbem.service.timing.sweep import TurnSweep
+from pbem.service.turns.games import GameService
+from pbem.service.turns.timeouts import Timeouts
+from pbem.service.turns.turn_controls import TurnControls
+from pbem.web.board_svg import board_svg
 from pbem.tokens import HostLinkSigner, LinkSigner, PlayerLinkSigner, SpectatorLinkSigner
 
 
@@ -90,7 +94,7 @@ class Runtime:
 
         return Deliverer(
             self.db, self.clock, backend or backend_for(mail), DeliverySettings.from_config(mail),
-            self.games.mail.compose, notify_failure,
+            self.games.mail.compose, notify_failure, pictures=board_painter().pictures,
         )
 
     def inbound(self) -> Inbound:
@@ -182,3 +186,9 @@ def reply_addresses(config: Config, clock: Clock) -> ReplyAddresses | None:
     return ReplyAddresses(
         config.secret_keys, config.mail.reply_address, timedelta(days=config.mail.reply_max_age_days), clock
     )
+
+
+@lru_cache(maxsize=1)
+def board_painter() -> BoardPainter:
+    """The turn emails' board picture: the turn page's drawing and stylesheet, rasterized (read once per process)."""
+    return BoardPainter(board_svg, (Path(__file__).parent / "web" / "static" / "play.css").read_text())

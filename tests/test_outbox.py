@@ -199,7 +199,7 @@ def test_mail_that_is_always_sent_offers_no_unsubscribe(database, outbox, game) 
     context = {"result": {"round": 1, "outcome": "Ann reached the gold, so the gold-diggers win.", "seats": [],
                           "spare_roles": [], "saboteur_pay": []},
                "your_values": [3], "your_gold": [3], "your_total": 3, "standings": [],
-               "next_line": "Round 2 begins.", "link": LINK, "link_max_age_days": 30}
+               "next_line": "Round 2 begins.", "headline": "the gold-diggers won", "link": LINK, "link_max_age_days": 30}
 
     message = enqueue(database, outbox, game, 0, "round_digest", "digest:0:1", context)
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import sqlalchemy as sa  # noqa: F401
-from alembic import op  # noqa: F401
+import sqlalchemy as sa
+from alembic import op
 
 revision: str = '0015_turn_page_comforts'
 down_revision: str | None = '0014_player_home'
@@ -19,8 +19,10 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    pass
+    with op.batch_alter_table("seats") as batch:
+        batch.add_column(sa.Column("hand_in_email", sa.Boolean(), server_default=sa.false(), nullable=False))
 
 
 def downgrade() -> None:
-    pass
+    with op.batch_alter_table("seats") as batch:
+        batch.drop_column("hand_in_email")

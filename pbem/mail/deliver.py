@@ -1,4 +1,5 @@
-"""The deliverer: the one place that sends email. The scheduler runs it every few seconds, `pbem mail deliver` on demand.
+"""The deliverer: the one place that sends email. The scheduler runs it every few seconds, `pbem mail deliver` on
+demand.
 
 A run takes due rows one at a time and claims each with a conditional UPDATE (queued and due, or
 `sending` under a lease that ran out) that stamps a claim token, so two deliverers (threads, processes,
@@ -41,7 +42,7 @@ from pbem.config import MailConfig
 from pbem.db import Database
 from pbem.mail.backends import Backend, Connection, DeliveryError, PermanentFailure, RelayUnavailable
 from pbem.mail.catcher import CatcherBackend
-from pbem.mail.message import OutgoingMail, build_message, outgoing_mail
+from pbem.mail.message import InlineImage, OutgoingMail, build_message, outgoing_mail
 from pbem.mail.smtp import SmtpBackend
 from pbem.models import Game, GameStatus, OutboxMessage, Seat
 
@@ -59,6 +60,8 @@ UNWANTED_REASON = "not sent: the seat no longer takes an email at each turn"
 
 # Writes the content of a row queued without it (GameMail.compose); False: it should not be sent after all.
 Composer = Callable[[Session, OutboxMessage], bool]
+# The pictures an outbox row's HTML part shows, drawn when the message is built (GameMail's board painter).
+Pictures = Callable[[Session, OutboxMessage], tuple[InlineImage, ...]]
 # Tells the host that mail to a seat fails for good (host_notices.enqueue_mail_failing_notice).
 FailureNotice = Callable[[Session, Game, Seat, str, datetime], object]
 
@@ -115,8 +118,13 @@ def backend_for(mail: MailConfig) -> Backend:
 
 class Deliverer:
     def __init__(
-        self, db: Database, clock: Clock, backend: Backend, settings: DeliverySettings, compose: Composer,
-        notify_failure: FailureNotice,
+        self,
+        db: Database,
+        clock: Clock,
+        backend: Backend,
+        settings: DeliverySettings,
+        compose: Composer,
+        notify_failure: FailureNotice, pictures: Pictures | None = None,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -124,6 +132,7 @@ class Deliverer:
         self._settings = settings
         self._compose = compose
         self._notify_failure = notify_failure
+        self._pictures = pictures
 
     def run(self, limit: int | None = RUN_LIMIT) -> DeliveryReport:
         """Send what is due now (at most `limit` rows; None: all); stops early when the relay is unreachable."""
@@ -147,7 +156,7 @@ class Deliverer:
                         self._record_failure(claim, exc, report)
                         if isinstance(exc, RelayUnavailable):
                             report.relay_unavailable = True
-                            self._release(claims[position + 1:])
+                            self._release(claims[position + 1 :])
                             break
                     else:
                         self._record_sent([claim], report)
@@ -200,7 +209,9 @@ class Deliverer:
                 games = _load_games(session, rows)
                 ordered = sorted(rows, key=lambda row: (row.next_attempt_at, row.id))
                 claims = [
-                    Claim(outgoing_mail(row), token) for row in ordered if self._ready(session, row, games, now, report)
+                    Claim(outgoing_mail(row, self._pictures(session, row) if self._pictures else ()), token)
+                    for row in ordered
+                    if self._ready(session, row, games, now, report)
                 ]
                 if claims:
                     return claims
@@ -278,18 +289,21 @@ class Deliverer:
         while True:
             try:
                 with self._db.write() as session:
-                    recorded = set(session.scalars(
-                        self._held(claims)
-                        .values(status="sent", sent_at=now, last_error=None, claim_token=None)
-                        .returning(OutboxMessage.id),
-                        execution_options={"synchronize_session": False},
-                    ))
+                    recorded = set(
+                        session.scalars(
+                            self._held(claims)
+                            .values(status="sent", sent_at=now, last_error=None, claim_token=None)
+                            .returning(OutboxMessage.id),
+                            execution_options={"synchronize_session": False},
+                        )
+                    )
                 break
             except (OperationalError, InterfaceError) as exc:
                 if time.monotonic() >= give_up_at:
                     raise
-                log.warning("mail %s was sent; recording it waits for the database: %s", claims[0].mail.message_id,
-                            exc.orig)
+                log.warning(
+                    "mail %s was sent; recording it waits for the database: %s", claims[0].mail.message_id, exc.orig
+                )
                 time.sleep(RECORD_RETRY_SECONDS)
         report.sent += len(claims)
         report.message_ids.extend(claim.mail.message_id for claim in claims)
@@ -337,13 +351,20 @@ class Deliverer:
                 return
             retry_at = now + self._settings.backoff(mail.attempts)
             session.execute(
-                self._held([claim]).values(status="queued", next_attempt_at=retry_at, last_error=reason, claim_token=None),
+                self._held([claim]).values(
+                    status="queued", next_attempt_at=retry_at, last_error=reason, claim_token=None
+                ),
                 execution_options={"synchronize_session": False},
             )
         report.retrying += 1
         log.warning(
             "%s mail %s to %s failed (attempt %d), retrying at %s: %s",
-            mail.kind, mail.message_id, mail.to_address, mail.attempts, retry_at.isoformat(), reason,
+            mail.kind,
+            mail.message_id,
+            mail.to_address,
+            mail.attempts,
+            retry_at.isoformat(),
+            reason,
         )
 
     def _fail(self, session: Session, row: OutboxMessage, reason: str, now: datetime, report: DeliveryReport) -> None:
@@ -390,10 +411,11 @@ def _load_games(session: Session, rows: Sequence[OutboxMessage]) -> dict[int, Ga
     ids = {row.game_id for row in rows if row.game_id is not None and (row.drop_when_stale or not row.composed)}
     if not ids:
         return {}
-    loaded = session.scalars(select(Game).where(Game.id.in_(ids)).options(joinedload(Game.seats), joinedload(Game.clock))).unique()
+    loaded = session.scalars(
+        select(Game).where(Game.id.in_(ids)).options(joinedload(Game.seats), joinedload(Game.clock))
+    ).unique()
     return {game.id: game for game in loaded}
 
 
 def _decision_taken(game: Game, row: OutboxMessage) -> bool:
     return game.status != GameStatus.ACTIVE or game.current_seq != row.game_seq
-

@@ -1,8 +1,9 @@
 """Turning an outbox row into the email that goes over the wire: one place, for every backend.
 
 A multipart/alternative message (plain text first, HTML second, as RFC 2046 orders them: clients show
-the last part they can), one address in `To`, never Cc or Bcc. The Date is when the email was
-composed, so a retry resends the very same message, Message-ID and all.
+the last part they can), one address in `To`, never Cc or Bcc. Pictures the HTML part shows (a turn email's
+board) go with it as a multipart/related, each named by its Content-ID (`<img src="cid:...">`). The Date is when the
+email was composed, so a retry resends the very same message, Message-ID and all.
 """
 
 from __future__ import annotations
@@ -14,6 +15,15 @@ from email.utils import format_datetime
 from typing import Any
 
 from pbem.models import OutboxMessage
+
+
+@dataclass(frozen=True)
+class InlineImage:
+    """A PNG the HTML part shows by `cid:<content_id>`."""
+
+    content_id: str  # without angle brackets
+    data: bytes
+    filename: str
 
 
 @dataclass(frozen=True)
@@ -32,6 +42,7 @@ class OutgoingMail:
     headers: dict[str, Any]
     attempts: int
     created_at: datetime
+    inline: tuple[InlineImage, ...] = ()
 
 
 def build_message(mail: OutgoingMail, from_address: str) -> EmailMessage:
@@ -45,10 +56,15 @@ def build_message(mail: OutgoingMail, from_address: str) -> EmailMessage:
         message[name] = value
     message.set_content(mail.body_text)
     message.add_alternative(mail.body_html, subtype="html")
+    html = message.get_body(("html",))
+    assert html is not None
+    for image in mail.inline:
+        html.add_related(image.data, "image", "png", cid=f"<{image.content_id}>", filename=image.filename,
+                         disposition="inline")
     return message
 
 
-def outgoing_mail(row: OutboxMessage) -> OutgoingMail:
+def outgoing_mail(row: OutboxMessage, inline: tuple[InlineImage, ...] = ()) -> OutgoingMail:
     if row.subject is None or row.body_text is None or row.body_html is None:
         raise ValueError(f"outbox row {row.id} has not been written yet (pbem/mail/deliver.py writes it on claim)")
     return OutgoingMail(
@@ -64,4 +80,5 @@ def outgoing_mail(row: OutboxMessage) -> OutgoingMail:
         headers=dict(row.headers),
         attempts=row.attempts,
         created_at=row.created_at,
+        inline=inline,
     )

@@ -126,6 +126,8 @@ class Seat(Base):
     auto_pass: Mapped[bool] = mapped_column(default=False, server_default=false())
     timeout_card: Mapped[int | None]
     nudged_at: Mapped[datetime | None]
+    # The seat's own hand in its turn emails (off unless it asks: anyone who reads that mailbox then sees it).
+    hand_in_email: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     game: Mapped[Game] = relationship(back_populates="seats")
 

@@ -30,8 +30,8 @@ from markupsafe import Markup
 
 from pbem.errors import BadLink, ExpiredLink, GameNotFound, PbemError, RevokedLink, StaleTurn, ValidationError
 from pbem.service.events import describe
-from pbem.service.turns.games import GameState
 from pbem.service.seats.seats import SeatProfile
+from pbem.service.turns.games import GameState
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.card_art import CARD_H, CARD_W, tool_icon
@@ -114,7 +114,7 @@ def move(access: SeatAccess) -> Any:
     result = games.submit_move(
         access.link.game_id, access.link.seat, chosen, expected_seq, submission_id, link_version=access.link.version
     )
-    lines = describe(result.events, result.players)
+    lines = describe(result.events, result.players, access.link.seat)
     if wants_json():
         return jsonify(seq=result.seq, lines=lines, replayed=result.replayed, game_over=result.game_over)
     for line in lines:
@@ -126,7 +126,10 @@ def move(access: SeatAccess) -> Any:
 def settings(access: SeatAccess) -> Any:
     mode = request.form.get("notify_mode", "")
     runtime().seats.set_notify_mode(access.link.game_id, access.link.seat, mode)
-    flash("Saved: an email for each of your turns." if mode == "turn" else "Saved: one email a day.", "notice")
+    shown = request.form.get("hand_in_email") == "yes"
+    runtime().seats.set_hand_in_email(access.link.game_id, access.link.seat, shown)
+    saved = "Saved: an email for each of your turns" if mode == "turn" else "Saved: one email a day"
+    flash(f"{saved}{', with your hand in it' if shown and mode == 'turn' else ''}.", "notice")
     return redirect(access.url("player.table"), 303)
 
 
@@ -158,8 +161,10 @@ def presence(access: SeatAccess) -> Any:
     elif action == "timeout_card":
         card = optional_int(request.form.get("timeout_card"), "Choose a card from your hand.")
         service.mark_timeout_card(game_id, seat, card)
-        flash("Saved: a random card if you time out." if card is None else "Saved: the card to discard if you time out.",
-              "notice")
+        flash(
+            "Saved: a random card if you time out." if card is None else "Saved: the card to discard if you time out.",
+            "notice",
+        )
     else:
         raise ValidationError("Unknown setting.")
     return redirect(access.url("player.table"), 303)
@@ -200,7 +205,12 @@ def render_table(access: SeatAccess, *, status: int = 200, problem: str | None =
     played = get_flashed_messages(category_filter=["played"])
     notices = get_flashed_messages(category_filter=["notice"])
     return render_template(
-        "play/table.html", page=page, page_main=_main(page, access), access=access, problem=problem, played=played,
+        "play/table.html",
+        page=page,
+        page_main=_main(page, access),
+        access=access,
+        problem=problem,
+        played=played,
         notices=notices,
     ), status
 
@@ -221,7 +231,13 @@ def _main(page: TurnPage, access: SeatAccess) -> Markup:
 
     state = page.state
     key = (
-        "main", state.game_id, state.seq, page.seat, state.status, state.paused, tuple(state.players),
+        "main",
+        state.game_id,
+        state.seq,
+        page.seat,
+        state.status,
+        state.paused,
+        tuple(state.players),
         access.url("player.table"),
     )
     drawn = runtime().db.memo.get_or_make("fragment", key, draw)

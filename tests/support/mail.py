@@ -199,8 +199,12 @@ def bodies(runtime: Runtime, game_id: str, address: str, kind: str | None = None
     return [(row.subject, masked(row.body_text), masked(row.body_html)) for row in rows]
 
 
+# A picture's Content-ID names its message (whose Message-ID is random), as `cid:` in the HTML part.
+CONTENT_ID = re.compile(r"cid:[^\"\s]+")
+
+
 def masked(body: str) -> str:
-    return FINGERPRINT.sub("<fingerprint>", PERSONAL.sub("<link>", body))
+    return CONTENT_ID.sub("cid:<picture>", FINGERPRINT.sub("<fingerprint>", PERSONAL.sub("<link>", body)))
 
 
 def digest_seats(runtime: Runtime, **zones: str) -> None:

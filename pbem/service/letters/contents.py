@@ -121,6 +121,22 @@ def your_turn(view: dict[str, Any], lines: list[str], deadline: str | None) -> d
     }
 
 
+def board_picture(public_view: dict[str, Any], content_id: str) -> dict[str, Any]:
+    """The turn email's picture of the board (`cid:` of the inline PNG) and its words for who cannot see it."""
+    face_down = sum(1 for goal in public_view["goals"] if not goal["revealed"])
+    cards = len(public_view["board"])
+    return {
+        "cid": content_id,
+        "alt": f"The board: {cards} card{'s' if cards != 1 else ''} on the table, "
+        f"{face_down} goal{'s' if face_down != 1 else ''} still face down.",
+    }
+
+
+def hand(view: dict[str, Any]) -> list[str]:
+    """The seat's own hand by the cards' printed names (only for a seat that asked to see it in its turn emails)."""
+    return [card["label"] for card in view["you"]["hand"]]
+
+
 def round_digest(
     view: dict[str, Any], round_number: int, values_this_round: list[int], next_line: str
 ) -> dict[str, Any]:

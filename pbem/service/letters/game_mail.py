@@ -33,19 +33,21 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session, object_session
 
 import engine
-from pbem.service.letters import contents, trust_context
-from pbem.times import format_duration, format_when, since_day
+from pbem.addresses import mailbox_key
 from pbem.mail.outbox import Outbox, dedupe_key
-from pbem.models import Game, OutboxMessage, Seat, Snapshot
+from pbem.models import Game, OutboxMessage, Rematch, Seat, Snapshot
+from pbem.service.events import describe, visible_events
+from pbem.service.letters import contents, trust_context
+from pbem.service.letters.board_picture import board_content_id
+from pbem.service.letters.spectator_mail import queue_round_end_emails
+from pbem.service.players.preferences import apply_preferences
+from pbem.service.rows import SEATS_AND_CLOCK
+from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.talk.chat_lines import ChatExcerpt, mark_shown, unread_excerpt
 from pbem.service.timing.deadlines import policy
 from pbem.service.timing.deadlines import turn_deadline as policy_deadline
-from pbem.service.events import describe, visible_events
-from pbem.service.players.preferences import apply_preferences
-from pbem.service.letters.spectator_mail import queue_round_end_emails
-from pbem.service.rows import SEATS_AND_CLOCK
-from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.timing.turn_clock import current_clock
+from pbem.times import format_duration, format_when, since_day
 from pbem.tokens import LinkSigner, SeatLink, SpectatorLinkSigner
 
 # Snapshots read at a time when looking back for the start of a round's payouts (a round's gold picks
@@ -123,6 +125,9 @@ class GameMail:
         apply_preferences(session, _people(game))
         first = engine.to_act(state)
         sealed = trust_context.sealed_context(session, game, state.round)
+        previous = session.scalar(select(Game).join(Rematch, Rematch.previous_game_id == Game.id).where(
+            Rematch.game_id == game.id
+        ))
         for seat in _people(game):
             players = [
                 {"name": other.display_name, "is_bot": other.is_bot, "is_you": other is seat} for other in game.seats
@@ -135,8 +140,20 @@ class GameMail:
                 "deadline_hours": (game.policies or {}).get("deadline_hours"),
                 "variant": game.variant,
                 "own_deck": "deck" in (game.options or {}),
+                "rematch_of": self._rematch_of(previous, seat),
                 **sealed,
             })
+
+    def _rematch_of(self, previous: Game | None, seat: Seat) -> dict[str, Any] | None:
+        """The game this one plays again: its title, and a link to its final page when this person sat in it."""
+        if previous is None:
+            return None
+        mailbox = mailbox_key(seat.email or "")
+        former = [old for old in _people(previous) if old.email and mailbox_key(old.email) == mailbox]
+        return {
+            "title": previous.title,
+            "link": self.link_context(previous, former[0])["link"] if former else None,
+        }
 
     def after_move(self, session: Session, game: Game, state: engine.Game, events: list[dict[str, Any]]) -> None:
         """Round digests or game-over mail first (they explain the turn email that may follow), then the turn."""
@@ -207,6 +224,10 @@ class GameMail:
         context["deadline_in"] = (
             format_duration(deadline - game.turn_started_at) if deadline is not None and game.turn_started_at else None
         )
+        # The board as a picture (drawn from the public view when the message is built: board_picture.py), and the
+        # seat's own hand only if it asked for it in its turn emails.
+        context["board"] = contents.board_picture(engine.view(state, None), board_content_id(message.message_id))
+        context["hand"] = contents.hand(seat_view(state, seat.seat_index, game.names)) if seat.hand_in_email else None
         chat = unread_excerpt(session, game, seat)
         context = {**context, **contents.chat(chat.lines, chat.more, seat.timezone), **self.link_context(game, seat)}
         self._outbox.compose(session, message, game=game, seat=seat, context=context)
@@ -238,11 +259,21 @@ class GameMail:
         """The last warning before the deadline, once per decision."""
         context = self._reminder_context(game, seat, state, started_at, deadline, now)
         context["left"] = format_duration(deadline - now)
-        return self._to_seat(session, game, seat, "deadline_warning", (game.current_seq,), context, drop_when_stale=True)
+        return self._to_seat(
+            session, game, seat, "deadline_warning", (game.current_seq,), context, drop_when_stale=True
+        )
 
     def deadline_passed(
-        self, session: Session, game: Game, seat: Seat, *, started_at: datetime, now: datetime,
-        lines: list[str], host_decides: bool = False, by_host: bool = False,
+        self,
+        session: Session,
+        game: Game,
+        seat: Seat,
+        *,
+        started_at: datetime,
+        now: datetime,
+        lines: list[str],
+        host_decides: bool = False,
+        by_host: bool = False,
     ) -> OutboxMessage | None:
         """What the game did when `seat`'s time ran out (or that the host decides, or that the host skipped the
         turn), once per decision."""
@@ -261,7 +292,9 @@ class GameMail:
         self, game: Game, seat: Seat, state: engine.Game, started_at: datetime, deadline: datetime | None, now: datetime
     ) -> dict[str, Any]:
         decision, at_key = decision_words(engine.view(state, seat.seat_index))
-        at_deadline = AT_DEADLINE[at_key or ("auto-pass" if seat.auto_pass else policy(game.policies, "timeout_policy"))]
+        at_deadline = AT_DEADLINE[
+            at_key or ("auto-pass" if seat.auto_pass else policy(game.policies, "timeout_policy"))
+        ]
         return {
             "decision": decision,
             "waited": format_duration(now - started_at),
@@ -393,7 +426,7 @@ def _payout_events(session: Session, game: Game, round_number: int) -> list[dict
             if event.get("type") == "round_ended" and event.get("round") == round_number
         ]
         if ended:
-            collected.append(events[ended[0]:])
+            collected.append(events[ended[0] :])
             break
         collected.append(events)
     return [event for events in reversed(collected) for event in events]

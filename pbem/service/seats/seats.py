@@ -17,11 +17,11 @@ from pbem.db import Database
 from pbem.errors import ValidationError
 from pbem.models import Game, Seat
 from pbem.models.games import NOTIFY_MODES
-from pbem.times import zone
-from pbem.service.rows import find_game, require_seat
 from pbem.service.host.invitations import confirm_mailbox
+from pbem.service.rows import find_game, require_seat
 from pbem.service.seats.presence import away_label
 from pbem.service.timing.turn_clock import away_cap, current_clock
+from pbem.times import zone
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,7 @@ class SeatProfile:
     timeout_card: int | None = None
     auto_pass: bool = False
     absent: bool = False
+    hand_in_email: bool = False  # the seat's own hand in its turn emails (its choice; off unless asked)
 
 
 class SeatService:
@@ -86,6 +87,7 @@ class SeatService:
                 timeout_card=own.timeout_card,
                 auto_pass=own.auto_pass,
                 absent=own.absent,
+                hand_in_email=own.hand_in_email,
             )
 
     def set_notify_mode(self, game_id: str, seat: int, mode: str) -> None:
@@ -94,6 +96,11 @@ class SeatService:
             raise ValidationError(f"Choose how to be emailed: {' or '.join(NOTIFY_MODES)}.")
         with self._db.write() as session:
             _seat(find_game(session, game_id), seat).notify_mode = mode
+
+    def set_hand_in_email(self, game_id: str, seat: int, shown: bool) -> None:
+        """Whether the seat's turn emails list its own hand (anyone who reads that mailbox then sees it)."""
+        with self._db.write() as session:
+            _seat(find_game(session, game_id), seat).hand_in_email = shown
 
     def mark_seen(self, game_id: str, seat: int) -> None:
         """Record that the player looked at the table (a POST from the page's script, never a GET)."""
