@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from pbem.mail.deliver import Deliverer
 from pbem.runtime import Runtime
-from tests.support.browser import ARTIFACTS, LiveServer, delivered_to, sign_in_page
+from tests.support.browser import ARTIFACTS, LiveServer, accessible, delivered_to, sign_in_page
 from tests.support.mail import SmtpServer
 from tests.support.web import HOST
 
@@ -29,7 +28,6 @@ SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "hei
 CONFIRM = re.compile(r"https?://\S+/join/confirm/\S+")
 SEAT_LINK = re.compile(r"https?://\S+/play/\S+")
 SHOTS = Path("/tmp/shots/hosting")
-AXE = Axe()
 
 
 @pytest.fixture(params=sorted(SIZES))
@@ -84,14 +82,6 @@ def shoot(request: pytest.FixtureRequest, size: str) -> Any:
         return path
 
     return take
-
-
-def accessible(page: Page) -> None:
-    """No serious or critical axe-core violation on the page as it stands."""
-    violations = AXE.run(page).response["violations"]
-    bad = [(v["id"], v["impact"], [node["target"] for node in v["nodes"]][:3])
-           for v in violations if v["impact"] in ("serious", "critical")]
-    assert bad == [], f"{page.url}: {bad}"
 
 
 def create_open_game(page: Page, shoot: Any, title: str, places: int) -> None:

@@ -9,12 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 import engine
 from pbem.mail.deliver import Deliverer
-from tests.support.browser import LiveServer, delivered_to, settle
+from tests.support.browser import LiveServer, accessible, delivered_to, settle
 from tests.support.games import PEOPLE, play_until_turn_of
 from tests.support.mail import SmtpServer
 
@@ -22,15 +21,6 @@ pytestmark = pytest.mark.browser
 
 SIGN_IN = re.compile(r"https?://\S+/sign-in/\S+")
 SHOTS = Path("/tmp/shots/home")
-AXE = Axe()
-
-
-def accessible(page: Page) -> None:
-    """No serious or critical axe-core violation on the page as it stands."""
-    violations = AXE.run(page).response["violations"]
-    bad = [(v["id"], v["impact"], [node["target"] for node in v["nodes"]][:3])
-           for v in violations if v["impact"] in ("serious", "critical")]
-    assert bad == [], f"{page.url}: {bad}"
 
 
 def shoot(page: Page, name: str) -> None:

@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 import engine
-from tests.support.browser import LiveServer, settle
+from tests.support.browser import LiveServer, accessible, settle
 from tests.support.games import dig_for_gold, store_game
 
 pytestmark = pytest.mark.browser
@@ -65,14 +64,6 @@ def gold_reached_and_dealt(live_server: LiveServer, variant: str) -> tuple[str, 
     game_id = store_game(live_server.runtime, state)
     live_server.runtime.games.submit_move(game_id, seat, move, 0, "the-winning-move")
     return game_id, move
-
-
-def accessible(page: Page) -> None:
-    """No serious or critical axe-core violation on the page as it stands."""
-    violations = Axe().run(page).response["violations"]
-    bad = [(v["id"], v["impact"], [node["target"] for node in v["nodes"]][:3])
-           for v in violations if v["impact"] in ("serious", "critical")]
-    assert bad == [], f"{page.url}: {bad}"
 
 
 def open_table(page: Page, live_server: LiveServer, game_id: str, seat: int = 0) -> None:

@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 import engine
 from pbem.times import local_time
-from tests.support.browser import LiveServer, settle
+from tests.support.browser import LiveServer, accessible, settle
 from tests.support.games import dig_for_gold, play_until, store_game
 from tests.support.tables import card_id, expansion_table
 
@@ -26,7 +25,6 @@ pytestmark = pytest.mark.browser
 
 Shoot = Callable[[Any, str], Path]
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
-AXE = Axe()
 NAMES = ["Ann", "Ben", "Cat"]
 
 
@@ -68,13 +66,6 @@ def in_viewport(page: Page, selector: str) -> bool:
            })""",
         selector,
     ))
-
-
-def accessible(page: Page) -> None:
-    violations = AXE.run(page).response["violations"]
-    bad = [(v["id"], v["impact"], [node["target"] for node in v["nodes"]][:3])
-           for v in violations if v["impact"] in ("serious", "critical")]
-    assert bad == [], f"{page.url}: {bad}"
 
 
 def base_game(live_server: LiveServer) -> tuple[str, engine.Game]:

@@ -155,3 +155,13 @@ def sign_in_page(page: Page, live_server: LiveServer, smtp_server: SmtpServer, d
     page.goto(link.group(0))
     page.get_by_role("button", name="Continue").click()
     expect(page.get_by_text(f"Signed in as {email}")).to_be_visible()
+
+
+def accessible(page: Page) -> None:
+    """No serious or critical axe-core violation on the page as it stands (axe-playwright-python bundles axe-core)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    violations = Axe().run(page).response["violations"]
+    bad = [(v["id"], v["impact"], [node["target"] for node in v["nodes"]][:3])
+           for v in violations if v["impact"] in ("serious", "critical")]
+    assert bad == [], f"{page.url}: {bad}"

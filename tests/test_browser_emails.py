@@ -1,0 +1,79 @@
+"""The emails' HTML parts, each kind opened in Chromium as a mail client would show it: axe-core finds no serious or
+critical violation, and a screenshot of each (the turn email with its board picture in place) is kept to look at."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+import engine
+from pbem.clock import SettableClock
+from pbem.models import OutboxMessage
+from pbem.runtime import Runtime, board_painter
+from tests.support.browser import accessible
+from tests.support.games import Arranged, NewGame
+from tests.support.mail import compose_waiting_mail, mailbox
+from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
+
+KINDS = ("game_started", "your_turn", "turn_reminder", "round_digest", "game_over")
+
+
+def play(runtime: Runtime, game_id: str, seat: int, move: dict) -> None:
+    seq = runtime.games.current_state(game_id).seq
+    runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")
+
+
+def a_game_of_every_kind_of_email(runtime: Runtime, arranged_game: Arranged, clock: SettableClock) -> None:
+    """Round 1 is won by the diggers (digest, then round 2's turn emails and a reminder); a last round ends the game."""
+    for last in (False, True):
+        state = arrange(4, board=TO_THE_GOALS, hands={0: ["straight_ew"]}, gold=(8, 0), turn=0,
+                        roles=["digger", "digger", "saboteur", "digger"])
+        if last:
+            state.round = 3
+        game_id = arranged_game(state)
+        play(runtime, game_id, 0, {"type": "play", "card": card_in_hand(state, 0, "straight_ew"), "x": 7, "y": 0,
+                                   "rotated": False})
+        while (current := runtime.games.engine_state(game_id)[0]).phase == engine.GOLD_PICK:
+            seat = engine.to_act(current)
+            assert seat is not None
+            play(runtime, game_id, seat, {"type": "pick_gold", "value": max(current.offer)})
+        compose_waiting_mail(runtime)
+    for _ in range(26):
+        clock.advance(timedelta(hours=1))
+        runtime.sweep.run()
+    compose_waiting_mail(runtime)
+
+
+def shown_as_a_client_would(runtime: Runtime, row: OutboxMessage) -> str:
+    """The HTML part with its inline pictures in place of their `cid:` references."""
+    html = row.body_html or ""
+    with runtime.db.read() as session:
+        for image in board_painter().pictures(session, row):
+            data = base64.b64encode(image.data).decode()
+            html = html.replace(f"cid:{image.content_id}", f"data:image/png;base64,{data}")
+    return html
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # a property of the templates
+def test_every_kind_of_game_email_passes_axe_and_is_kept_as_a_picture(
+    runtime: Runtime, new_game: NewGame, arranged_game: Arranged, clock: SettableClock, page: Page,
+    screenshots: Callable[[Any, str], Path], database_url: str,
+) -> None:
+    new_game()  # its game_started emails
+    a_game_of_every_kind_of_email(runtime, arranged_game, clock)
+    rows = {row.kind: row for row in mailbox(runtime) if row.body_html and row.kind in KINDS}
+    assert set(rows) == set(KINDS)
+
+    for kind, row in sorted(rows.items()):
+        page.set_content(shown_as_a_client_would(runtime, row))
+        if kind == "your_turn":
+            picture = page.locator("img[alt^='The board']")
+            assert picture.evaluate("image => image.complete && image.naturalWidth > 0")
+        accessible(page)
+        screenshots(page, kind)
