@@ -24,6 +24,7 @@ import engine
 from pbem.models import Game, TurnClock
 from pbem.runtime import Runtime
 from tests.support.games import Chooser, dig_for_gold, store_game
+from tests.support.invites import confirm_path, create_invite, joined_and_confirmed, person, share_link
 from tests.support.twins import Twins, cards_named, hidden_cards, role_paths, stir_things_up
 from tests.support.web import app_runtime, post, sign_in
 
@@ -44,6 +45,9 @@ def host_pages(client: FlaskClient, game_id: str, seq: int) -> dict[str, Any]:
             response = client.get(f"/host/games/{game_id}/rollback?to={to}")
             assert response.status_code in (200, 409)  # 409: back across a round's end, which is refused
             pages[f"rollback-{to}"] = f"{response.status_code} {response.get_data(as_text=True)}"
+    copy = client.get(f"/host/new?copy={game_id}")  # a new game with this one's settings
+    assert copy.status_code == 200
+    pages["copy"] = copy.get_data(as_text=True)
     assert client.get(f"/host/games/{game_id}/export.json").status_code == 409  # never while it runs
     row = [game for game in client.get("/host/games.json").get_json()["games"] if game["id"] == game_id]
     pages["dashboard"] = row[0]
@@ -89,6 +93,13 @@ def comparable(pages: dict[str, Any], game_id: str, real_id: str) -> str:
     return json.dumps(shown, sort_keys=True)
 
 
+def this_round(data: dict[str, Any]) -> dict[str, Any]:
+    """The host's JSON without the finished rounds' results: their tables were public when they ended, and their
+    cards are shuffled into the next round's deal, so naming them tells nothing of a hand or a pile now."""
+    view = {key: value for key, value in data["view"].items() if key != "results"}
+    return {**data, "view": view}
+
+
 GAMES = [
     pytest.param(4, 3, engine.bots.choose, 30, "base", id="four-random"),
     pytest.param(3, 0, dig_for_gold, 30, "base", id="three-digging-through-a-gold-pick"),
@@ -122,7 +133,7 @@ def test_host_pages_do_not_change_when_only_hidden_information_changes(
             f"the host's pages show something hidden at move {seq}"
         )
         everything = " ".join(value if isinstance(value, str) else json.dumps(value) for value in real.values())
-        assert not cards_named(everything, real["json"]) & hidden_cards(state, None)
+        assert not cards_named(everything, this_round(real["json"])) & hidden_cards(state, None)
         assert {path[:2] for path in role_paths(real["json"])} <= {("view", "results")}
         mover = engine.to_act(state)
         assert mover is not None
@@ -146,3 +157,45 @@ def test_the_host_twin_really_differs_so_the_comparison_has_teeth(app: Flask, cl
     real = post(client, f"/host/games/{game_id}/reveal", confirm="yes", reason="check").get_data(as_text=True)
     twin = post(client, f"/host/games/{twin_id}/reveal", confirm="yes", reason="check").get_data(as_text=True)
     assert real.replace(game_id, twin_id) != twin
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_join_confirmation_invite_and_rematch_pages_show_nothing_of_the_game(app: Flask, client: FlaskClient) -> None:
+    runtime = app_runtime(app)
+    sign_in(client, runtime)
+    invite_id = create_invite(client, title="Open mine", places="3")
+    link = share_link(client, invite_id)
+    for name in ("Ann", "Ben", "Cat"):
+        joined_and_confirmed(app, link, name, f"{name.lower()}@example.org")
+    confirm = confirm_path(runtime, "ann@example.org")
+    assert post(client, f"/host/invites/{invite_id}/start", confirm="yes").status_code == 303
+    game_id = client.get(f"/host/invites/{invite_id}").headers["Location"].rsplit("/", 1)[1]
+    stranger = person(app)
+
+    def outside_pages() -> str:
+        """The pages anyone with the shared link or an old confirmation link reaches once the game runs."""
+        shown = [stranger.get(link), stranger.get(confirm), client.get(f"/host/invites/{invite_id}")]
+        assert [page.status_code for page in shown] == [410, 200, 303]  # started: said so, or on to the game
+        return CSRF_FIELD.sub(r"\1-\2", " ".join(page.get_data(as_text=True) for page in shown))
+
+    before = outside_pages()
+    rng = random.Random(5)
+    for _ in range(12):
+        state, seq = runtime.games.engine_state(game_id)
+        assert outside_pages() == before  # the same at every move: nothing of the game reaches them
+        assert not cards_named(before, {}) & hidden_cards(state, None)
+        mover = engine.to_act(state)
+        assert mover is not None
+        runtime.games.submit_move(game_id, mover, engine.bots.choose(state, mover, rng), seq, f"move-{seq}")
+
+    assert post(client, f"/host/games/{game_id}/end", confirm="yes").status_code == 303
+    assert post(client, f"/host/games/{game_id}/rematch", confirm="yes", order="shuffled").status_code == 303
+    rematch_id = runtime.rematches.lineage(game_id).next
+    state, _ = runtime.games.engine_state(rematch_id)
+    data = client.get(f"/host/games/{rematch_id}.json").get_json()
+    pages = " ".join(client.get(path).get_data(as_text=True) for path in (
+        f"/host/games/{rematch_id}", f"/host/new?copy={rematch_id}",
+    ))
+    assert "A rematch of" in pages and 'id="rematch-link"' in client.get(f"/host/games/{game_id}").get_data(as_text=True)
+    assert not cards_named(pages, data) & hidden_cards(state, None)
+    assert list(role_paths(data)) == []  # no role of the rematch's first round, which has just been dealt

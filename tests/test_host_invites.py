@@ -5,10 +5,8 @@ button, POST confirms). Only confirmed seats count; a refusal creates and sends 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterator
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from flask import Flask
@@ -19,59 +17,17 @@ from sqlalchemy.orm import selectinload
 from pbem.config import Config
 from pbem.models import Game, Invite, Joiner, OutboxMessage
 from pbem.runtime import Runtime
-from pbem.web.host.forms import policy_fields
 from tests.support.database import dump
+from tests.support.invites import (
+    confirm_path,
+    create_invite,
+    join,
+    joined_and_confirmed,
+    person,
+    share_link,
+)
 from tests.support.mail import mailbox
-from tests.support.web import HOST, app_runtime, built_app, post, sign_in, with_csrf
-
-CONFIRM_LINK = re.compile(r"https?://\S+/join/confirm/[\w.-]+")
-
-
-def invite_form(**fields: Any) -> dict[str, Any]:
-    policies = {f"policy_{p.name}": p.shown(p.default) for p in policy_fields() if p.kind != "flag" or p.default}
-    base = {"title": "Open mine", "join": "link", "variant": "base", "places": "3", "bots": "0", "order": "in_order",
-            "host_timezone": "Europe/Berlin", **policies}
-    base.update(fields)
-    return {key: value for key, value in base.items() if value is not None}
-
-
-def create_invite(host: FlaskClient, **fields: Any) -> str:
-    response = post(host, "/host/new", **invite_form(**fields))
-    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
-    return response.headers["Location"].rsplit("/", 1)[1]
-
-
-def share_link(host: FlaskClient, invite_id: str) -> str:
-    page = host.get(f"/host/invites/{invite_id}").get_data(as_text=True)
-    found = re.search(r'id="invite-link" value="[^"]*(/join/[^"]+)"', page)
-    assert found, page[:3000]
-    return found.group(1)
-
-
-def person(app: Flask, address: str = "198.51.100.7") -> FlaskClient:
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = address
-    with_csrf(client)
-    return client
-
-
-def join(app: Flask, link: str, name: str, email: str, timezone: str = "America/New_York", **kw: Any) -> Any:
-    return post(person(app, **kw), link, name=name, email=email, timezone=timezone)
-
-
-def confirm_path(runtime: Runtime, email: str) -> str:
-    message = mailbox(runtime, "join_confirm", to=email)[-1]
-    found = CONFIRM_LINK.search(message.body_text)
-    assert found, message.body_text
-    return "/join/" + found.group(0).split("/join/", 1)[1]
-
-
-def joined_and_confirmed(app: Flask, link: str, name: str, email: str, **kw: Any) -> None:
-    assert join(app, link, name, email, **kw).status_code == 200
-    client = person(app)
-    path = confirm_path(app_runtime(app), email)
-    assert client.get(path).status_code == 200
-    assert post(client, path).status_code == 200
+from tests.support.web import HOST, app_runtime, built_app, post, sign_in
 
 
 def players_mail(runtime: Runtime) -> list[OutboxMessage]:
@@ -151,6 +107,23 @@ def test_the_game_starts_by_itself_when_every_seat_is_confirmed_and_unconfirmed_
     assert mailbox(runtime_of, to="zed@example.org")[-1].kind == "join_confirm"
     refused = join(app, link, "Dan", "dan@example.org")
     assert refused.status_code == 410 and "started already" in refused.get_data(as_text=True)
+
+
+def test_a_confirmation_link_opened_again_says_the_place_is_confirmed_without_a_button(
+    app: Flask, host: FlaskClient, runtime_of: Runtime, invite: str, link: str
+) -> None:
+    joined_and_confirmed(app, link, "Ann", "ann@example.org")
+    path = confirm_path(runtime_of, "ann@example.org")
+
+    waiting = person(app).get(path).get_data(as_text=True)
+    assert "is already confirmed, Ann" in waiting and "Confirm my place" not in waiting
+
+    for name in ("Ben", "Cat"):
+        joined_and_confirmed(app, link, name, f"{name.lower()}@example.org")
+    assert post(host, f"/host/invites/{invite}/start", confirm="yes").status_code == 303
+    started = person(app).get(path).get_data(as_text=True)
+    assert "the game has started: your link to the table was emailed to ann@example.org" in started
+    assert "Confirm my place" not in started
 
 
 def test_the_host_starts_with_the_confirmed_players_in_the_order_they_joined(

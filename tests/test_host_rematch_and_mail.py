@@ -5,6 +5,7 @@ rollback email, and each player's local time and night on the host's pages."""
 from __future__ import annotations
 
 import random
+import re
 from datetime import datetime, timezone
 
 from flask import Flask
@@ -49,6 +50,40 @@ def test_the_host_starts_a_rematch_with_the_seats_rotated_and_everyone_gets_a_ne
     # Asking again leads to the same rematch: nothing new is dealt or sent.
     again = post(host, f"/host/games/{game_id}/rematch", confirm="yes", order="shuffled")
     assert again.headers["Location"].endswith(new_id) and len(mailbox(runtime_of, "game_started")) == 6
+
+
+def test_the_rematchs_first_email_names_the_previous_game_and_links_each_player_to_its_final_page(
+    app: Flask, host: FlaskClient, runtime_of: Runtime, game_id: str
+) -> None:
+    finished(host, game_id)
+    new_id = post(host, f"/host/games/{game_id}/rematch", confirm="yes", order="rotated").headers["Location"]
+    rematch = game_row(runtime_of, new_id.rsplit("/", 1)[1])
+
+    started = [m for m in mailbox(runtime_of, "game_started") if m.game_id == rematch.id]
+
+    assert len(started) == 3
+    player = app.test_client()
+    for letter in started:
+        text = " ".join(letter.body_text.split())
+        assert 'It is a rematch of "Test mine". How that game ended: https://' in text
+        old_link = re.search(r"How that game ended: (\S+)", text).group(1)
+        assert f'<a href="{old_link}">Test mine</a>' in letter.body_html
+        final_page = player.get(old_link.split("pbem.test", 1)[1], follow_redirects=True)
+        assert final_page.status_code == 200 and "The game is over" in final_page.get_data(as_text=True)
+    first_game = [m for m in mailbox(runtime_of, "game_started") if m.game_id != rematch.id]
+    assert not any("rematch of" in m.body_text for m in first_game)
+
+
+def test_a_players_page_answers_after_the_host_ends_the_game_before_any_round_is_over(
+    app: Flask, host: FlaskClient, runtime_of: Runtime, game_id: str
+) -> None:
+    play_moves(runtime_of, game_id, 2, random.Random(3))
+    assert post(host, f"/host/games/{game_id}/rollback", confirm="yes", to="1", reason="A slip").status_code == 303
+    finished(host, game_id)
+
+    page = app.test_client().get(f"/play/{seat_token(runtime_of, game_id, 0)}", follow_redirects=True)
+
+    assert page.status_code == 200 and "The game is over" in page.get_data(as_text=True)
 
 
 def test_a_running_game_has_no_rematch(host: FlaskClient, runtime_of: Runtime, game_id: str) -> None:

@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-import engine
 from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, selectinload
 
+import engine
 from pbem.addresses import address_mistake, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
@@ -158,6 +158,8 @@ class Confirmation:
     name: str
     email: str
     started_game: str | None = None  # the game, when this confirmation filled it and it started by itself
+    already: bool = False  # confirmed before: the link only says so
+    game_running: bool = False  # (with `already`) the game has started since
 
 
 class InviteLinks:
@@ -250,7 +252,9 @@ class Invites:
     def detail(self, invite_id: str, host: HostSession) -> InviteDetail:
         with self._db.read() as session:
             invite = self._owned(session, invite_id, host)
-            started = session.scalar(select(Game.public_id).where(Game.id == invite.game_id)) if invite.game_id else None
+            started = (
+                session.scalar(select(Game.public_id).where(Game.id == invite.game_id)) if invite.game_id else None
+            )
             return dataclasses.replace(self._detail(invite), started_game=started)
 
     def remove(self, invite_id: str, joiner_id: int, host: HostSession) -> str:
@@ -294,9 +298,14 @@ class Invites:
             invite = self._from_link(session, token)
             confirmed = [joiner for joiner in invite.joiners if joiner.confirmed_at is not None]
             return JoinPage(
-                token=token, title=invite.title, variant_title=_variant_title(invite.variant),
-                host_name=_host_name(invite), places=invite.places, bots=invite.bots,
-                names=[joiner.name for joiner in confirmed], open_places=invite.places - len(confirmed),
+                token=token,
+                title=invite.title,
+                variant_title=_variant_title(invite.variant),
+                host_name=_host_name(invite),
+                places=invite.places,
+                bots=invite.bots,
+                names=[joiner.name for joiner in confirmed],
+                open_places=invite.places - len(confirmed),
             )
 
     def join(self, token: str, name: object, email: object, timezone_name: object, client: str) -> Joined:
@@ -316,10 +325,15 @@ class Invites:
             if same is not None and same.confirmed_at is not None:
                 raise ValidationError("This address already has a place in this game: one place per person.")
             for other in invite.joiners:
-                if other is not same and other.confirmed_at is not None and \
-                        other.name.casefold() == clean_name.casefold():
-                    raise ValidationError(f"Someone in this game is already called {other.name}: "
-                                          "please add an initial or choose another name.")
+                if (
+                    other is not same
+                    and other.confirmed_at is not None
+                    and other.name.casefold() == clean_name.casefold()
+                ):
+                    raise ValidationError(
+                        f"Someone in this game is already called {other.name}: "
+                        "please add an initial or choose another name."
+                    )
             self._invitations.count(session, [address], client)
             nonce = secrets.token_urlsafe(24)
             if same is None:
@@ -328,12 +342,17 @@ class Invites:
             same.name, same.email, same.timezone = clean_name, address, tz
             same.nonce_hash, same.joined_at, same.confirmed_at = _hash(nonce), now, None
             self._outbox.enqueue_standalone(
-                session, to_address=address, kind="join_confirm",
+                session,
+                to_address=address,
+                kind="join_confirm",
                 dedupe_key=f"join_confirm:{_hash(nonce)[:32]}",
                 subject=f"Confirm your place in {invite.title} - Saboteur",
                 context={
-                    "name": clean_name, "title": invite.title, "host_name": _host_name(invite),
-                    "link": self.links.confirm_url(nonce), "confirm_days": CONFIRM_MAX_AGE.days,
+                    "name": clean_name,
+                    "title": invite.title,
+                    "host_name": _host_name(invite),
+                    "link": self.links.confirm_url(nonce),
+                    "confirm_days": CONFIRM_MAX_AGE.days,
                 },
             )
             return Joined(address, invite.title)
@@ -344,7 +363,8 @@ class Invites:
         with self._db.read() as session:
             joiner = _joiner(session, nonce)
             if joiner.confirmed_at is not None:
-                return Confirmation(joiner.invite.title, joiner.name, joiner.email)
+                return Confirmation(joiner.invite.title, joiner.name, joiner.email, already=True,
+                                    game_running=joiner.invite.started_at is not None)
             _still_open_for(joiner.invite)
             return Confirmation(joiner.invite.title, joiner.name, joiner.email)
 
@@ -366,8 +386,7 @@ class Invites:
             invite_id = invite.public_id
         if starts:
             try:
-                return Confirmation(result.title, result.name, result.email,
-                                    self._start(invite_id, actor_email=None))
+                return Confirmation(result.title, result.name, result.email, self._start(invite_id, actor_email=None))
             except (GameAlreadyStarted, ValidationError):
                 pass  # another confirmation started it first, or the host must settle something
         return result
@@ -388,22 +407,35 @@ class Invites:
                     "Wait for more people to confirm, or change the computer players in a new game."
                 )
             claimed = session.execute(
-                update(Invite).where(Invite.id == invite.id, Invite.started_at.is_(None))
-                .values(started_at=self._clock.now()).execution_options(synchronize_session=False)
+                update(Invite)
+                .where(Invite.id == invite.id, Invite.started_at.is_(None))
+                .values(started_at=self._clock.now())
+                .execution_options(synchronize_session=False)
             )
             if claimed.rowcount != 1:
                 raise GameAlreadyStarted()
             if invite.seat_order == "shuffled":
                 random.SystemRandom().shuffle(confirmed)
             people = [(row.name, row.email, row.timezone) for row in confirmed]
-            settings = (invite.title, invite.host_email, invite.variant, invite.options or None,
-                        dict(invite.policies), invite.bots, invite.players_may_rematch)
+            settings = (
+                invite.title,
+                invite.host_email,
+                invite.variant,
+                invite.options or None,
+                dict(invite.policies),
+                invite.bots,
+                invite.players_may_rematch,
+            )
         title, host_email, variant, options, policies, bots, may_rematch = settings
         players = [PlayerSpec(name, email) for name, email, _ in people]
         players += [PlayerSpec(f"Bot {number}", None, is_bot=True) for number in range(1, bots + 1)]
         try:
             game_id = self._games.create_game(
-                title=title, players=players, host_email=host_email, variant=variant, options=options,
+                title=title,
+                players=players,
+                host_email=host_email,
+                variant=variant,
+                options=options,
                 policies=policies,
             )
         except ValidationError:
@@ -413,7 +445,7 @@ class Invites:
         with self._db.write() as session:
             game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
             assert game is not None
-            for seat, (_, _, tz) in zip(game.seats, people):
+            for seat, (_, _, tz) in zip(game.seats, people, strict=False):
                 seat.timezone = tz
             invite = _lock(session, invite_id)
             invite.game_id = game.id
@@ -441,19 +473,34 @@ class Invites:
         now = self._clock.now()
         policies = invite.policies or {}
         return InviteDetail(
-            invite_id=invite.public_id, title=invite.title, variant=invite.variant,
-            variant_title=choice.title if choice else invite.variant, places=invite.places, bots=invite.bots,
-            seat_order=invite.seat_order, auto_start=invite.auto_start,
-            players_may_rematch=invite.players_may_rematch, host_email=invite.host_email,
-            created_at=invite.created_at, expires_at=invite.expires_at,
-            closed=invite.closed_at is not None, started_game=None,
+            invite_id=invite.public_id,
+            title=invite.title,
+            variant=invite.variant,
+            variant_title=choice.title if choice else invite.variant,
+            places=invite.places,
+            bots=invite.bots,
+            seat_order=invite.seat_order,
+            auto_start=invite.auto_start,
+            players_may_rematch=invite.players_may_rematch,
+            host_email=invite.host_email,
+            created_at=invite.created_at,
+            expires_at=invite.expires_at,
+            closed=invite.closed_at is not None,
+            started_game=None,
             joiners=[
-                JoinerRow(row.id, row.name, row.email, row.confirmed_at is not None, row.joined_at,
-                          local_time_of(now, row.timezone, None, policies))
+                JoinerRow(
+                    row.id,
+                    row.name,
+                    row.email,
+                    row.confirmed_at is not None,
+                    row.joined_at,
+                    local_time_of(now, row.timezone, None, policies),
+                )
                 for row in invite.joiners
             ],
             link=self.links.invite_url(invite),
-            min_players=choice.min_players if choice else 0, max_players=choice.max_players if choice else 0,
+            min_players=choice.min_players if choice else 0,
+            max_players=choice.max_players if choice else 0,
         )
 
 
@@ -464,8 +511,12 @@ def check_settings(settings: InviteSettings) -> None:
     if not settings.title or len(settings.title) > MAX_TITLE:
         raise ValidationError("Give the game a title.")
     try:
-        engine.new_game([f"Player {n}" for n in range(settings.places + settings.bots)], seed=0,
-                        variant=settings.variant, options=settings.options)
+        engine.new_game(
+            [f"Player {n}" for n in range(settings.places + settings.bots)],
+            seed=0,
+            variant=settings.variant,
+            options=settings.options,
+        )
     except ValueError as exc:
         raise ValidationError(str(exc)) from None
 
