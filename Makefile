@@ -26,6 +26,8 @@ run: env
 SLOW_LOG := $(VENV)/slow-tests.log
 
 test: env system-packages
+	$(BIN)/ruff check engine pbem bench
+	$(BIN)/mypy
 	@$(BIN)/pytest -m slow -p no:cacheprovider > $(SLOW_LOG) 2>&1 & slow=$$!; \
 	$(BIN)/pytest -m "not slow"; rest=$$?; \
 	wait $$slow; slow_status=$$?; \

@@ -106,11 +106,19 @@ def main() -> None:
             s, _ = engine.apply_move(s, engine.to_act(s), engine.bots.choose(s, engine.to_act(s), rng))
         sizes.append(s.to_dict())
     plain = statistics.median(len(json.dumps(d, separators=(",", ":"))) for d in sizes + [snapshot])
-    packed = statistics.median(len(gzip.compress(json.dumps(d, separators=(",", ":")).encode())) for d in sizes + [snapshot])
+    packed = statistics.median(
+        len(gzip.compress(json.dumps(d, separators=(",", ":")).encode())) for d in sizes + [snapshot]
+    )
 
-    print(f"board cards in the measured state : {len(g.board) + len(g.hidden_goals)} (hand {len(g.hands[seat])} cards, {len(moves)} legal moves)")
+    print(
+        f"board cards in the measured state : {len(g.board) + len(g.hidden_goals)} "
+        f"(hand {len(g.hands[seat])} cards, {len(moves)} legal moves)"
+    )
     print(f"baseline: JSON round trip of it   : {baseline * 1e6:8.1f} us")
-    print(f"legal_moves median                : {legal * 1e6:8.1f} us   ratio to baseline {legal / baseline:5.2f}   target <= 1000 us")
+    print(
+        f"legal_moves median                : {legal * 1e6:8.1f} us   "
+        f"ratio to baseline {legal / baseline:5.2f}   target <= 1000 us"
+    )
     print(f"apply_move median                 : {apply * 1e6:8.1f} us   ratio to baseline {apply / baseline:5.2f}")
     print(f"random 5-player games per second  : {five:8.1f}      target >= 20")
     print(f"random 10-player games per second : {ten:8.1f}")

@@ -53,9 +53,9 @@ MID_GAME_MOVES = 24
 
 
 def set_up(runtime: Any, games: int, seed: int) -> dict[str, Any]:
-    import engine
     from sqlalchemy import select
 
+    import engine
     from pbem.models import Game
     from pbem.service.turns.games import PlayerSpec
 

@@ -23,7 +23,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from flask.testing import FlaskClient
@@ -37,7 +37,6 @@ from pbem.models import Base, Game, Seat, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.turns.games import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
-
 from scratch import scratch_postgres  # bench/scratch.py, beside this script
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu"]
@@ -131,7 +130,7 @@ def measure(runtime: Runtime, client: FlaskClient, game_id: str, label: str) -> 
 def run(database_url: str, instance: Path) -> None:
     config = Config(mode="development", base_url="http://bench.invalid", secret_keys=("bench-secret-key-0123456789",),
                     database_url=database_url, instance_path=str(instance))
-    app = create_app(config, clock=SettableClock(datetime(2026, 1, 5, 9, tzinfo=timezone.utc)))
+    app = create_app(config, clock=SettableClock(datetime(2026, 1, 5, 9, tzinfo=UTC)))
     runtime: Runtime = app.extensions[EXTENSION_KEY]
     Base.metadata.create_all(runtime.db.engine)
     try:

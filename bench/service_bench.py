@@ -23,7 +23,6 @@ from pbem.config import Config
 from pbem.models import Base
 from pbem.runtime import build_runtime
 from pbem.service.turns.games import PlayerSpec
-
 from scratch import scratch_postgres  # bench/scratch.py, beside this script
 
 PLAYERS = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Bo", "Cy", "Di", "Ed")]

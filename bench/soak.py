@@ -39,6 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ helpers beside this script
 
 from aiosmtpd.controller import Controller  # noqa: E402
+
 from http_client import CSRF_ATTRIBUTE, Reply, send, session_cookie  # noqa: E402
 from production import free_port, production  # noqa: E402
 from scratch import scratch_postgres  # noqa: E402

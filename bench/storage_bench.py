@@ -25,14 +25,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ helpers beside this script
 
-from scratch import scratch_postgres  # noqa: E402
-
 import engine  # noqa: E402
 from pbem.clock import SystemClock  # noqa: E402
 from pbem.config import Config  # noqa: E402
 from pbem.models import Base  # noqa: E402
 from pbem.runtime import build_runtime  # noqa: E402
 from pbem.service.turns.games import PlayerSpec  # noqa: E402
+from scratch import scratch_postgres  # noqa: E402
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TEN = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")

@@ -5,6 +5,8 @@ same game on any machine. See docs/engine.md for the formats.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .deal import (
     commitment,
     deal_record,
@@ -39,29 +41,90 @@ from .text import describe_event, role_name
 from .variants import VARIANTS, get_variant
 from .views import card_info, view
 from .winners import round_winners
-from . import bots  # noqa: E402  (bots use the rules above)
+
+# isort: off
+from . import bots  # (bots use the rules above)
+# isort: on
 
 __all__ = [
-    "Game", "IllegalMove", "InvalidSetup", "NotYourTurn", "new_game", "to_act", "legal_moves",
-    "apply_move", "view", "is_over", "scores", "describe_event", "card_info", "OPTIONS", "VARIANTS", "get_variant",
-    "deal_record", "sealed_bytes", "commitment", "readable_deal", "open_view", "describe_openly", "RECAP_KINDS",
-    "role_name", "OPTION_NOTES", "OPTION_VARIANTS", "PRIVATE_MOVE_KINDS", "private_moves_open", "recap_kinds",
-    "roles_given_up", "tellable", "opening", "opening_text", "opened_commitment", "shown_record", "sealed_whole", "withheld_parts",
-    "open_event", "open_move", "round_winners",
+    "Game",
+    "IllegalMove",
+    "InvalidSetup",
+    "NotYourTurn",
+    "new_game",
+    "to_act",
+    "legal_moves",
+    "apply_move",
+    "view",
+    "is_over",
+    "scores",
+    "describe_event",
+    "card_info",
+    "OPTIONS",
+    "VARIANTS",
+    "get_variant",
+    "deal_record",
+    "sealed_bytes",
+    "commitment",
+    "readable_deal",
+    "open_view",
+    "describe_openly",
+    "RECAP_KINDS",
+    "role_name",
+    "OPTION_NOTES",
+    "OPTION_VARIANTS",
+    "PRIVATE_MOVE_KINDS",
+    "private_moves_open",
+    "recap_kinds",
+    "roles_given_up",
+    "tellable",
+    "opening",
+    "opening_text",
+    "opened_commitment",
+    "shown_record",
+    "sealed_whole",
+    "withheld_parts",
+    "open_event",
+    "open_move",
+    "round_winners",
+    "PLAY",
+    "GOLD_PICK",
+    "STEAL",
+    "bots",
 ]
 
 
-def new_game(players: list[str], *, seed: int, variant: str = "base", options: dict | None = None) -> Game:
+def new_game(players: list[str], *, seed: int, variant: str = "base", options: dict[str, Any] | None = None) -> Game:
     """Seat the players in the order given (play passes to the next index) and deal round 1."""
     v, chosen = check_setup(players, seed, variant, options)
     n = len(players)
     g = Game(
-        variant=variant, players=list(players), options=chosen, seed=seed, rng=seed_state(seed),
-        round=0, phase=PLAY, turn=0, board={}, hidden_goals={}, roles=[], spare_roles=[],
-        hands=[[] for _ in range(n)], draw_pile=[], discard=[], front=[[] for _ in range(n)],
-        peeks=[[] for _ in range(n)], gold_pile=[], gold=[[] for _ in range(n)], offer=[],
-        last_actor=None, last_placed=None, results=[], gold_pieces=[0] * n,
-        inspections=[[] for _ in range(n)], variant_cache=v,
+        variant=variant,
+        players=list(players),
+        options=chosen,
+        seed=seed,
+        rng=seed_state(seed),
+        round=0,
+        phase=PLAY,
+        turn=0,
+        board={},
+        hidden_goals={},
+        roles=[],
+        spare_roles=[],
+        hands=[[] for _ in range(n)],
+        draw_pile=[],
+        discard=[],
+        front=[[] for _ in range(n)],
+        peeks=[[] for _ in range(n)],
+        gold_pile=[],
+        gold=[[] for _ in range(n)],
+        offer=[],
+        last_actor=None,
+        last_placed=None,
+        results=[],
+        gold_pieces=[0] * n,
+        inspections=[[] for _ in range(n)],
+        variant_cache=v,
     )
     deal_round(g, 0, [])
     return g

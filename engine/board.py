@@ -7,7 +7,7 @@ neighbour and carry no tunnel until they are turned over.
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from .geometry import DIRECTIONS, OPPOSITE, SIDE_NAME, STEP, Cell
 from .variants import Variant

@@ -11,6 +11,7 @@ every variant shares, are defined here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .geometry import letters, mask_from_letters, turned
 
@@ -24,8 +25,8 @@ class Segment:
     door: str | None = None
     ladder: bool = False
 
-    def to_dict(self) -> dict:
-        out: dict = {"edges": letters(self.edges)}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"edges": letters(self.edges)}
         if self.dead:
             out["dead"] = True
         if self.door:
@@ -35,7 +36,7 @@ class Segment:
         return out
 
 
-def tunnel(edges: str, **kw) -> Segment:
+def tunnel(edges: str, **kw: Any) -> Segment:
     return Segment(mask_from_letters(edges), **kw)
 
 

@@ -232,14 +232,14 @@ def readable_deal(record: dict[str, Any], options: dict[str, Any] | None = None)
     return {
         "seats": [
             {"name": name, "role": role(dealt), "hand": labels(hand)}
-            for name, dealt, hand in zip(record["players"], record["roles"], record["hands"])
+            for name, dealt, hand in zip(record["players"], record["roles"], record["hands"], strict=False)
         ],
         "first": record["players"][record["first"]],
         "spare_roles": None if record["spare_roles"] is None else [role_name(card) for card in record["spare_roles"]],
         "goals": [
             {"place": goal_place(goal), "gold": goal["gold"]} if goal is not None
             else {"place": goal_place(cell), "gold": None}
-            for goal, cell in zip(record["goals"], _goal_cells(record))
+            for goal, cell in zip(record["goals"], _goal_cells(record), strict=False)
         ],
         "draw_pile": None if record["draw_pile"] is None else labels(list(reversed(record["draw_pile"]))),
         "set_aside": labels(record["set_aside"]),
@@ -253,7 +253,8 @@ def _withheld_in_words(record: dict[str, Any]) -> list[str]:
     words = [f"{names[seat]}'s dwarf card" for seat, role in enumerate(record["roles"]) if role is None]
     if record["spare_roles"] is None:
         words.append("the leftover dwarf cards")
-    words += [f"the {goal_place(cell)} goal" for goal, cell in zip(record["goals"], _goal_cells(record)) if goal is None]
+    cells = zip(record["goals"], _goal_cells(record), strict=False)
+    words += [f"the {goal_place(cell)} goal" for goal, cell in cells if goal is None]
     words += [f"{names[seat]}'s hand" for seat, hand in enumerate(record["hands"]) if hand is None]
     if record["draw_pile"] is None:
         words.append("the draw pile")

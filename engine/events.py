@@ -1,10 +1,12 @@
 """Events: what happened, and who may be told. Audience "public" or the list of seats allowed to see it."""
 from __future__ import annotations
 
+from typing import Any
 
-def public(type_: str, /, **fields) -> dict:
+
+def public(type_: str, /, **fields: Any) -> dict[str, Any]:
     return {"type": type_, "audience": "public", **fields}
 
 
-def private(seat: int, type_: str, /, **fields) -> dict:
+def private(seat: int, type_: str, /, **fields: Any) -> dict[str, Any]:
     return {"type": type_, "audience": [seat], **fields}

@@ -5,7 +5,7 @@ left edges of a card as it lies on the table. A card may be turned 180 degrees, 
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 N, E, S, W = 1, 2, 4, 8
 DIRECTIONS: tuple[int, ...] = (N, E, S, W)

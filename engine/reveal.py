@@ -10,8 +10,8 @@ never check, exactly like `view` never checks who is asking.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .rounds import gold_totals
 from .setup import option
@@ -51,8 +51,8 @@ def tellable(event: dict[str, Any], options: dict[str, Any]) -> bool:
 
 def roles_given_up(round_events: Sequence[dict[str, Any]]) -> list[frozenset[int]]:
     """For each event (of one round or several, in order): the seats whose dwarf card at that moment will later in that
-    round go face down to Swap Your Hats. The rulebook has that card discarded without showing it to anyone, so nobody but
-    its holder may ever learn it: not when the round ends, and not when the game is over."""
+    round go face down to Swap Your Hats. The rulebook has that card discarded without showing it to anyone, so nobody
+    but its holder may ever learn it: not when the round ends, and not when the game is over."""
     later: set[int] = set()
     secret: list[frozenset[int]] = []
     for event in reversed(round_events):
@@ -124,6 +124,7 @@ def describe_openly(event: dict[str, Any], names: list[str], secret_roles: froze
     """One line for anyone: private events in the third person, the rest as `describe_event` says them.
 
     A dwarf card named for a seat in `secret_roles` is left out (see `roles_given_up`)."""
+
     def who(key: str = "seat") -> str:
         seat = event.get(key)
         return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
@@ -142,8 +143,10 @@ def describe_openly(event: dict[str, Any], names: list[str], secret_roles: froze
     private: dict[str, Callable[[], str]] = {
         "role_dealt": lambda: f"{who()} is dealt the role {role_name(event['role'])}.",
         "hand_dealt": lambda: f"{who()} is dealt {cards()}.",
-        "map_peek": lambda: (f"{who()} looked at the {goal_place(event)} goal with a map: "
-                             + ("the gold." if event["gold"] else "only stone.")),
+        "map_peek": lambda: (
+            f"{who()} looked at the {goal_place(event)} goal with a map: "
+            + ("the gold." if event["gold"] else "only stone.")
+        ),
         "discarded": lambda: f"{who()} discarded {cards()} face down.",
         "drew_cards": lambda: f"{who()} drew {cards()}.",
         "gold_offered": lambda: f"{who()} is offered gold cards worth {', '.join(str(v) for v in event['values'])}.",

@@ -6,7 +6,8 @@ state would be 2.5 KB). SplitMix64 is plenty for shuffling cards.
 """
 from __future__ import annotations
 
-from typing import MutableSequence, TypeVar
+from collections.abc import MutableSequence
+from typing import TypeVar
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15

@@ -6,6 +6,7 @@ and appends the events it causes.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from .board import reach_from_start
 from .events import private, public
@@ -19,7 +20,7 @@ LAST_PATH, LAST_CARD = "last_path", "last_card"
 # Why a round ended (`reason` of `round_ended` and of the round's result).
 GOLD_REACHED, HANDS_EMPTY, NO_PLAYABLE_CARDS = "gold_reached", "hands_empty", "no_playable_cards"
 
-Events = list[dict]
+Events = list[dict[str, Any]]
 
 
 def deal_round(
@@ -38,7 +39,7 @@ def deal_round(
 
     goals = list(v.goal_ids)
     rng.shuffle(goals)
-    g.hidden_goals = dict(zip(v.goal_cells, goals))
+    g.hidden_goals = dict(zip(v.goal_cells, goals, strict=False))
     g.board = {v.start_cell: (v.start_id, False)}
 
     deck = list(v.playable_ids)
@@ -259,7 +260,7 @@ def _best_subset(values: list[int], limit: int) -> list[int]:
 
 def gold_totals(g: Game) -> list[int]:
     """Each seat's gold: nugget cards (base game) plus gold pieces (Saboteur 2)."""
-    return [sum(values) + pieces for values, pieces in zip(g.gold, g.gold_pieces)]
+    return [sum(values) + pieces for values, pieces in zip(g.gold, g.gold_pieces, strict=False)]
 
 
 def next_round(g: Game, events: Events) -> None:

@@ -83,7 +83,7 @@ def scores(g: Game) -> list[int]:
     return gold_totals(g)
 
 
-def reach_of(g: Game) -> frozenset:
+def reach_of(g: Game) -> frozenset[tuple[int, int, int]]:
     """The cached reach of the board (computed on first use after loading a snapshot)."""
     if g.reach is None:
         g.reach = reach_from_start(variant_of(g), g.board)
@@ -212,7 +212,7 @@ def _ladder_sites(g: Game, v: Variant) -> list[tuple[tuple[int, int], int, int, 
 # ---------------------------------------------------------------- applying a move
 
 
-def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict]]:
+def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict[str, Any]]]:
     if not _is_seat(game, seat):
         raise IllegalMove(f"There is no seat {seat!r} in this game")
     if game.phase == OVER:
@@ -224,7 +224,7 @@ def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict]]:
     kind = move.get("type")
     reach_of(game)
     g = game.clone()
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
     turns = ("play", "clear", "pass") if variant_of(g).clear_cost else ("play", "pass")
     if game.phase == GOLD_PICK:
         if kind != "pick_gold":
@@ -254,7 +254,7 @@ def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict]]:
     return g, events
 
 
-def _play(g: Game, seat: int, move: Move, events: list[dict]) -> None:
+def _play(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
     v = variant_of(g)
     card_id = _int(move, "card")
     if card_id not in g.hands[seat]:
@@ -325,7 +325,7 @@ def _play(g: Game, seat: int, move: Move, events: list[dict]) -> None:
     _finish_turn(g, seat, events)
 
 
-def _build(g: Game, v: Variant, seat: int, card_id: int, move: Move, events: list[dict]) -> bool:
+def _build(g: Game, v: Variant, seat: int, card_id: int, move: Move, events: list[dict[str, Any]]) -> bool:
     """Place a path card; returns whether the gold was reached."""
     cell = (_int(move, "x"), _int(move, "y"))
     rotated = move["rotated"]
@@ -355,26 +355,26 @@ def _build(g: Game, v: Variant, seat: int, card_id: int, move: Move, events: lis
     g.board[cell] = (card_id, rotated)
     g.last_placed = cell
     g.last_builder = seat
-    g.reach = extend_reach(v, g.board, g.reach, cell)  # type: ignore[arg-type]
+    g.reach = extend_reach(v, g.board, reach_of(g), cell)
     events.append(public("path_placed", seat=seat, card=card_id, name=card.name, x=cell[0], y=cell[1],
                          rotated=rotated))
     gold_reached = False
     while True:
-        reached = reached_goals(g.hidden_goals, g.reach)
+        reached = reached_goals(g.hidden_goals, reach_of(g))
         if not reached:
             return gold_reached
         for goal_cell, sides in reached:
             goal_id = g.hidden_goals.pop(goal_cell)
             goal_rotated = goal_orientation(v, g.board, goal_id, goal_cell, sides)
             g.board[goal_cell] = (goal_id, goal_rotated)
-            g.reach = extend_reach(v, g.board, g.reach, goal_cell)
+            g.reach = extend_reach(v, g.board, reach_of(g), goal_cell)
             gold = v.cards[goal_id].gold
             gold_reached = gold_reached or gold
             events.append(public("goal_revealed", seat=seat, x=goal_cell[0], y=goal_cell[1], card=goal_id,
                                  gold=gold, rotated=goal_rotated))
 
 
-def _pass(g: Game, seat: int, move: Move, events: list[dict]) -> None:
+def _pass(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
     v = variant_of(g)
     _exact_fields(move, ("cards",))
     cards = _listed_cards(move)
@@ -386,7 +386,7 @@ def _pass(g: Game, seat: int, move: Move, events: list[dict]) -> None:
     _finish_turn(g, seat, events, draws=len(cards))
 
 
-def _clear(g: Game, seat: int, move: Move, events: list[dict]) -> None:
+def _clear(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
     """Discard cards from the hand to take one card away from in front of yourself; draw only one."""
     v = variant_of(g)
     _exact_fields(move, ("cards", "remove"))
@@ -403,19 +403,19 @@ def _clear(g: Game, seat: int, move: Move, events: list[dict]) -> None:
     _finish_turn(g, seat, events, draws=1)
 
 
-def _listed_cards(move: Move) -> list:
+def _listed_cards(move: Move) -> list[Any]:
     cards = move["cards"]
     if type(cards) is not list or not cards:
         raise IllegalMove("'cards' must list the card(s) you discard")
     return cards
 
 
-def _discard_from_hand(g: Game, seat: int, cards: list) -> None:
+def _discard_from_hand(g: Game, seat: int, cards: list[Any]) -> None:
     """After checking them, the listed cards go from the hand face down onto the discard pile."""
     for c in cards:
         if type(c) is not int:
             raise IllegalMove("Cards are named by their whole-number ids")
-    if any(a >= b for a, b in zip(cards, cards[1:])):
+    if any(a >= b for a, b in zip(cards, cards[1:], strict=False)):
         raise IllegalMove("List each discarded card once, in increasing order")
     if any(c not in g.hands[seat] for c in cards):
         raise IllegalMove("You do not hold that card")
@@ -424,13 +424,15 @@ def _discard_from_hand(g: Game, seat: int, cards: list) -> None:
     g.discard += cards
 
 
-def _discarded(g: Game, seat: int, cards: list[int]) -> dict:
+def _discarded(g: Game, seat: int, cards: list[int]) -> dict[str, Any]:
     """Which cards went face down: for the seat alone."""
     names = variant_of(g).cards
     return private(seat, "discarded", seat=seat, cards=list(cards), names=[names[c].name for c in cards])
 
 
-def _finish_turn(g: Game, seat: int, events: list[dict], *, draws: int = 1, gold_reached: bool = False) -> None:
+def _finish_turn(
+    g: Game, seat: int, events: list[dict[str, Any]], *, draws: int = 1, gold_reached: bool = False
+) -> None:
     g.last_actor = seat
     if gold_reached:
         _end_round(g, events, seat, GOLD_REACHED)
@@ -453,7 +455,7 @@ def _anyone_can_play(g: Game, first: int) -> bool:
     return any(can_play(g, (first + k) % g.seats) for k in range(g.seats))
 
 
-def _end_round(g: Game, events: list[dict], gold_reached_by: int | None, reason: str) -> None:
+def _end_round(g: Game, events: list[dict[str, Any]], gold_reached_by: int | None, reason: str) -> None:
     if variant_of(g).pays_gold_pieces:
         end_round_with_teams(g, events, gold_reached_by, reason)
     else:

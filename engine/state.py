@@ -51,10 +51,11 @@ class Game:
     theft_order: list[int] = field(default_factory=list)  # seats holding a Theft, in the order they played it
     stealers: list[int] = field(default_factory=list)  # seats still to steal after this round's payout
     last_builder: int | None = None  # who placed the last path card this round (None: nobody yet)
-    reach: frozenset | None = field(default=None, compare=False, repr=False)  # cache
+    # cache of the open edges (x, y, edge) joined to the start
+    reach: frozenset[tuple[int, int, int]] | None = field(default=None, compare=False, repr=False)
     variant_cache: Any = field(default=None, compare=False, repr=False)  # cache, see variants.variant_of
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """A copy whose containers can be changed without touching this game."""
         g = copy.copy(self)
         g.players = list(self.players)
@@ -120,7 +121,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Game":
+    def from_dict(cls, d: dict[str, Any]) -> Game:
         """Read a snapshot of this schema or an older one (schema 1 lacks the Saboteur 2 keys)."""
         if not isinstance(d, dict) or d.get("schema") not in READABLE_SCHEMAS:
             raise InvalidSetup(f"unsupported snapshot schema: {d.get('schema') if isinstance(d, dict) else d!r}")

@@ -5,9 +5,9 @@ never says more than its event.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, Callable
+from typing import Any
 
 from .geometry import FROM_LETTER, SIDE_NAME
 from .treasure import LESS_FOR_ROLE, SHARE_BY_WINNERS, SHARE_FOR_MANY
@@ -63,7 +63,7 @@ def card_label(name: str) -> str:
 
 def goal_place(event: Mapping[str, Any]) -> str:
     y = event.get("y", 0)
-    return dict(zip((2, 0, -2), GOAL_PLACES)).get(y, f"({event.get('x')}, {y})")
+    return dict(zip((2, 0, -2), GOAL_PLACES, strict=False)).get(y, f"({event.get('x')}, {y})")
 
 
 def side_name(letter: str) -> str:
@@ -217,12 +217,12 @@ def _round_ended(event: dict[str, Any], names: list[str]) -> str:
         return _round_ended_with_teams(event, names)
     winner = event["winner"]
     if winner == "diggers":
-        head = f"Round {event['round']} is over: {names[event['reached_by']]} reached the gold and the gold-diggers win."
+        reached = names[event["reached_by"]]
+        head = f"Round {event['round']} is over: {reached} reached the gold and the gold-diggers win."
     elif winner == "saboteurs":
         head = f"Round {event['round']} is over: {_not_reached(event)} and the saboteurs win."
     else:
-        head = (f"Round {event['round']} is over: {_not_reached(event)} and there was no saboteur, "
-                "so nobody wins.")
+        head = f"Round {event['round']} is over: {_not_reached(event)} and there was no saboteur, so nobody wins."
     roles = ", ".join(f"{names[s]} {role_name(r)}" for s, r in enumerate(event["roles"]))
     return f"{head} Roles: {roles}."
 
@@ -237,8 +237,10 @@ def _round_ended_with_teams(event: dict[str, Any], names: list[str]) -> str:
         door = f" (a door bars the {blocked[0]} team)" if blocked else ""
         head = f"{start}{reached} reached the gold and the {who_wins} win{'s' if len(teams) == 1 else ''}{door}."
     elif event["reached_by"] is not None:
-        head = (f"{start}{names[event['reached_by']]} reached the gold, but doors bar both teams, "
-                f"so the saboteurs' side wins.")
+        head = (
+            f"{start}{names[event['reached_by']]} reached the gold, but doors bar both teams, "
+            f"so the saboteurs' side wins."
+        )
     elif event["winner"] == "saboteurs":
         head = f"{start}{_not_reached(event)} and the saboteurs' side wins."
     else:

@@ -30,7 +30,7 @@ LESS_FOR_ROLE = {BOSS: 1, PROFITEER: 2}
 REASON_FOR_ROLE = {BLUE: "blue", GREEN: "green"}
 CRYSTALS = "crystals"
 
-Events = list[dict]
+Events = list[dict[str, Any]]
 
 
 def team_claims(v: Variant, board: Any) -> dict[str, bool]:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .cards import GOLD, START, STONE_SE, STONE_SW, CardType
 from .decks import BASE_DECK, SABOTEUR2_DECK, read_deck
@@ -149,9 +150,9 @@ def _with_deck(name: str, deck_json: str) -> Variant:
     return dataclasses.replace(VARIANTS[name], cards=BOARD_CARDS + read_deck(json.loads(deck_json)))
 
 
-def variant_of(g: "Game") -> Variant:
+def variant_of(g: Game) -> Variant:
     """The rules and cards of this game; a game with its own deck keeps its variant cached on itself."""
-    cached = g.variant_cache
+    cached: Variant | None = g.variant_cache
     if cached is None:
         deck = g.options.get("deck")
         cached = VARIANTS[g.variant] if deck is None else with_deck(g.variant, deck)

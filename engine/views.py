@@ -18,7 +18,7 @@ from .piles import card_in_front
 from .rounds import gold_totals
 from .rules import broken_tools, to_act
 from .state import GOLD_PICK, OVER, STEAL, Game
-from .treasure import stealing_order, steal_targets
+from .treasure import steal_targets, stealing_order
 from .variants import Variant, variant_of
 
 

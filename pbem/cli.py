@@ -177,7 +177,8 @@ def mail_deliver(state: CliState) -> None:
         f"dropped as stale {report.dropped}"
     )
     if report.relay_unavailable:
-        raise click.ClickException(f"the mail relay {runtime.config.mail.host}:{runtime.config.mail.port} is unreachable")
+        relay = f"{runtime.config.mail.host}:{runtime.config.mail.port}"
+        raise click.ClickException(f"the mail relay {relay} is unreachable")
 
 
 @main.command("create-game")
@@ -185,10 +186,20 @@ def mail_deliver(state: CliState) -> None:
 @click.option("--player", "players", multiple=True, metavar='"NAME <EMAIL>"', help="A person, in seating order.")
 @click.option("--bots", default=0, show_default=True, type=click.IntRange(0, 10), help="Computer players to add.")
 @click.option("--host", "host_email", default=None, help="The host's email (default: the first player's).")
-@click.option("--variant", type=click.Choice(VARIANT_NAMES), default="base", show_default=True,
-              help="base: Saboteur; saboteur2: the expansion (2-12 players).")
-@click.option("--deck", "deck_path", type=click.Path(dir_okay=False), default=None,
-              help="Saboteur 2 only: your own deck as a TOML file (format: docs/engine.md, Deck format).")
+@click.option(
+    "--variant",
+    type=click.Choice(VARIANT_NAMES),
+    default="base",
+    show_default=True,
+    help="base: Saboteur; saboteur2: the expansion (2-12 players).",
+)
+@click.option(
+    "--deck",
+    "deck_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Saboteur 2 only: your own deck as a TOML file (format: docs/engine.md, Deck format).",
+)
 @pass_state
 def create_game(
     state: CliState,
@@ -208,7 +219,10 @@ def create_game(
     runtime = state.runtime()
     try:
         game_id = runtime.games.create_game(
-            title=title, players=seats, host_email=host_email or people[0].email or "", variant=variant,
+            title=title,
+            players=seats,
+            host_email=host_email or people[0].email or "",
+            variant=variant,
             options=options,
         )
         runtime.games.start_game(game_id)
@@ -230,8 +244,13 @@ def create_game(
 @click.option("--email", default="you@localhost", show_default=True, help="Where your emails would go.")
 @click.option("--bots", default=3, show_default=True, type=click.IntRange(1, 9), help="Computer opponents.")
 @click.option("--new", "always_new", is_flag=True, help="Start another demo game even if one is unfinished.")
-@click.option("--variant", type=click.Choice(VARIANT_NAMES), default="base", show_default=True,
-              help="base: Saboteur; saboteur2: the expansion.")
+@click.option(
+    "--variant",
+    type=click.Choice(VARIANT_NAMES),
+    default="base",
+    show_default=True,
+    help="base: Saboteur; saboteur2: the expansion.",
+)
 @pass_state
 def demo(state: CliState, name: str, email: str, bots: int, always_new: bool, variant: str) -> None:
     """A game of you against computer players; prints your link (an unfinished demo of that variant goes on)."""
@@ -279,8 +298,7 @@ def mail_receive(state: CliState) -> None:
     finally:
         runtime.close()
     click.echo(
-        f"posted {report.posted}, refused {report.rejected}, ignored {report.ignored}, "
-        f"seen before {report.duplicates}"
+        f"posted {report.posted}, refused {report.rejected}, ignored {report.ignored}, seen before {report.duplicates}"
     )
 
 

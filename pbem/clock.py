@@ -6,7 +6,7 @@ injectable clock lets tests move time forward instead of sleeping.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 
@@ -20,7 +20,7 @@ class SystemClock:
     """The real clock, used everywhere outside tests."""
 
     def now(self) -> datetime:
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC)
 
 
 class SettableClock:
@@ -43,4 +43,4 @@ class SettableClock:
 def _require_aware(value: datetime) -> datetime:
     if value.tzinfo is None:
         raise ValueError("clock times must be timezone-aware")
-    return value.astimezone(timezone.utc)
+    return value.astimezone(UTC)

@@ -132,7 +132,8 @@ class AccessConfig:
     invitations_per_client_per_day: int = field(default=40, metadata={"minimum": 0})
     invitations_per_day: int = field(default=400, metadata={"minimum": 0})
     # How long a host stays signed in on the admin pages after following their emailed host link.
-    host_session_days: int = field(default=14, metadata={"minimum": 1, "maximum": 31})  # the session cookie lasts 31 days
+    # the session cookie lasts 31 days
+    host_session_days: int = field(default=14, metadata={"minimum": 1, "maximum": 31})
     # How long a player stays signed in to "My games" after following their emailed sign-in link.
     player_session_days: int = field(default=30, metadata={"minimum": 1, "maximum": 31})
 

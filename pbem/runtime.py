@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import lru_cache
 from email.utils import getaddresses
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -52,8 +52,8 @@ from pbem.service.timing.sweep import TurnSweep
 from pbem.service.turns.games import GameService
 from pbem.service.turns.timeouts import Timeouts
 from pbem.service.turns.turn_controls import TurnControls
-from pbem.web.board_svg import board_svg
 from pbem.tokens import HostLinkSigner, LinkSigner, PlayerLinkSigner, SpectatorLinkSigner
+from pbem.web.board_svg import board_svg
 
 
 @dataclass(frozen=True)

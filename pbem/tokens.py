@@ -128,7 +128,7 @@ class HostLinkSigner:
             payload = self._serializer.loads(token, max_age=int(self.max_age.total_seconds()))
         except BadSignature:  # SignatureExpired is a BadSignature: an hour-old host link is just invalid
             raise BadLink(self.invalid) from None
-        if not isinstance(payload, dict) or not isinstance(payload.get("e"), str) or not isinstance(payload.get("n"), str):
+        if not isinstance(payload, dict) or not all(isinstance(payload.get(key), str) for key in ("e", "n")):
             raise BadLink()
         return HostLink(email=payload["e"], nonce=payload["n"])
 
@@ -146,8 +146,9 @@ def timed_serializer(secret_keys: tuple[str, ...], salt: str, clock: Clock) -> U
     """A signer of small JSON claims under its own salt, dated and aged by the injected clock; newest key first."""
     if not secret_keys:
         raise ValueError("at least one secret key is needed to sign links")
-    return URLSafeTimedSerializer(list(reversed(secret_keys)), salt=salt, signer=_ClockSigner,
-                                  signer_kwargs={"clock": clock})
+    return URLSafeTimedSerializer(
+        list(reversed(secret_keys)), salt=salt, signer=_ClockSigner, signer_kwargs={"clock": clock}
+    )
 
 
 @dataclass(frozen=True)
@@ -193,8 +194,9 @@ class SpectatorLinkSigner:
 
     def read_confirmation(self, token: str) -> SpectatorConfirmation:
         """The claim of an authentic confirmation link younger than two days; BadLink otherwise."""
-        payload = _timed_claim(self._confirm, token, self.CONFIRM_MAX_AGE,
-                               "This confirmation link is not valid (they work for two days).")
+        payload = _timed_claim(
+            self._confirm, token, self.CONFIRM_MAX_AGE, "This confirmation link is not valid (they work for two days)."
+        )
         link_id, email, link_token = payload.get("l"), payload.get("e"), payload.get("t")
         if type(link_id) is not int or not isinstance(email, str) or not isinstance(link_token, str):
             raise BadLink()
@@ -205,8 +207,9 @@ class SpectatorLinkSigner:
 
     def read_stop(self, token: str) -> SpectatorStop:
         """The claim of an authentic stop link; BadLink otherwise (forged, damaged, or older than a year)."""
-        payload = _timed_claim(self._stop, token, self.STOP_MAX_AGE,
-                               "This link is not valid. Each round-end email carries a fresh one.")
+        payload = _timed_claim(
+            self._stop, token, self.STOP_MAX_AGE, "This link is not valid. Each round-end email carries a fresh one."
+        )
         subscription_id, digest = payload.get("s"), payload.get("m")
         if type(subscription_id) is not int or not isinstance(digest, str):
             raise BadLink()

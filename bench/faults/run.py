@@ -27,7 +27,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -260,7 +260,7 @@ def scheduler_kill(cluster: Cluster, *, overdue_games: int = 60, seed: int = 3, 
     ) as stack:
         # Games started four days ago (their first deadline, 72 hours, has passed): every one is due a timeout.
         past = build_runtime(load_config(stack.config_path, environ={}),
-                             clock=SettableClock(datetime.now(timezone.utc) - timedelta(days=4)))
+                             clock=SettableClock(datetime.now(UTC) - timedelta(days=4)))
         try:
             table = create_games(past, overdue_games, rng, label="Overdue")
         finally:
@@ -402,7 +402,8 @@ def main() -> None:
     with private_cluster() as cluster:
         for name in chosen:
             function = SCENARIOS[name]
-            accepted = function.__code__.co_varnames[: function.__code__.co_argcount + function.__code__.co_kwonlyargcount]
+            code = function.__code__
+            accepted = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
             outcome = function(cluster, **{key: value for key, value in given.items() if key in accepted})
             print(outcome.report(), flush=True)
             if args.json:

@@ -8,13 +8,14 @@ it stood when it was made, rebuilt from the round's public events.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ..variants import VARIANTS
 from ..views import card_info
-from .tunnel import Layout, layout_from_view, segment_masks, is_dead_end, survey
+from .tunnel import Layout, is_dead_end, layout_from_view, segment_masks, survey
 
 Cell = tuple[int, int]
 Event = Mapping[str, Any]

@@ -15,8 +15,9 @@ roles play as diggers; unknown cards are only ever passed, so new variants stay 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..rules import legal_moves
 from ..state import Game

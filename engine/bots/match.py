@@ -7,8 +7,9 @@ addressed to it), exactly what a server would hand it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..rules import apply_move, is_over, legal_moves, to_act
 from ..state import Game

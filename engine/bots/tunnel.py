@@ -8,9 +8,10 @@ large; a move is judged by how it changes the cost, weighted by where the gold m
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from ..geometry import DIRECTIONS, OPPOSITE, STEP, Cell, mask_from_letters, turned
 
@@ -59,7 +60,7 @@ class Layout:
     hidden: frozenset[Cell]
 
     @cached_property
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         return (frozenset(self.cells.items()), self.seeds, self.hidden)
 
     def __eq__(self, other: object) -> bool:

@@ -1,1 +1,1 @@
-"""Email: composing into the outbox (`outbox.py`, `game_mail.py`), delivering it (`deliver.py`); see docs/architecture.md."""
+"""The post office: the outbox (`outbox.py`), delivering it (`deliver.py`), mail coming in; see docs/architecture.md."""

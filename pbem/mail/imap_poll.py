@@ -1,10 +1,10 @@
 """Polling the reply mailbox over IMAP (stdlib `imaplib`, no IDLE): `pbem mail receive` and a scheduler job.
 
-Each run logs in, reads every message not yet marked deleted, hands it to the receiver (`pbem/service/talk/replies.py`), then marks it
-deleted and expunges. A message larger than `mail.inbound_max_kb` is never downloaded: its size is asked
-first and only its header is fetched (enough to refuse it). Exactly once does not depend on the mailbox:
-a run that dies after `receive` committed but before the message was deleted finds it again next time,
-and `receive` knows its Message-ID and does nothing.
+Each run logs in, reads every message not yet marked deleted, hands it to the receiver
+(`pbem/service/talk/replies.py`), then marks it deleted and expunges. A message larger than `mail.inbound_max_kb` is
+never downloaded: its size is asked first and only its header is fetched (enough to refuse it). Exactly once does not
+depend on the mailbox: a run that dies after `receive` committed but before the message was deleted finds it again
+next time, and `receive` knows its Message-ID and does nothing.
 """
 
 from __future__ import annotations
@@ -87,8 +87,9 @@ class ImapPoller:
         settings = self._settings
         timeout = settings.timeout_seconds
         if settings.tls == "tls":
-            return imaplib.IMAP4_SSL(settings.host, settings.port, ssl_context=ssl.create_default_context(),
-                                     timeout=timeout)
+            return imaplib.IMAP4_SSL(
+                settings.host, settings.port, ssl_context=ssl.create_default_context(), timeout=timeout
+            )
         imap = imaplib.IMAP4(settings.host, settings.port, timeout=timeout)
         if settings.tls == "starttls":
             imap.starttls(ssl.create_default_context())
@@ -112,4 +113,3 @@ def _literal(data: list[Any]) -> bytes | None:
 
 def _quoted(mailbox: str) -> str:
     return '"' + mailbox.replace("\\", "\\\\").replace('"', '\\"') + '"'
-

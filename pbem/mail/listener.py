@@ -3,9 +3,9 @@
 `pbem mail listen --host --port` runs it. It accepts mail only for the reply mailbox and its plus
 addresses (anything else gets "550 no such mailbox" at RCPT), refuses mail larger than
 `mail.inbound_max_kb` before reading it (aiosmtpd's size limit: "552"), and hands each message to
-the receiver (`pbem/service/talk/replies.py`), which posts it, bounces it or ignores it exactly as for the IMAP poller. If that fails
-(the database is down), the sender's server hears "451" and retries later; a retry of a message already
-taken is recognised by its Message-ID and changes nothing.
+the receiver (`pbem/service/talk/replies.py`), which posts it, bounces it or ignores it exactly as for the IMAP
+poller. If that fails (the database is down), the sender's server hears "451" and retries later; a retry of a message
+already taken is recognised by its Message-ID and changes nothing.
 
 No TLS or login here: put it behind a relay that terminates TLS, or accept plain SMTP from the Internet as
 an MX does. The token in the address and the sender check are what let a reply in.
@@ -46,7 +46,9 @@ class ReplyHandler:
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         raw = envelope.original_content or envelope.content
         receive = functools.partial(
-            self._inbound.receive, raw, envelope_recipients=list(envelope.rcpt_tos),
+            self._inbound.receive,
+            raw,
+            envelope_recipients=list(envelope.rcpt_tos),
             envelope_sender=(envelope.mail_from or "").strip("<>"),  # "<>": the null sender of bounces
         )
         try:
@@ -60,7 +62,9 @@ class ReplyHandler:
 def listener(inbound: Receiver, replies: ReplyAddresses, host: str, port: int) -> Controller:
     """A listener bound to host:port (not yet started: call `start()` and later `stop()`)."""
     return Controller(
-        ReplyHandler(inbound, replies), hostname=host, port=port, server_hostname=replies.domain,
+        ReplyHandler(inbound, replies),
+        hostname=host,
+        port=port,
+        server_hostname=replies.domain,
         data_size_limit=inbound.max_bytes,
     )
-

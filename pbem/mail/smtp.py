@@ -59,7 +59,9 @@ class SmtpBackend:
         client: smtplib.SMTP | None = None
         try:
             if settings.tls == "tls":
-                client = smtplib.SMTP_SSL(settings.host, settings.port, timeout=settings.timeout_seconds, context=context)
+                client = smtplib.SMTP_SSL(
+                    settings.host, settings.port, timeout=settings.timeout_seconds, context=context
+                )
             else:
                 client = smtplib.SMTP(settings.host, settings.port, timeout=settings.timeout_seconds)
             if settings.tls == "starttls":
@@ -81,4 +83,3 @@ def _describe(exc: BaseException) -> str:
     if isinstance(exc, smtplib.SMTPResponseException):
         return f"{exc.smtp_code} {_text(exc.smtp_error)}"
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-

@@ -1,12 +1,12 @@
 """All models, imported here so `Base.metadata` knows every table (migrations and tests rely on it)."""
 
 from pbem.models.base import Base
+from pbem.models.chat import ChatMessage, InboundMail
+from pbem.models.clocks import TurnClock
 from pbem.models.fairness import RoundCommitment
 from pbem.models.games import Game, GameStatus, HostAction, Seat, Snapshot, SnapshotIsAppendOnly
 from pbem.models.limits import ConfirmedMailbox, RateLimitHit
 from pbem.models.mail import MailThread, OutboxMessage
-from pbem.models.chat import ChatMessage, InboundMail
-from pbem.models.clocks import TurnClock
 
 __all__ = [
     "Base", "Game", "GameStatus", "HostAction", "MailThread", "OutboxMessage", "RateLimitHit", "Seat", "Snapshot",
@@ -19,7 +19,11 @@ from pbem.models.hosting import AddressChange, HostSessionRecord, HostSignIn  # 
 
 __all__ += ["AddressChange", "HostSessionRecord", "HostSignIn"]
 from pbem.models.players import (  # noqa: E402
-    PlayerPreferences, PlayerSession, PlayerSignIn, SpectatorLink, SpectatorSubscription,
+    PlayerPreferences,
+    PlayerSession,
+    PlayerSignIn,
+    SpectatorLink,
+    SpectatorSubscription,
 )
 
 __all__ += ["PlayerPreferences", "PlayerSession", "PlayerSignIn", "SpectatorLink", "SpectatorSubscription"]

@@ -38,7 +38,8 @@ class OutboxMessage(Base):
     # Generated once at enqueue time, so retries resend the very same message.
     message_id: Mapped[str] = mapped_column(String(255), unique=True)
     # The content: written when the row is queued, or, for a turn email, when the deliverer takes it (None until
-    # then): most turn emails are dropped unsent because the decision was taken first (pbem/service/letters/game_mail.py).
+    # then): most turn emails are dropped unsent because the decision was taken first
+    # (pbem/service/letters/game_mail.py).
     subject: Mapped[str | None] = mapped_column(String(300))
     body_text: Mapped[str | None] = mapped_column(Text)
     body_html: Mapped[str | None] = mapped_column(Text)

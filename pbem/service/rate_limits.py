@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete
 from sqlalchemy.dialects import postgresql, sqlite
@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from pbem.clock import Clock
 from pbem.models import RateLimitHit
 
-EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # Windows older than this are deleted as new hits arrive; no limit may use a longer window.
 MAX_WINDOW = timedelta(days=2)
 

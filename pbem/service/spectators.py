@@ -1,8 +1,8 @@
 """Spectators: a host's link that shows one game exactly as an onlooker may see it, and nothing more.
 
-A spectator link is a random token (`spectator_links`); revoking it ends it for good. What it shows is the engine's public view
-(`engine.view(game, None)`: the board, the seats without hands or roles), the public log, the table talk if the
-host allows it, and, for each round that is over, what every player is then shown: its result with the roles
+A spectator link is a random token (`spectator_links`); revoking it ends it for good. What it shows is the engine's
+public view (`engine.view(game, None)`: the board, the seats without hands or roles), the public log, the table talk
+if the host allows it, and, for each round that is over, what every player is then shown: its result with the roles
 and its recap (`pbem/service/history/disclosure.py` says when). Never a hand, a role before its round ends, a
 map's result or the draw pile.
 
@@ -80,8 +80,15 @@ class SpectatorView:
 
 class Spectators:
     def __init__(
-        self, db: Database, clock: Clock, games: GameService, chronicle: Chronicle, chat: ChatService,
-        outbox: Outbox, limiter: RateLimiter, signer: SpectatorLinkSigner,
+        self,
+        db: Database,
+        clock: Clock,
+        games: GameService,
+        chronicle: Chronicle,
+        chat: ChatService,
+        outbox: Outbox,
+        limiter: RateLimiter,
+        signer: SpectatorLinkSigner,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -100,27 +107,51 @@ class Spectators:
         now = self._clock.now()
         with self._db.write() as session:
             game = find_game(session, game_id)
-            link = SpectatorLink(game_id=game.id, token=token, show_chat=show_chat,
-                                 created_by=actor_email, created_at=now)
+            link = SpectatorLink(
+                game_id=game.id, token=token, show_chat=show_chat, created_by=actor_email, created_at=now
+            )
             session.add(link)
             session.flush()
-            session.add(HostAction(game_id=game.id, actor_email=actor_email, action="spectator_link",
-                                   details={"link": link.id, "show_chat": show_chat}, created_at=now))
+            session.add(
+                HostAction(
+                    game_id=game.id,
+                    actor_email=actor_email,
+                    action="spectator_link",
+                    details={"link": link.id, "show_chat": show_chat},
+                    created_at=now,
+                )
+            )
         return self.url(token)
 
     def links(self, game_id: str) -> list[LinkRow]:
         with self._db.read() as session:
             game = find_game(session, game_id)
-            rows = session.scalars(select(SpectatorLink).where(SpectatorLink.game_id == game.id)
-                                   .order_by(SpectatorLink.id)).all()
-            subscribers = dict(session.execute(
-                select(SpectatorSubscription.link_id, func.count())
-                .where(SpectatorSubscription.link_id.in_([row.id for row in rows]),
-                       SpectatorSubscription.ended_at.is_(None))
-                .group_by(SpectatorSubscription.link_id)
-            ).tuples().all())
-            return [LinkRow(row.id, self.url(row.token), row.created_at, row.show_chat, row.revoked_at, subscribers.get(row.id, 0))
-                    for row in rows]
+            rows = session.scalars(
+                select(SpectatorLink).where(SpectatorLink.game_id == game.id).order_by(SpectatorLink.id)
+            ).all()
+            subscribers = dict(
+                session.execute(
+                    select(SpectatorSubscription.link_id, func.count())
+                    .where(
+                        SpectatorSubscription.link_id.in_([row.id for row in rows]),
+                        SpectatorSubscription.ended_at.is_(None),
+                    )
+                    .group_by(SpectatorSubscription.link_id)
+                )
+                .tuples()
+                .all()
+            )
+            return [
+                LinkRow(
+                    row.id,
+                    self.url(row.token),
+                    row.created_at,
+                    row.show_chat,
+                    row.revoked_at,
+                    subscribers.get(row.id, 0),
+                )
+                for row in rows
+            ]
 
     def revoke(self, game_id: str, link_id: int, *, actor_email: str) -> bool:
         """End a spectator link of this game (and its round-end emails); False if it was not live."""
@@ -129,7 +160,9 @@ class Spectators:
             game = find_game(session, game_id)
             ended = session.execute(
                 update(SpectatorLink)
-                .where(SpectatorLink.id == link_id, SpectatorLink.game_id == game.id, SpectatorLink.revoked_at.is_(None))
+                .where(
+                    SpectatorLink.id == link_id, SpectatorLink.game_id == game.id, SpectatorLink.revoked_at.is_(None)
+                )
                 .values(revoked_at=now)
                 .execution_options(synchronize_session=False)
             )
@@ -141,8 +174,15 @@ class Spectators:
                 .values(ended_at=now)
                 .execution_options(synchronize_session=False)
             )
-            session.add(HostAction(game_id=game.id, actor_email=actor_email, action="spectator_link_revoked",
-                                   details={"link": link_id}, created_at=now))
+            session.add(
+                HostAction(
+                    game_id=game.id,
+                    actor_email=actor_email,
+                    action="spectator_link_revoked",
+                    details={"link": link_id},
+                    created_at=now,
+                )
+            )
         return True
 
     # -- the spectator's side ---------------------------------------------------------------------
@@ -155,20 +195,31 @@ class Spectators:
         with self._db.read() as session:
             link, game = self._live(session, token)
             game_id, title, variant, status, show_chat = (
-                game.public_id, game.title, game.variant, game.status, link.show_chat,
+                game.public_id,
+                game.title,
+                game.variant,
+                game.status,
+                link.show_chat,
             )
         state = self._games.current_state(game_id, None)
         names = state.players
         rounds_over = []
         for result in (state.view or {}).get("results", []):
             told = treasure_outcome(result, names) if "payouts" in result else outcome(result, names)
-            rounds_over.append(RoundOver(
-                round=result["round"], outcome=told,
-                roles=[(names[seat], role_name(role)) for seat, role in enumerate(result.get("roles", []))],
-                story=self._chronicle.round_story(game_id, result["round"]),
-            ))
+            rounds_over.append(
+                RoundOver(
+                    round=result["round"],
+                    outcome=told,
+                    roles=[(names[seat], role_name(role)) for seat, role in enumerate(result.get("roles", []))],
+                    story=self._chronicle.round_story(game_id, result["round"]),
+                )
+            )
         return SpectatorView(
-            game_id=game_id, title=title, variant=variant, status=status, state=state,
+            game_id=game_id,
+            title=title,
+            variant=variant,
+            status=status,
+            state=state,
             history=self._games.history(game_id, None),
             chat=self._chat.messages(game_id).lines if show_chat else None,
             rounds_over=rounds_over,
@@ -187,7 +238,9 @@ class Spectators:
                 return
             confirm = self._signer.confirm_url(SpectatorConfirmation(link.id, address, token))
             self._outbox.enqueue_standalone(
-                session, to_address=address, kind="spectator_confirm",
+                session,
+                to_address=address,
+                kind="spectator_confirm",
                 dedupe_key=f"spectator_confirm:{_hash(confirm)[:32]}",
                 subject=f"Confirm round-end emails for {game.title} - Saboteur",
                 context={"title": game.title, "link": confirm},
@@ -210,11 +263,15 @@ class Spectators:
             if link.id != link_id:
                 raise BadLink()
             mailbox = mailbox_key(address)
-            row = session.scalar(select(SpectatorSubscription).where(
-                SpectatorSubscription.link_id == link.id, SpectatorSubscription.mailbox == mailbox))
+            row = session.scalar(
+                select(SpectatorSubscription).where(
+                    SpectatorSubscription.link_id == link.id, SpectatorSubscription.mailbox == mailbox
+                )
+            )
             if row is None:
-                session.add(SpectatorSubscription(link_id=link.id, email=address, mailbox=mailbox,
-                                                  created_at=self._clock.now()))
+                session.add(
+                    SpectatorSubscription(link_id=link.id, email=address, mailbox=mailbox, created_at=self._clock.now())
+                )
             else:
                 row.email, row.ended_at = address, None
         return self.url(token)
@@ -261,4 +318,3 @@ class Spectators:
 
 def _hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
-

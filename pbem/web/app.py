@@ -13,26 +13,29 @@ from pbem.config import Config, load_config
 from pbem.db import Database
 from pbem.paths import TEMPLATES_DIR
 from pbem.runtime import build_runtime
-from pbem.web import (
+from pbem.web import (  # noqa: F401  (their routes join the player blueprint)
+    address_changes,
     auto_pass_links,
     chat,
     csrf,
+    deals,
     dev_mail,
     errors,
     floor,
     home,
+    host,
+    join,
     mail_links,
+    my_games,
     params,
     player,
+    rematch,
+    replay,
     rules_page,
     security,
+    spectate,
     urls,
 )
-from pbem.web import deals, replay  # noqa: F401  (their routes join the player blueprint)
-from pbem.web import host
-from pbem.web import address_changes
-from pbem.web import join, rematch
-from pbem.web import my_games, spectate
 from pbem.web.app_context import EXTENSION_KEY
 
 

@@ -225,7 +225,7 @@ def _curve_apart(edges: str) -> tuple[tuple[float, float], ...]:
     its own corner, so the two curves of a double curve never touch."""
     ends = [EDGE_POINT[edge] for edge in edges]
     controls = []
-    for edge, (x, y) in zip(edges, ends):
+    for edge, (x, y) in zip(edges, ends, strict=False):
         dx, dy = {"N": (0, 1), "S": (0, -1), "E": (-1, 0), "W": (1, 0)}[edge]
         controls.append((x + dx * APART_REACH, y + dy * APART_REACH))
     return ends[0], controls[0], controls[1], ends[1]
@@ -380,7 +380,7 @@ def _tool_row(tools: list[str]) -> Markup:
         return _tool(tools[0])
     return Markup("").join(
         Markup('<g transform="translate({:g} {:g}) scale(0.62)">{}</g>').format(offset, 18, _tool(tool))
-        for offset, tool in zip((-2, 24), tools)
+        for offset, tool in zip((-2, 24), tools, strict=False)
     )
 
 

@@ -22,13 +22,13 @@ from markupsafe import Markup
 from pbem.errors import PbemError
 from pbem.service.talk.chat import MAX_LENGTH
 from pbem.service.talk.chat_lines import ChatLine
+from pbem.times import local_time
 from pbem.web import csrf, player
 from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json
 from pbem.web.params import optional_int
 from pbem.web.seat_access import SeatAccess, seat_routes
 from pbem.web.security import no_store
-from pbem.times import local_time
 
 blueprint = Blueprint("chat", __name__)
 csrf.protect(blueprint)

@@ -71,7 +71,7 @@ def goal_names(view: Mapping[str, Any]) -> dict[tuple[int, int], str]:
     """'top', 'middle', 'bottom' for the usual three goals, else their cells."""
     goals = sorted(((goal["x"], goal["y"]) for goal in view["goals"]), key=lambda cell: (-cell[1], cell[0]))
     if len(goals) == len(GOAL_PLACES):
-        return dict(zip(goals, GOAL_PLACES))
+        return dict(zip(goals, GOAL_PLACES, strict=False))
     return {cell: f"goal at ({cell[0]}, {cell[1]})" for cell in goals}
 
 

@@ -11,10 +11,10 @@ from flask import Blueprint, flash, g, get_flashed_messages, redirect, render_te
 from pbem.errors import NotSignedIn, ValidationError
 from pbem.service.players.access import Player, PlayerSignedIn
 from pbem.service.players.preferences import Preferences
+from pbem.times import local_time, until
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.urls import url_for
-from pbem.times import local_time, until
 
 blueprint = Blueprint("my_games", __name__)
 csrf.protect(blueprint)

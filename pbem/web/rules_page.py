@@ -23,7 +23,10 @@ TOOLS = {"pick": "pickaxe", "lantern": "lantern", "cart": "cart"}
 
 # What a card does, by its effect: the words a player needs to choose it, and to whom it is played.
 EFFECT_HELP = {
-    "break": "Lay it in front of a player (usually another): with a broken {tools} they cannot build tunnels until mended.",
+    "break": (
+        "Lay it in front of a player (usually another): with a broken {tools} they cannot build tunnels until "
+        "mended."
+    ),
     "repair": "Mends a broken {tools} in front of any player, yourself included; then they may build again.",
     "rockfall": "Removes one tunnel card from the board (never the start or a goal): a way to cut a tunnel.",
     "map": "Look in secret at one face-down goal card: you alone learn whether the gold lies there.",
@@ -87,9 +90,7 @@ def rules_cards(variant_name: str) -> list[RulesCard]:
         counts[key] = counts.get(key, 0) + 1
         if key not in seen:
             seen[key] = RulesCard(label=card.label, art=card_svg(info), help=card_help(info), count=0)
-    return [
-        RulesCard(label=card.label, art=card.art, help=card.help, count=counts[key]) for key, card in seen.items()
-    ]
+    return [RulesCard(label=card.label, art=card.art, help=card.help, count=counts[key]) for key, card in seen.items()]
 
 
 @blueprint.route("/rules", methods=["GET"])

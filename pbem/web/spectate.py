@@ -9,6 +9,7 @@ from flask import Blueprint, flash, make_response, redirect, render_template, re
 from markupsafe import Markup
 
 from pbem.service.spectators import LinkRow
+from pbem.times import local_time
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.board_svg import board_svg
@@ -16,7 +17,6 @@ from pbem.web.host.session import require_host
 from pbem.web.params import required_int
 from pbem.web.security import no_store
 from pbem.web.urls import url_for
-from pbem.times import local_time
 
 blueprint = Blueprint("spectate", __name__)
 csrf.protect(blueprint)
@@ -100,6 +100,8 @@ def create_link(game_id: str) -> Any:
 def revoke_link(game_id: str) -> Any:
     host = require_host()
     runtime().hosting.owned(game_id, host)
-    revoked = runtime().spectators.revoke(game_id, required_int(request.form.get("link"), "Choose a spectator link."), actor_email=host.email)
+    revoked = runtime().spectators.revoke(
+        game_id, required_int(request.form.get("link"), "Choose a spectator link."), actor_email=host.email
+    )
     flash("The spectator link no longer works." if revoked else "That spectator link was not in use.", "host")
     return redirect(url_for("host.game", game_id=game_id) + "#spectators", 303)

@@ -139,9 +139,8 @@ class TurnPage:
     @property
     def round_just_ended(self) -> bool:
         """The last round to end is the one just before this one (or the game ended with it)."""
-        if not self.results:
-            return False
-        return self.final is not None or self.view.get("round", 0) <= self.results[-1].round + 1
+        just_ended = self.final is not None or self.view.get("round", 0) <= self.results[-1].round + 1
+        return bool(self.results) and just_ended
 
     @property
     def zones(self) -> tuple[str, ...]:

@@ -82,15 +82,20 @@ def _shown_snapshots(rows: list[Row]) -> list[dict[str, Any]]:
     shown = []
     for seq, created_at, actor, move, events, stored in rows:
         state = engine.Game.from_dict(stored)
-        told = (engine.open_event(event, state.options, secret) for event, secret in zip(events, hidden.events[seq]))
-        shown.append({
-            "seq": seq,
-            "created_at": created_at.isoformat(),
-            "actor": actor,
-            "move": engine.open_move(move, state.options),
-            "events": [event for event in told if event is not None],
-            "view": engine.open_view(state, secret_roles=hidden.after[seq]),
-        })
+        told = (
+            engine.open_event(event, state.options, secret)
+            for event, secret in zip(events, hidden.events[seq], strict=False)
+        )
+        shown.append(
+            {
+                "seq": seq,
+                "created_at": created_at.isoformat(),
+                "actor": actor,
+                "move": engine.open_move(move, state.options),
+                "events": [event for event in told if event is not None],
+                "view": engine.open_view(state, secret_roles=hidden.after[seq]),
+            }
+        )
     return shown
 
 

@@ -16,10 +16,10 @@ from pbem.errors import GameNotOver, GameNotStarted, RoundNotOver
 from pbem.service.history.archive import game_archive
 from pbem.service.history.disclosure import disclosure, game_is_closed
 from pbem.service.history.fairness import SealedRound, sealed_round, sealed_rounds
-from pbem.service.rows import find_game, require_seat
 from pbem.service.history.recap import Recap, round_recap
-from pbem.service.history.timeline import round_starts
 from pbem.service.history.replay import Eyes, ReplayStep, eyes_for, replay_all, replay_step
+from pbem.service.history.timeline import round_starts
+from pbem.service.rows import find_game, require_seat
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,8 @@ class Chronicle:
             return list(replay_all(session, game, Eyes(seat=None, open=True)))
 
     def archive(self, game_id: str, *, include_emails: bool = False) -> dict[str, Any]:
-        """The JSON archive (pbem/service/history/archive.py); only once the game is over, for players and host alike."""
+        """The JSON archive (pbem/service/history/archive.py); only once the game is over, for players and host
+        alike."""
         with self._db.read() as session:
             game = find_game(session, game_id)
             if not game_is_closed(game):

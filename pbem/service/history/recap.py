@@ -77,7 +77,7 @@ def round_recap(session: Session, game: Game, round_number: int, disclosure: Dis
             entries.append(RecapEntry(seq=seq, lines=lines))
     return Recap(
         round=round_number,
-        seats=[SeatRoles(name=name, roles=roles_held) for name, roles_held in zip(names, held)],
+        seats=[SeatRoles(name=name, roles=roles_held) for name, roles_held in zip(names, held, strict=False)],
         # the leftovers would tell, by elimination, which dwarf card went face down
         spare_roles=[] if swapped else [engine.role_name(role) for role in dealt.spare_roles],
         entries=entries,
@@ -120,7 +120,7 @@ def _declassified(
         giving_up = hidden | {event["seat"]} if kind == "role_changed" else hidden  # the card it gives up now
         labelled = [
             f"{name} ({SECRET_ROLE if seat in giving_up else engine.role_name(role)})"
-            for seat, (name, role) in enumerate(zip(names, roles))
+            for seat, (name, role) in enumerate(zip(names, roles, strict=False))
         ]
         lines.append(engine.describe_openly(event, labelled, hidden))
         if kind == "role_changed":

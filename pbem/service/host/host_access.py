@@ -32,9 +32,9 @@ from pbem.db import Database
 from pbem.errors import BadLink, RateLimited
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostSessionRecord, HostSignIn
-from pbem.service.text import EMAIL_PATTERN
 from pbem.service.host.invitations import confirm_mailbox
 from pbem.service.rate_limits import Limit, RateLimiter
+from pbem.service.text import EMAIL_PATTERN
 from pbem.tokens import HostLink, HostLinkSigner
 
 HOST_LINK_MAX_AGE = timedelta(hours=1)

@@ -26,7 +26,6 @@ from pbem.mail.status import SeatMailStatus, mail_statuses, seat_mail_status
 from pbem.models import Game, GameStatus, HostAction, Snapshot
 from pbem.models.games import OVER_STATUSES
 from pbem.service.events import describe, visible_events
-from pbem.service.turns.games import GameService, HistoryEntry, PlayerSpec, rollback_floor
 from pbem.service.host.host_access import HostSession, normal_email
 from pbem.service.host.invitations import InvitationLimits
 from pbem.service.host.local_times import LocalTime, local_time_of
@@ -34,6 +33,7 @@ from pbem.service.host.moderation import host_plays, may_host
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.snapshots import latest_states
 from pbem.service.timing.turn_clock import pending_clock
+from pbem.service.turns.games import GameService, HistoryEntry, PlayerSpec, rollback_floor
 from pbem.service.turns.turn_controls import SeatTurnStatus, TurnStatus, turn_status_of
 
 PER_HOST_GAMES = Limit("host_create_game", count=10, window=timedelta(days=1))
@@ -288,12 +288,15 @@ class Hosting:
 
 def nudges_this_turn(session: Session, games: Sequence[Game]) -> dict[int, int]:
     """How many nudges the host sent each game's player to act since their turn began (one statement)."""
-    waiting = {game.id: game.turn_started_at for game in games if game.status == GameStatus.ACTIVE and game.turn_started_at}
+    waiting = {
+        game.id: game.turn_started_at for game in games if game.status == GameStatus.ACTIVE and game.turn_started_at
+    }
     if not waiting:
         return {}
     rows = session.execute(
-        select(HostAction.game_id, HostAction.created_at)
-        .where(HostAction.game_id.in_(waiting), HostAction.action == "nudge")
+        select(HostAction.game_id, HostAction.created_at).where(
+            HostAction.game_id.in_(waiting), HostAction.action == "nudge"
+        )
     )
     counted: Counter[int] = Counter()
     for game_id, created_at in rows:
@@ -303,7 +306,11 @@ def nudges_this_turn(session: Session, games: Sequence[Game]) -> dict[int, int]:
 
 
 def _row(
-    game: Game, round_number: int | None, mail: list[SeatMailStatus], turn: TurnStatus, nudges: int = 0,
+    game: Game,
+    round_number: int | None,
+    mail: list[SeatMailStatus],
+    turn: TurnStatus,
+    nudges: int = 0,
     now: datetime | None = None,
 ) -> GameRow:
     """One line of the dashboard, from the game with its seats and what was read about it."""
@@ -326,7 +333,8 @@ def _row(
         waiting_for_host=turn.waiting_for_host,
         to_act_local=(
             local_time_of(now, acting.timezone, acting.quiet_hours, game.policies or {})
-            if acting is not None and not acting.is_bot and now is not None else None
+            if acting is not None and not acting.is_bot and now is not None
+            else None
         ),
         nudges=nudges,
     )

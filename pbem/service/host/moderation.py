@@ -32,15 +32,14 @@ from pbem.errors import BadLink, GameFinished, NotAllowed, NotYourGame, RateLimi
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import AddressChange, Game, GameStatus, Seat, Snapshot
 from pbem.models.games import RUNNING_STATUSES
-from pbem.service.seats.address_changes import INVALID, MAX_AGE, AddressChangeLinks
-from pbem.service.talk.chat import post_system_line
-from pbem.service.turns.games import MAX_NAME, GameService
-from pbem.service.rows import lock_game
-from pbem.service.text import clean_email
 from pbem.service.host.host_access import HostSession, normal_email
 from pbem.service.rate_limits import Limit, RateLimiter
+from pbem.service.rows import lock_game
+from pbem.service.seats.address_changes import INVALID, MAX_AGE, AddressChangeLinks
 from pbem.service.snapshots import seat_view
-from pbem.service.text import clean_line, visible_text
+from pbem.service.talk.chat import post_system_line
+from pbem.service.text import clean_email, clean_line, visible_text
+from pbem.service.turns.games import MAX_NAME, GameService
 from pbem.service.turns.turn_controls import hand_over
 
 MAX_REASON = 500

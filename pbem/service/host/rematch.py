@@ -72,7 +72,9 @@ class Rematches:
                 .where(Rematch.game_id == game.id)
             ).first()
             following = session.scalar(
-                select(Game.public_id).join(Rematch, Rematch.game_id == Game.id).where(Rematch.previous_game_id == game.id)
+                select(Game.public_id)
+                .join(Rematch, Rematch.game_id == Game.id)
+                .where(Rematch.previous_game_id == game.id)
             )
             allowed = session.get(RematchPermission, game.id) is not None
             return Lineage(previous[0] if previous else None, previous[1] if previous else None, following, allowed)
@@ -106,10 +108,26 @@ class Rematches:
                 if existing.game_id is None:
                     raise ValidationError("The rematch is being dealt right now: look again in a moment.")
                 return str(session.scalar(select(Game.public_id).where(Game.id == existing.game_id)))
-            seats = [SeatCopy(seat.display_name, seat.email, seat.is_bot, seat.timezone, seat.quiet_hours,
-                              seat.notify_mode, seat.chat_emails) for seat in game.seats]
-            settings = (game.id, rematch_title(game.title), game.host_email, game.variant, dict(game.options or {}),
-                        dict(game.policies or {}))
+            seats = [
+                SeatCopy(
+                    seat.display_name,
+                    seat.email,
+                    seat.is_bot,
+                    seat.timezone,
+                    seat.quiet_hours,
+                    seat.notify_mode,
+                    seat.chat_emails,
+                )
+                for seat in game.seats
+            ]
+            settings = (
+                game.id,
+                rematch_title(game.title),
+                game.host_email,
+                game.variant,
+                dict(game.options or {}),
+                dict(game.policies or {}),
+            )
             try:
                 session.add(Rematch(previous_game_id=game.id, requested_by=requested_by, created_at=now))
                 session.flush()
@@ -119,7 +137,11 @@ class Rematches:
         order_seats = rotated(seats) if order == "rotated" else random.SystemRandom().sample(seats, len(seats))
         try:
             new_id = self._games.create_game(
-                title=title, host_email=host_email, variant=variant, options=options or None, policies=policies,
+                title=title,
+                host_email=host_email,
+                variant=variant,
+                options=options or None,
+                policies=policies,
                 players=[PlayerSpec(seat.name, seat.email, seat.is_bot) for seat in order_seats],
             )
         except ValidationError:
@@ -129,7 +151,7 @@ class Rematches:
         with self._db.write() as session:
             new_game = session.scalar(select(Game).where(Game.public_id == new_id).options(selectinload(Game.seats)))
             assert new_game is not None
-            for row, seat in zip(new_game.seats, order_seats):
+            for row, seat in zip(new_game.seats, order_seats, strict=False):
                 row.timezone, row.quiet_hours = seat.timezone, seat.quiet_hours
                 row.notify_mode, row.chat_emails = seat.notify_mode, seat.chat_emails
             rematch = session.get(Rematch, previous_id)

@@ -18,8 +18,8 @@ from sqlalchemy import exists, func, or_, select, update
 
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.service.letters.game_mail import GameMail
 from pbem.models import ChatMessage, Game, GameStatus, OutboxMessage, Seat
+from pbem.service.letters.game_mail import GameMail
 from pbem.service.talk.chat_lines import unread_excerpt
 
 CHAT_EMAIL_GAP = timedelta(minutes=15)

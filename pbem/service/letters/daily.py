@@ -18,19 +18,19 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session, selectinload
 
 import engine
+from pbem.addresses import mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.times import format_duration, format_when, parse_quiet_hours, zone
+from pbem.mail.outbox import dedupe_key
+from pbem.models import Game, GameStatus, OutboxMessage, PlayerPreferences, Seat, Snapshot
 from pbem.service.letters import contents
+from pbem.service.letters.game_mail import GameMail
 from pbem.service.players.mailboxes import seats_of
 from pbem.service.snapshots import latest_state
 from pbem.service.talk.chat_lines import mark_shown, unread_excerpt
 from pbem.service.timing.deadlines import is_quiet
 from pbem.service.timing.turn_clock import current_clock
-from pbem.addresses import mailbox_key
-from pbem.service.letters.game_mail import GameMail
-from pbem.mail.outbox import dedupe_key
-from pbem.models import Game, GameStatus, OutboxMessage, PlayerPreferences, Seat, Snapshot
+from pbem.times import format_duration, format_when, parse_quiet_hours, zone
 
 DIGEST_TIME = time(8, 0)
 
@@ -134,26 +134,34 @@ def queue_across_games(session: Session, mail: GameMail, row: PlayerPreferences,
     where something happened since the last one; nothing when no game has news. True if one was queued."""
     since = session.scalar(
         select(OutboxMessage.created_at)
-        .where(OutboxMessage.kind == ACROSS_GAMES, OutboxMessage.dedupe_key.like(across_games_key(row.mailbox, None) + "%"))
+        .where(
+            OutboxMessage.kind == ACROSS_GAMES, OutboxMessage.dedupe_key.like(across_games_key(row.mailbox, None) + "%")
+        )
         .order_by(OutboxMessage.id.desc())
         .limit(1)
     )
     news = [
-        item for seat in seats_of(session, row.mailbox)
+        item
+        for seat in seats_of(session, row.mailbox)
         if (item := game_news(session, mail, seat, since, now, row.timezone)) is not None
     ]
     if not news:
         return False
-    yours = sorted((n for n in news if n.context["your_turn"]),
-                   key=lambda n: (n.deadline is None, n.deadline or now, n.context["title"]))
+    yours = sorted(
+        (n for n in news if n.context["your_turn"]),
+        key=lambda n: (n.deadline is None, n.deadline or now, n.context["title"]),
+    )
     others = sorted((n for n in news if not n.context["your_turn"]), key=lambda n: n.context["title"])
     message = mail.outbox.enqueue_standalone(
         session,
         to_address=row.email,
         kind=ACROSS_GAMES,
         dedupe_key=across_games_key(row.mailbox, day),
-        subject=(f"Your turn in {len(yours)} game{'s' if len(yours) != 1 else ''} - Saboteur" if yours
-                 else "News from your games - Saboteur"),
+        subject=(
+            f"Your turn in {len(yours)} game{'s' if len(yours) != 1 else ''} - Saboteur"
+            if yours
+            else "News from your games - Saboteur"
+        ),
         context={
             "day": f"{day:%A} {day.day} {day:%B}",
             "yours": [n.context for n in yours],
@@ -179,13 +187,19 @@ def game_news(
     if game.status != GameStatus.ACTIVE or game.current_seq is None or seat.notify_mode != "digest":
         return None
     your_turn = game.to_act_seat == seat.seat_index
-    moves = session.scalar(
-        select(func.count()).select_from(Snapshot).where(
-            Snapshot.game_id == game.id, Snapshot.seq > 0,
-            or_(Snapshot.actor_seat.is_(None), Snapshot.actor_seat != seat.seat_index),
-            *([Snapshot.created_at > since] if since is not None else []),
+    moves = (
+        session.scalar(
+            select(func.count())
+            .select_from(Snapshot)
+            .where(
+                Snapshot.game_id == game.id,
+                Snapshot.seq > 0,
+                or_(Snapshot.actor_seat.is_(None), Snapshot.actor_seat != seat.seat_index),
+                *([Snapshot.created_at > since] if since is not None else []),
+            )
         )
-    ) or 0
+        or 0
+    )
     chat = unread_excerpt(session, game, seat)
     if not (your_turn or moves or chat):
         return None

@@ -18,10 +18,10 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pbem.times import format_duration, format_when
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.mail.unsubscribe import address_digest
 from pbem.models import Game, OutboxMessage, Seat
+from pbem.times import format_duration, format_when
 
 
 def enqueue_mail_failing_notice(

@@ -85,7 +85,9 @@ class PlayerHome:
                 if game.current_seq is None:
                     continue
                 view = engine.view(latest_state(session, game), seat.seat_index)
-                games.append(game_record(game.title, seat.seat_index, view, finished=game.status == GameStatus.FINISHED))
+                games.append(
+                    game_record(game.title, seat.seat_index, view, finished=game.status == GameStatus.FINISHED)
+                )
         return Record(games=games)
 
     def preferences(self, player: Player) -> Preferences:
@@ -139,13 +141,18 @@ class PlayerHome:
 
 def unread_count(session: Session, game: Game, seat: Seat) -> int:
     """Table talk this seat has not been shown (its own lines left out)."""
-    return session.scalar(
-        select(func.count()).select_from(ChatMessage).where(
-            ChatMessage.game_id == game.id,
-            ChatMessage.id > (seat.chat_read_upto or 0),
-            or_(ChatMessage.sender_seat.is_(None), ChatMessage.sender_seat != seat.seat_index),
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(ChatMessage)
+            .where(
+                ChatMessage.game_id == game.id,
+                ChatMessage.id > (seat.chat_read_upto or 0),
+                or_(ChatMessage.sender_seat.is_(None), ChatMessage.sender_seat != seat.seat_index),
+            )
         )
-    ) or 0
+        or 0
+    )
 
 
 def checked(preferences: Preferences) -> Preferences:

@@ -37,7 +37,9 @@ class AutoPassLinks:
         self._base_url = base_url.rstrip("/")
 
     def url(self, game_id: str, seat: int, version: int) -> str:
-        return f"{self._base_url}/host-links/auto-pass/{self._serializer.dumps({'g': game_id, 's': seat, 'v': version})}"
+        return (
+            f"{self._base_url}/host-links/auto-pass/{self._serializer.dumps({'g': game_id, 's': seat, 'v': version})}"
+        )
 
     def verify(self, token: str) -> AutoPassClaim:
         try:

@@ -2,8 +2,8 @@
 
 The request carries the old token. A fresh link is queued (in the outbox, in the same transaction as the
 rate-limit count) only when that token is authentic, merely too old, and its seat's token version is still
-current: a forged or revoked link, a computer seat, or a seat or mailbox that was sent many already gets nothing. Whatever
-happens the caller learns nothing, except that one client address has asked too often overall.
+current: a forged or revoked link, a computer seat, or a seat or mailbox that was sent many already gets nothing.
+Whatever happens the caller learns nothing, except that one client address has asked too often overall.
 """
 
 from __future__ import annotations

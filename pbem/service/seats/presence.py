@@ -10,8 +10,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta, timezone
-
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.orm import Session
@@ -20,12 +19,19 @@ import engine
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import ValidationError
-from pbem.times import parse_quiet_hours, zone
 from pbem.models import Game, GameStatus, Seat
-from pbem.service.talk.chat import post_system_line
 from pbem.service.rows import lock_game, require_seat
+from pbem.service.talk.chat import post_system_line
 from pbem.service.timing.sweep import load_state
-from pbem.service.timing.turn_clock import charge_away, current_clock, quiet_hours_of, refund_away, reschedule, seat_moved
+from pbem.service.timing.turn_clock import (
+    charge_away,
+    current_clock,
+    quiet_hours_of,
+    refund_away,
+    reschedule,
+    seat_moved,
+)
+from pbem.times import parse_quiet_hours, zone
 
 MAX_AWAY_AHEAD = timedelta(days=365)
 
@@ -42,7 +48,7 @@ def back_on(day: date, game: Game, seat: Seat) -> datetime:
     """The moment a player away "until `day`" counts as back: that morning, when their quiet hours end."""
     quiet = quiet_hours_of(game, seat)
     morning = quiet[1] if quiet is not None else time(0, 0)
-    return datetime.combine(day, morning, tzinfo=zone(seat.timezone)).astimezone(timezone.utc)
+    return datetime.combine(day, morning, tzinfo=zone(seat.timezone)).astimezone(UTC)
 
 
 class Presence:
@@ -92,7 +98,9 @@ class Presence:
             try:
                 ZoneInfo(timezone_name)
             except (ZoneInfoNotFoundError, ValueError):
-                raise ValidationError(f"Unknown time zone {timezone_name!r}: use a name such as Europe/Berlin.") from None
+                raise ValidationError(
+                    f"Unknown time zone {timezone_name!r}: use a name such as Europe/Berlin."
+                ) from None
         if quiet_hours is not None:
             if not isinstance(quiet_hours, str):
                 raise ValidationError("Quiet hours are written like 22:00-08:00.")

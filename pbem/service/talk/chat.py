@@ -30,9 +30,9 @@ from pbem.db import Database
 from pbem.errors import RateLimited
 from pbem.memo import remembered
 from pbem.models import ChatMessage, Game, Seat
-from pbem.service.talk.chat_lines import ChatLine, chat_line, mark_shown
-from pbem.service.rows import find_game, require_seat
 from pbem.service.rate_limits import Limit, RateLimiter
+from pbem.service.rows import find_game, require_seat
+from pbem.service.talk.chat_lines import ChatLine, chat_line, mark_shown
 from pbem.service.text import MAX_LENGTH, clean_text  # noqa: F401  (MAX_LENGTH: the chat form's limit)
 
 PAGE_SIZE = 50

@@ -24,12 +24,12 @@ from sqlalchemy.orm import Session, selectinload
 import engine
 from pbem.clock import Clock
 from pbem.db import Database
+from pbem.models import Game, GameStatus, Snapshot, TurnClock
 from pbem.service.letters.daily import queue_due_daily_digests, queue_due_player_dailies
 from pbem.service.letters.game_mail import GameMail
-from pbem.models import Game, GameStatus, Snapshot, TurnClock
 from pbem.service.timing.deadlines import is_quiet, out_of_quiet_hours, reminders_due_by
-from pbem.service.turns.timeouts import REFUSED, Timeouts
 from pbem.service.timing.turn_clock import facts_of, plan_turn, quiet_hours_of, reschedule, schedule_of
+from pbem.service.turns.timeouts import REFUSED, Timeouts
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,10 @@ class SweepResult:
 def lock_game(session: Session, game_pk: int) -> Game | None:
     """The game row with its seats, locked against other writers of this game (as a move locks it)."""
     return session.scalar(
-        select(Game).where(Game.id == game_pk).options(selectinload(Game.seats)).with_for_update(of=Game, key_share=True)
+        select(Game)
+        .where(Game.id == game_pk)
+        .options(selectinload(Game.seats))
+        .with_for_update(of=Game, key_share=True)
     )
 
 
@@ -71,7 +74,9 @@ def claim(session: Session, game_pk: int, version: int) -> TurnClock | None:
     )
     if result.rowcount != 1:
         return None
-    return session.scalar(select(TurnClock).where(TurnClock.game_id == game_pk).execution_options(populate_existing=True))
+    return session.scalar(
+        select(TurnClock).where(TurnClock.game_id == game_pk).execution_options(populate_existing=True)
+    )
 
 
 def load_state(session: Session, game: Game) -> engine.Game:
@@ -178,8 +183,15 @@ class TurnSweep:
         elif reminder_due:
             number = max(clock.reminders_sent + 1, reminders_due_by(facts_of(clock), game.policies or {}, now))
             self._mail.turn_reminder(
-                session, game, seat, state, started_at=clock.started_at, deadline=schedule.deadline_at, now=now,
-                number=number, key=f"r{number}",
+                session,
+                game,
+                seat,
+                state,
+                started_at=clock.started_at,
+                deadline=schedule.deadline_at,
+                now=now,
+                number=number,
+                key=f"r{number}",
             )
             clock.reminders_sent = number
             clock.last_reminder_at = now

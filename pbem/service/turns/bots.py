@@ -30,8 +30,8 @@ from pbem.db import Database
 from pbem.errors import GameFinished, GamePaused, NotYourTurn, PbemError, StaleTurn
 from pbem.models import Game, GameStatus, Seat, Snapshot, TurnClock
 from pbem.service.events import visible_events
-from pbem.service.turns.games import SERVER, GameService, PlayerSpec, server_submission_id
 from pbem.service.rows import lock_game
+from pbem.service.turns.games import SERVER, GameService, PlayerSpec, server_submission_id
 from pbem.service.turns.refused_moves import hold_for_host
 
 log = logging.getLogger(__name__)

@@ -36,7 +36,6 @@ from pbem.errors import (
     StaleTurn,
     ValidationError,
 )
-from pbem.service.letters.game_mail import GameMail
 from pbem.mail.outbox import Outbox
 from pbem.memo import remember_when_committed, remembered
 from pbem.models import Game, GameStatus, HostAction, Seat, Snapshot
@@ -44,6 +43,7 @@ from pbem.models.games import OVER_STATUSES, RUNNING_STATUSES, SNAPSHOT_SOURCES
 from pbem.models.row_writes import insert_row, update_row
 from pbem.service.events import describe, visible_events
 from pbem.service.history.fairness import seal_dealt_round
+from pbem.service.letters.game_mail import GameMail
 from pbem.service.rows import find_game, lock_for_move, lock_game, require_seat
 from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.text import clean_email, clean_line
@@ -122,7 +122,13 @@ class HistoryEntry:
 
 class GameService:
     def __init__(
-        self, db: Database, clock: Clock, links: LinkSigner, outbox: Outbox, policies: PolicyConfig, link_max_age_days: int,
+        self,
+        db: Database,
+        clock: Clock,
+        links: LinkSigner,
+        outbox: Outbox,
+        policies: PolicyConfig,
+        link_max_age_days: int,
         spectator_links: SpectatorLinkSigner,
     ) -> None:
         self._db = db
@@ -210,8 +216,15 @@ class GameService:
     # -- moves -----------------------------------------------------------------------------------
 
     def submit_move(
-        self, game_id: str, seat: int, move: dict[str, Any], expected_seq: int, submission_id: str,
-        *, link_version: int | None = None, source: str = PLAYER,
+        self,
+        game_id: str,
+        seat: int,
+        move: dict[str, Any],
+        expected_seq: int,
+        submission_id: str,
+        *,
+        link_version: int | None = None,
+        source: str = PLAYER,
     ) -> MoveResult:
         """Apply one move as one transaction, or raise a typed error and change nothing.
 
@@ -249,8 +262,15 @@ class GameService:
             raise
 
     def _submit(
-        self, session: Session, game_id: str, seat: int, move: dict[str, Any], expected_seq: int, submission_id: str,
-        link_version: int | None, source: str,
+        self,
+        session: Session,
+        game_id: str,
+        seat: int,
+        move: dict[str, Any],
+        expected_seq: int,
+        submission_id: str,
+        link_version: int | None,
+        source: str,
     ) -> MoveResult:
         game, stored_state = lock_for_move(session, game_id, expected_seq)
         require_seat(game, seat)
@@ -316,8 +336,14 @@ class GameService:
             raise InvalidMove(str(exc)) from None
         events = [{"type": "timed_out", "seat": seat, "how": how, "audience": "public"}, *events]
         self._append_snapshot(
-            session, game, new_state, move=move, events=events, actor=seat,
-            submission_id=server_submission_id("timeout", game.current_seq), source=SERVER,
+            session,
+            game,
+            new_state,
+            move=move,
+            events=events,
+            actor=seat,
+            submission_id=server_submission_id("timeout", game.current_seq),
+            source=SERVER,
         )
         self.mail.after_move(session, game, new_state, events)
         return events
@@ -326,7 +352,9 @@ class GameService:
         """The stored result of this seat's earlier submission with this id (ids are scoped by source and seat)."""
         earlier = session.scalar(
             select(Snapshot).where(
-                Snapshot.game_id == game.id, Snapshot.source == source, Snapshot.actor_seat == seat,
+                Snapshot.game_id == game.id,
+                Snapshot.source == source,
+                Snapshot.actor_seat == seat,
                 Snapshot.submission_id == submission_id,
             )
         )
@@ -360,14 +388,31 @@ class GameService:
         now = self._clock.now()
         seq = 0 if game.current_seq is None else game.current_seq + 1
         # Written as statements (pbem/models/row_writes.py): the snapshot is never changed after this.
-        insert_row(session, Snapshot, {
-            "game_id": game.id, "seq": seq, "state": state.to_dict(), "move": move, "events": events,
-            "actor_seat": actor, "submission_id": submission_id, "source": source, "created_at": now,
-        })
+        insert_row(
+            session,
+            Snapshot,
+            {
+                "game_id": game.id,
+                "seq": seq,
+                "state": state.to_dict(),
+                "move": move,
+                "events": events,
+                "actor_seat": actor,
+                "submission_id": submission_id,
+                "source": source,
+                "created_at": now,
+            },
+        )
         remember_when_committed(session, "state", (game.public_id, seq), state)
         update_row(
-            session, game, current_seq=seq, to_act_seat=engine.to_act(state), turn_started_at=now, updated_at=now,
-            bot_lease_until=None, status=GameStatus.FINISHED if engine.is_over(state) else game.status,
+            session,
+            game,
+            current_seq=seq,
+            to_act_seat=engine.to_act(state),
+            turn_started_at=now,
+            updated_at=now,
+            bot_lease_until=None,
+            status=GameStatus.FINISHED if engine.is_over(state) else game.status,
         )
         # A snapshot that deals a round seals that deal, in this same transaction (docs/fairness.md).
         seal_dealt_round(session, game, seq, state, events, now)
@@ -429,7 +474,9 @@ class GameService:
                     scores=None,
                 )
             view, legal_moves, scores = remembered(
-                session, "seat_view", (game.public_id, game.current_seq, seat, tuple(game.names)),
+                session,
+                "seat_view",
+                (game.public_id, game.current_seq, seat, tuple(game.names)),
                 lambda: _seat_view(latest_state(session, game), seat, game.to_act_seat, game.names),
             )
             return GameState(

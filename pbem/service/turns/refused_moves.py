@@ -13,9 +13,9 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from pbem.service.letters.host_notices import enqueue_move_refused_notice
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Seat
+from pbem.service.letters.host_notices import enqueue_move_refused_notice
 from pbem.service.talk.chat import post_system_line
 from pbem.service.timing.turn_clock import current_clock, plan_turn, reschedule
 

@@ -30,18 +30,18 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.clock import Clock
 from pbem.errors import InvalidMove, MoveRefused
-from pbem.times import format_duration
-from pbem.service.letters.host_notices import enqueue_absent_notice, enqueue_stalling_notice
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Seat, TurnClock
+from pbem.service.events import describe, visible_events
+from pbem.service.letters.host_notices import enqueue_absent_notice, enqueue_stalling_notice
 from pbem.service.seats.auto_pass_links import AutoPassLinks
-from pbem.service.turns.bots import bot_move, seat_events
 from pbem.service.talk.chat import post_system_line
 from pbem.service.timing.deadlines import policy
-from pbem.service.events import describe, visible_events
+from pbem.service.timing.turn_clock import reschedule
+from pbem.service.turns.bots import bot_move, seat_events
 from pbem.service.turns.games import GameService
 from pbem.service.turns.refused_moves import hold_for_host
-from pbem.service.timing.turn_clock import reschedule
+from pbem.times import format_duration
 
 log = logging.getLogger(__name__)
 
@@ -162,8 +162,11 @@ class Timeouts:
             host_url=f"{self._base_url}/host/games/{game.public_id}",
         )
         post_system_line(
-            session, game, f"{seat.display_name} has timed out {seat.timeouts_in_row} turns in a row; the host is asked "
-            "what to do.", "absent", now=self._clock.now(),
+            session,
+            game,
+            f"{seat.display_name} has timed out {seat.timeouts_in_row} turns in a row; the host is asked what to do.",
+            "absent",
+            now=self._clock.now(),
         )
 
 

@@ -18,8 +18,8 @@ from pbem.db import Database
 from pbem.errors import (
     AlreadyPaused,
     BadLink,
-    GameNotFound,
     GameFinished,
+    GameNotFound,
     GamePaused,
     NoPendingTurn,
     NotPaused,
@@ -27,15 +27,15 @@ from pbem.errors import (
     SeatNotFound,
     ValidationError,
 )
-from pbem.service.letters.game_mail import GameMail
 from pbem.models import Game, GameStatus, HostAction, Seat, TurnClock
 from pbem.models.games import OVER_STATUSES
+from pbem.service.letters.game_mail import GameMail
+from pbem.service.rows import find_game, lock_game
 from pbem.service.talk.chat import post_system_line
 from pbem.service.text import visible_text
-from pbem.service.rows import find_game, lock_game
 from pbem.service.timing.sweep import load_state
-from pbem.service.turns.timeouts import Timeouts
 from pbem.service.timing.turn_clock import current_clock, plan_turn, refund_away, reschedule
+from pbem.service.turns.timeouts import Timeouts
 
 NUDGE_EVERY = timedelta(hours=1)
 MAX_NOTE = 300
@@ -211,7 +211,8 @@ class TurnControls:
             self._record(session, game, actor_email, "auto_pass", {"seat": seat, "on": on}, line, now)
 
     def link_target(self, game_id: str, seat: int, version: int) -> LinkTarget:
-        """What a host's one-click link (pbem/service/seats/auto_pass_links.py) is about; BadLink if the seat changed hands."""
+        """What a host's one-click link (pbem/service/seats/auto_pass_links.py) is about; BadLink if the seat changed
+        hands."""
         with self._db.read() as session:
             try:
                 game = find_game(session, game_id)
@@ -230,7 +231,13 @@ class TurnControls:
     # -- helpers -----------------------------------------------------------------------------------
 
     def _record(
-        self, session: Session, game: Game, actor_email: str, action: str, details: dict[str, Any], line: str,
+        self,
+        session: Session,
+        game: Game,
+        actor_email: str,
+        action: str,
+        details: dict[str, Any],
+        line: str,
         now: datetime,
     ) -> None:
         self._log(session, game, actor_email, action, details, now)
@@ -239,7 +246,9 @@ class TurnControls:
     def _log(
         self, session: Session, game: Game, actor_email: str, action: str, details: dict[str, Any], now: datetime
     ) -> None:
-        session.add(HostAction(game_id=game.id, actor_email=actor_email, action=action, details=details, created_at=now))
+        session.add(
+            HostAction(game_id=game.id, actor_email=actor_email, action=action, details=details, created_at=now)
+        )
 
 
 def clean_note(note: object) -> str:
@@ -266,9 +275,14 @@ def turn_status_of(game: Game, clock: TurnClock | None) -> TurnStatus:
         waiting_for_host=bool(pending and clock.timed_out),  # type: ignore[union-attr]
         seats=[
             SeatTurnStatus(
-                seat=row.seat_index, name=row.display_name, is_bot=row.is_bot, away_until=row.away_until,
-                away_used=timedelta(seconds=row.away_used_seconds), timeouts_in_row=row.timeouts_in_row,
-                absent=row.absent, auto_pass=row.auto_pass,
+                seat=row.seat_index,
+                name=row.display_name,
+                is_bot=row.is_bot,
+                away_until=row.away_until,
+                away_used=timedelta(seconds=row.away_used_seconds),
+                timeouts_in_row=row.timeouts_in_row,
+                absent=row.absent,
+                auto_pass=row.auto_pass,
             )
             for row in game.seats
         ],

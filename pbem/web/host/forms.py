@@ -20,7 +20,6 @@ from typing import Any, Literal
 from werkzeug.datastructures import MultiDict
 
 import engine
-
 from pbem import config as config_module
 from pbem.addresses import address_mistake
 from pbem.config import ConfigError, PolicyConfig

@@ -13,11 +13,13 @@ from pbem.errors import BadLink, NotAllowed, NotSignedIn, PbemError, RateLimited
 from pbem.models import GameStatus
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.hosting import GameRow
+from pbem.service.host.invites import InviteSettings, seat_order_label
+from pbem.times import ago, local_time, until
+from pbem.variants import variant_choices
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.board_svg import board_svg
 from pbem.web.errors import wants_json
-from pbem.service.host.invites import InviteSettings, seat_order_label
 from pbem.web.host.forms import GROUPS, blank_form, copied_form, engine_options, policy_fields, read_form
 from pbem.web.host.session import current_host, require_host, sign_in, sign_out, sign_out_everywhere
 from pbem.web.params import required_int
@@ -25,8 +27,6 @@ from pbem.web.replay import archive_response
 from pbem.web.security import no_store
 from pbem.web.turn_page import LogEntry
 from pbem.web.urls import url_for
-from pbem.times import ago, local_time, until
-from pbem.variants import variant_choices
 
 blueprint = Blueprint("host", __name__, url_prefix="/host")
 csrf.protect(blueprint)
@@ -144,8 +144,13 @@ def create_game() -> Any:
             flash("Your game is ready for players: share the link below.", "host")
             return redirect(url_for("host.invite", invite_id=invite_id), 303)
         game_id = runtime().hosting.create_and_start(
-            host=host, title=form.title, players=form.players(host.email), variant=form.variant, options=form.engine_options(),
-            policies=form.policies, client=request.remote_addr or "unknown",
+            host=host,
+            title=form.title,
+            players=form.players(host.email),
+            variant=form.variant,
+            options=form.engine_options(),
+            policies=form.policies,
+            client=request.remote_addr or "unknown",
         )
         if form.players_may_rematch:
             runtime().rematches.allow_players(game_id, True)
@@ -167,8 +172,14 @@ def _creator() -> HostSession:
 
 
 def _form_context(host: HostSession) -> dict[str, Any]:
-    return {"host": host, "variants": variant_choices(), "policy_fields": policy_fields(), "engine_options": engine_options(),
-            "rows": range(12), "groups": GROUPS}
+    return {
+        "host": host,
+        "variants": variant_choices(),
+        "policy_fields": policy_fields(),
+        "engine_options": engine_options(),
+        "rows": range(12),
+        "groups": GROUPS,
+    }
 
 
 # -- a game players join by link ------------------------------------------------------------------------
@@ -212,8 +223,12 @@ def render_invite(invite_id: str, *, status: int = 200, problem: str | None = No
     if detail.started_game:
         return redirect(url_for("host.game", game_id=detail.started_game), 303)
     return render_template(
-        "host/invite.html", invite=detail, problem=problem, seat_order=seat_order_label(detail.seat_order),
-        notices=get_flashed_messages(category_filter=["host"]), now=runtime().clock.now(),
+        "host/invite.html",
+        invite=detail,
+        problem=problem,
+        seat_order=seat_order_label(detail.seat_order),
+        notices=get_flashed_messages(category_filter=["host"]),
+        now=runtime().clock.now(),
     ), status
 
 
@@ -234,16 +249,29 @@ def game_json(game_id: str) -> Response:
         host_plays=detail.host_plays,
         seats=[
             {
-                "seat": seat.seat, "name": seat.name, "email": seat.email, "is_bot": seat.is_bot,
+                "seat": seat.seat,
+                "name": seat.name,
+                "email": seat.email,
+                "is_bot": seat.is_bot,
                 "last_seen_at": _iso(seat.last_seen_at),
-                "turn": None if seat.turn is None else {
-                    "away_until": _iso(seat.turn.away_until), "away_used_hours": seat.turn.away_used.total_seconds() / 3600,
-                    "timeouts_in_row": seat.turn.timeouts_in_row, "absent": seat.turn.absent,
+                "turn": None
+                if seat.turn is None
+                else {
+                    "away_until": _iso(seat.turn.away_until),
+                    "away_used_hours": seat.turn.away_used.total_seconds() / 3600,
+                    "timeouts_in_row": seat.turn.timeouts_in_row,
+                    "absent": seat.turn.absent,
                     "auto_pass": seat.turn.auto_pass,
                 },
-                "mail": None if seat.mail is None else {
-                    "sent": seat.mail.sent, "waiting": seat.mail.waiting, "retrying": seat.mail.retrying,
-                    "failed": seat.mail.failed, "in_trouble": seat.mail.in_trouble, "last_error": seat.mail.last_error,
+                "mail": None
+                if seat.mail is None
+                else {
+                    "sent": seat.mail.sent,
+                    "waiting": seat.mail.waiting,
+                    "retrying": seat.mail.retrying,
+                    "failed": seat.mail.failed,
+                    "in_trouble": seat.mail.in_trouble,
+                    "last_error": seat.mail.last_error,
                 },
             }
             for seat in detail.seats
@@ -251,8 +279,12 @@ def game_json(game_id: str) -> Response:
         view=detail.public_view,
         log=[{"seq": entry.seq, "actor": entry.actor, "lines": entry.lines} for entry in detail.history],
         host_actions=[
-            {"action": action.action, "actor": action.actor_email, "at": _iso(action.created_at),
-             "details": action.details}
+            {
+                "action": action.action,
+                "actor": action.actor_email,
+                "at": _iso(action.created_at),
+                "details": action.details,
+            }
             for action in detail.actions
         ],
     )
@@ -270,7 +302,9 @@ def rollback_page(game_id: str) -> Any:
     hosting = runtime().hosting
     to_seq = _int(request.args.get("to"), "turn")
     return render_template(
-        "host/rollback.html", detail=hosting.detail(game_id, host), to_seq=to_seq,
+        "host/rollback.html",
+        detail=hosting.detail(game_id, host),
+        to_seq=to_seq,
         seen=hosting.seen_since(game_id, to_seq, host),
     )
 
@@ -291,8 +325,10 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
     moderation = runtime().moderation
     if action == "replace":
         moderation.replace_player(game_id, seat, request.form.get("name", ""), request.form.get("email", ""), host=host)
-        message = ("The seat has a new player; they have been emailed what their seat knows and their link, "
-                   "and the table has been told.")
+        message = (
+            "The seat has a new player; they have been emailed what their seat knows and their link, "
+            "and the table has been told."
+        )
     elif action == "rotate":
         moderation.rotate_link(game_id, seat, host=host)
         message = "The seat's old links no longer work; a new one has been emailed."
@@ -301,8 +337,10 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
         message = "The seat's link has been emailed again."
     elif action == "email":
         moderation.correct_email(game_id, seat, request.form.get("email", ""), host=host)
-        message = ("We emailed the seat's current address to confirm the new one: the address changes only once "
-                   "they confirm (within three days). If that address does not work, replace the player instead.")
+        message = (
+            "We emailed the seat's current address to confirm the new one: the address changes only once "
+            "they confirm (within three days). If that address does not work, replace the player instead."
+        )
     elif action == "nudge":
         runtime().hosting.owned(game_id, host)  # 403 for another host's game
         note = request.form.get("note", "")
@@ -338,7 +376,9 @@ def game_action(game_id: str, action: str) -> Any:
         elif action == "skip":
             controls.skip(game_id, actor_email=host.email)
         else:
-            controls.extend_deadline(game_id, _int(request.form.get("hours"), "number of hours"), actor_email=host.email)
+            controls.extend_deadline(
+                game_id, _int(request.form.get("hours"), "number of hours"), actor_email=host.email
+            )
         message = TURN_CONTROLS[action]
     elif action == "end":
         moderation.end_game(game_id, host=host)
@@ -358,8 +398,11 @@ def game_action(game_id: str, action: str) -> Any:
         runtime().hosting.owned(game_id, host)
         allowed = request.form.get("allowed") == "yes"
         runtime().rematches.allow_players(game_id, allowed)
-        message = ("Any player may now start the rematch from the game-over page." if allowed
-                   else "Only you can start the rematch now.")
+        message = (
+            "Any player may now start the rematch from the game-over page."
+            if allowed
+            else "Only you can start the rematch now."
+        )
     elif action == "reveal":
         revealed = moderation.reveal(game_id, request.form.get("reason"), host=host)
         return render_template("host/reveal.html", revealed=revealed, board=board_svg(revealed.view))
@@ -387,19 +430,36 @@ def render_game(game_id: str, *, status: int = 200, problem: str | None = None) 
     detail = hosting.detail(game_id, host)
     names = [seat.name for seat in detail.seats]
     log = [
-        LogEntry(seq=entry.seq, when=local_time(entry.created_at, "UTC"),
-                 actor=names[entry.actor] if entry.actor is not None else None, lines=list(entry.lines))
+        LogEntry(
+            seq=entry.seq,
+            when=local_time(entry.created_at, "UTC"),
+            actor=names[entry.actor] if entry.actor is not None else None,
+            lines=list(entry.lines),
+        )
         for entry in reversed(detail.history)
     ]
     turns = hosting.turns(game_id, host) if detail.row.status == GameStatus.ACTIVE else []
     chat = [
-        {"id": line.id, "kind": line.kind, "name": line.name, "text": line.text, "is_you": line.kind == "host",
-         "at": line.created_at.isoformat(), "when": local_time(line.created_at, "UTC"),
-         "by_email": line.source == "email"}
+        {
+            "id": line.id,
+            "kind": line.kind,
+            "name": line.name,
+            "text": line.text,
+            "is_you": line.kind == "host",
+            "at": line.created_at.isoformat(),
+            "when": local_time(line.created_at, "UTC"),
+            "by_email": line.source == "email",
+        }
         for line in runtime().chat.messages(game_id).lines
     ]
     return render_template(
-        "host/game.html", detail=detail, host=host, log=log, turns=turns, problem=problem, chat=chat,
+        "host/game.html",
+        detail=detail,
+        host=host,
+        log=log,
+        turns=turns,
+        problem=problem,
+        chat=chat,
         lineage=runtime().rematches.lineage(game_id),
         page=PublicBoard(board_svg(detail.public_view)) if detail.public_view else None,
         notices=get_flashed_messages(category_filter=["host"]),
@@ -408,11 +468,20 @@ def render_game(game_id: str, *, status: int = 200, problem: str | None = None) 
 
 def _row_json(row: GameRow) -> dict[str, Any]:
     return {
-        "id": row.game_id, "title": row.title, "variant": row.variant, "status": row.status, "paused": row.paused,
-        "host_email": row.host_email, "round": row.round, "to_act": row.to_act,
-        "waiting_since": _iso(row.waiting_since), "deadline": _iso(row.deadline),
-        "last_activity": _iso(row.last_activity), "mail_trouble": row.mail_trouble,
-        "reminders_sent": row.reminders_sent, "waiting_for_host": row.waiting_for_host,
+        "id": row.game_id,
+        "title": row.title,
+        "variant": row.variant,
+        "status": row.status,
+        "paused": row.paused,
+        "host_email": row.host_email,
+        "round": row.round,
+        "to_act": row.to_act,
+        "waiting_since": _iso(row.waiting_since),
+        "deadline": _iso(row.deadline),
+        "last_activity": _iso(row.last_activity),
+        "mail_trouble": row.mail_trouble,
+        "reminders_sent": row.reminders_sent,
+        "waiting_for_host": row.waiting_for_host,
     }
 
 
@@ -444,5 +513,3 @@ def on_error(error: PbemError) -> Any:
         except PbemError:
             pass
     return render_template("error.html", status=error.status, message=error.message), error.status
-
-
