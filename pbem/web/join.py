@@ -64,7 +64,7 @@ def confirm_page(token: str) -> Any:
         confirmation = runtime().invites.confirmation(token)
     except (InviteUnavailable, BadLink) as exc:
         return render_template("join/unavailable.html", message=exc.message), exc.status
-    return render_template("join/confirm.html", confirmation=confirmation, token=token, done=False)
+    return render_template("join/confirm.html", confirmation=confirmation, token=token, done=confirmation.already)
 
 
 @blueprint.post("/join/confirm/<token>")

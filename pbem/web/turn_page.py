@@ -139,8 +139,9 @@ class TurnPage:
     @property
     def round_just_ended(self) -> bool:
         """The last round to end is the one just before this one (or the game ended with it)."""
-        just_ended = self.final is not None or self.view.get("round", 0) <= self.results[-1].round + 1
-        return bool(self.results) and just_ended
+        if not self.results:
+            return False
+        return self.final is not None or self.view.get("round", 0) <= self.results[-1].round + 1
 
     @property
     def zones(self) -> tuple[str, ...]:

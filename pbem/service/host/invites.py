@@ -158,6 +158,8 @@ class Confirmation:
     name: str
     email: str
     started_game: str | None = None  # the game, when this confirmation filled it and it started by itself
+    already: bool = False  # confirmed before: the link only says so
+    game_running: bool = False  # (with `already`) the game has started since
 
 
 class InviteLinks:
@@ -361,7 +363,8 @@ class Invites:
         with self._db.read() as session:
             joiner = _joiner(session, nonce)
             if joiner.confirmed_at is not None:
-                return Confirmation(joiner.invite.title, joiner.name, joiner.email)
+                return Confirmation(joiner.invite.title, joiner.name, joiner.email, already=True,
+                                    game_running=joiner.invite.started_at is not None)
             _still_open_for(joiner.invite)
             return Confirmation(joiner.invite.title, joiner.name, joiner.email)
 
