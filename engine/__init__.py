@@ -37,7 +37,7 @@ from .rounds import deal_round
 from .rules import apply_move, is_over, legal_moves, scores, to_act
 from .setup import OPTION_NOTES, OPTION_VARIANTS, OPTIONS, check_setup
 from .state import GOLD_PICK, PLAY, STEAL, Game
-from .text import describe_event, role_name
+from .text import describe_event, describe_events, role_name
 from .variants import VARIANTS, get_variant
 from .views import card_info, view
 from .winners import round_winners
@@ -59,6 +59,7 @@ __all__ = [
     "is_over",
     "scores",
     "describe_event",
+    "describe_events",
     "card_info",
     "OPTIONS",
     "VARIANTS",

@@ -144,7 +144,7 @@ def describe_openly(event: dict[str, Any], names: list[str], secret_roles: froze
         "role_dealt": lambda: f"{who()} is dealt the role {role_name(event['role'])}.",
         "hand_dealt": lambda: f"{who()} is dealt {cards()}.",
         "map_peek": lambda: (
-            f"{who()} looked at the {goal_place(event)} goal with a map: "
+            f"{who()} looked at the {goal_place(event)} goal with a Map: "
             + ("the gold." if event["gold"] else "only stone.")
         ),
         "discarded": lambda: f"{who()} discarded {cards()} face down.",

@@ -5,7 +5,7 @@ never says more than its event.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -57,8 +57,13 @@ def _labels() -> dict[str, str]:
 
 
 def card_label(name: str) -> str:
-    label = _labels().get(name, name.replace("_", " "))
-    return label[0].lower() + label[1:] if label not in ("Start",) else label
+    """A card's name as printed on it ("T-junction", "Swap Your Hand", "Free at last!"), never lower-cased."""
+    return _labels().get(name, name.replace("_", " "))
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """ "0 nuggets", "1 nugget", "2 nuggets": never "nugget(s)"."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
 def goal_place(event: Mapping[str, Any]) -> str:
@@ -110,96 +115,217 @@ def less_for_role(role: str) -> str:
 
 
 def _cards(names: list[str]) -> str:
-    return ", ".join(card_label(n) for n in names) or "nothing"
+    """Cards by their printed names: "Map", "Curve and Map", "Curve, Map and Theft"."""
+    labels = [card_label(n) for n in names]
+    if len(labels) > 1:
+        return ", ".join(labels[:-1]) + " and " + labels[-1]
+    return labels[0] if labels else "nothing"
 
 
-def describe_event(event: dict[str, Any], names: list[str]) -> str:
-    def who(key: str = "seat") -> str:
-        seat = event.get(key)
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
+class _Reader:
+    """Who is who in a line read by one seat: that seat is "you" (with its verbs), the others go by name."""
+
+    def __init__(self, event: Mapping[str, Any], names: Sequence[str], you: int | None) -> None:
+        self.event, self.names, self.you = event, names, you
+
+    def seat(self, key: str) -> Any:
+        return self.event.get(key)
+
+    def is_you(self, key: str = "seat") -> bool:
+        return self.you is not None and self.seat(key) == self.you
+
+    def who(self, key: str = "seat") -> str:
+        seat = self.seat(key)
+        if self.is_you(key):
+            return "you"
+        return self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else "someone"
+
+    def whose(self, key: str = "seat") -> str:
+        return "your" if self.is_you(key) else f"{self.who(key)}'s"
+
+    def does(self, key: str, third: str, second: str) -> str:
+        """The verb for the seat under `key`: "has" for a name, "have" for you."""
+        return f"{self.who(key)} {second if self.is_you(key) else third}"
+
+    def them(self) -> str:
+        """The target of an action: "themselves" ("yourself") when a player played it on their own seat."""
+        if self.seat("seat") == self.seat("target"):
+            return "yourself" if self.is_you() else "themselves"
+        return self.who("target")
+
+    def own(self) -> str:
+        return "yourself" if self.is_you() else "themselves"
+
+
+def describe_event(event: dict[str, Any], names: Sequence[str], you: int | None = None) -> str:
+    """One line of English for one event. `you`: the seat reading it, called "you" (None: everyone by name)."""
+    r = _Reader(event, names, you)
+    who, does = r.who, r.does
+
+    def count(word: str, words: str | None = None) -> str:
+        return plural(event["count"], word, words)
 
     describe: dict[str, Callable[[], str]] = {
-        "round_started": lambda: _round_started(event, names),
+        "round_started": lambda: _round_started(event, r),
         "role_dealt": lambda: f"Your role this round: {role_name(event['role'])}.",
         "hand_dealt": lambda: f"Your hand: {_cards(event.get('names', []))}.",
         "path_placed": lambda: (f"{who()} built a {card_label(event['name'])} at ({event['x']}, {event['y']})"
                                 + (", turned around." if event.get("rotated") else ".")),
         "goal_revealed": lambda: (f"The {goal_place(event)} goal is turned over: "
                                   + ("GOLD!" if event["gold"] else "only stone.")),
-        "tool_broken": lambda: f"{who()} broke {who('target')}'s {event['tool']}.",
+        "tool_broken": lambda: f"{who()} broke {r.whose('target')} {event['tool']}.",
         "tool_repaired": lambda: (f"{who()} repaired "
-                                  + ("their own" if event["seat"] == event["target"] else f"{who('target')}'s")
+                                  + (("your own" if r.is_you() else "their own") if event["seat"] == event["target"]
+                                     else r.whose("target"))
                                   + f" {event['tool']}."),
-        "rockfall": lambda: (f"{who()} caused a rockfall and removed the {card_label(event['name'])} "
+        "rockfall": lambda: (f"{who()} caused a Rockfall and removed the {card_label(event['name'])} "
                              f"at ({event['x']}, {event['y']})."),
-        "map_used": lambda: f"{who()} looked at the {goal_place(event)} goal with a map.",
+        "map_used": lambda: f"{who()} looked at the {goal_place(event)} goal with a Map.",
         "map_peek": lambda: (f"You saw the {goal_place(event)} goal: "
                              + ("it holds the gold." if event["gold"] else "only stone.")),
-        "passed": lambda: f"{who()} passed, discarding {event['count']} card{'s' if event['count'] != 1 else ''}.",
+        "passed": lambda: f"{who()} passed, discarding {_a_card(event['count'])} face down.",
         "discarded": lambda: f"You discarded {_cards(event.get('names', []))}.",
-        "drew": lambda: f"{who()} drew {event['count']} card{'s' if event['count'] != 1 else ''}.",
+        "drew": lambda: f"{who()} drew {_a_card(event['count'])}.",
         "drew_cards": lambda: f"You drew {_cards(event.get('names', []))}.",
         "draw_pile_empty": lambda: "The draw pile is empty.",
-        "out_of_cards": lambda: f"{who()} has no cards left this round.",
+        "out_of_cards": lambda: f"{does('seat', 'has', 'have')} no cards left this round.",
         "no_playable_cards": lambda: "The draw pile is empty and nobody holds a card they could play.",
-        "round_ended": lambda: _round_ended(event, names),
-        "gold_drawn": lambda: f"{event['count']} gold cards are drawn; {who('first')} chooses first.",
+        "round_ended": lambda: _round_ended(event, r),
+        "gold_drawn": lambda: (f"{plural(event['count'], 'gold card')} {'is' if event['count'] == 1 else 'are'} "
+                               f"drawn; {does('first', 'chooses', 'choose')} first."),
         "gold_offered": lambda: f"Choose a gold card: {', '.join(str(v) for v in event['values'])}.",
         "gold_picked": lambda: f"{who()} kept a gold card.",
         "gold_kept": lambda: f"You received gold worth {' + '.join(str(v) for v in event['values']) or '0'}.",
-        "saboteur_paid": lambda: (f"{who()} takes {event['nuggets']} nugget{'s' if event['nuggets'] != 1 else ''}"
-                                  f" in {event['card_count']} card{'s' if event['card_count'] != 1 else ''}"
+        "saboteur_paid": lambda: (f"{does('seat', 'takes', 'take')} {plural(event['nuggets'], 'nugget')}"
+                                  f" in {plural(event['card_count'], 'card')}"
                                   + ("." if event["nuggets"] == event["due"]
                                      else f" (the gold left could not make the {event['due']} due).")),
-        "game_over": lambda: _game_over(event, names),
-        "cards_set_aside": lambda: f"The top {event['count']} cards are set aside unseen for this round.",
-        "theft_played": lambda: f"{who()} put a Theft in front of themselves.",
-        "theft_removed": lambda: f"{who()} played Hands Off and removed {who('target')}'s Theft.",
-        "trapped": lambda: f"{who()} trapped {who('target')}.",
-        "freed": lambda: f"{who()} set {_them(event, names)} free.",
-        "hands_swapped": lambda: f"{who()} swapped hands with {who('target')}, who draws a card.",
+        "game_over": lambda: _game_over(event, r),
+        "cards_set_aside": lambda: (f"The top {count('card')} {'is' if event['count'] == 1 else 'are'} set aside "
+                                    "unseen for this round."),
+        "theft_played": lambda: f"{who()} put a Theft in front of {r.own()}.",
+        "theft_removed": lambda: f"{who()} played Hands Off and removed {r.whose('target')} Theft.",
+        "trapped": lambda: f"{who()} played Trapped! on {r.them()}.",
+        "freed": lambda: f"{who()} played Free at last! and set {r.them()} free.",
+        "hands_swapped": lambda: (f"{who()} played Swap Your Hand with {who('target')}, who "
+                                  + ("draw" if r.is_you("target") else "draws") + " a card."),
         "hand_received": lambda: f"Your hand is now: {_cards(event.get('names', []))}.",
-        "inspected": lambda: f"{who()} looked at {who('target')}'s dwarf card.",
-        "role_seen": lambda: f"{who('target')} is a {role_name(event['role'])}.",
-        "hats_swapped": lambda: f"{who()} made {_them(event, names)} swap their dwarf card for a leftover one.",
+        "inspected": lambda: f"{who()} played Inspection on {who('target')} and looked at their dwarf card."
+                             if not r.is_you("target") else f"{who()} played Inspection and looked at your dwarf card.",
+        "role_seen": lambda: f"{does('target', 'is', 'are')} {_article(role_name(event['role']))}.",
+        "hats_swapped": lambda: f"{who()} played Swap Your Hats on {r.them()}.",
         "role_changed": lambda: f"Your new role this round: {role_name(event['role'])}.",
-        "cleared": lambda: (f"{who()} discarded {event['count']} cards to remove the "
-                            f"{card_label(event['name'])} lying in front of them."),
-        "gold_paid": lambda: _gold_paid(event, names),
+        "cleared": lambda: (f"{who()} discarded {count('card')} to remove the "
+                            f"{card_label(event['name'])} lying in front of {'you' if r.is_you() else 'them'}."),
+        "gold_paid": lambda: _gold_paid(event, r),
         "gold_stolen": lambda: f"{who()} stole a gold piece from {who('target')}.",
         "theft_unused": lambda: f"{who()} {THEFT_OUTCOMES.get(event['reason'], 'did not steal')}.",
     }
     render = describe.get(event.get("type", ""))
     if render is None:
         return str(event.get("type", "event")).replace("_", " ").capitalize() + "."
-    line = render()
-    # a card name may end in its own exclamation mark ("Free at last!"): no full stop after it
+    return sentence(render())
+
+
+def sentence(line: str) -> str:
+    """A line starts with a capital, and a card name that ends in "!" takes no full stop after it."""
+    line = line[:1].upper() + line[1:]
     return line[:-1] if line.endswith("!.") else line
 
 
-def _them(event: dict[str, Any], names: list[str]) -> str:
-    """The target of an action, or "themselves" when a player played it on their own seat."""
-    return "themselves" if event["seat"] == event["target"] else names[event["target"]]
+def _a_card(count: int) -> str:
+    """ "a card", "2 cards"."""
+    return "a card" if count == 1 else plural(count, "card")
 
 
-def _gold_paid(event: dict[str, Any], names: list[str]) -> str:
-    amount = event["amount"]
-    pieces = f"{amount} gold piece{'s' if amount != 1 else ''}"
+def _article(noun: str) -> str:
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+# A move's private follow-ups, told inside the line of the event that caused them (see `describe_move`).
+def _joined(head: str, tail: str) -> str:
+    return head[:-1] + tail if head.endswith(".") else head + tail
+
+
+def describe_events(events: Sequence[dict[str, Any]], names: Sequence[str], you: int | None = None) -> list[str]:
+    """The lines of one move's events for one reader: one line per thing that happened, the cards drawn, the map's
+    answer and the gold received told inside the line of the move that caused them ("You built a Crossing at
+    (3, 0) and drew Map."). `events` are those the reader may see, in order."""
+    lines: list[str] = []
+    last: dict[str, Any] | None = None  # the event the previous line tells
+    for event in events:
+        kind = event.get("type", "")
+        merged = _merge(last, event, lines[-1] if lines else "", names, you)
+        if merged is not None:
+            lines[-1] = merged
+            if kind != "drew":
+                last = {**(last or {}), "merged": kind}  # the line goes on: a draw after it takes a comma
+            else:
+                last = {**(last or {}), "drew": event["count"]}
+            continue
+        lines.append(describe_event(event, names, you))
+        last = event
+    return lines
+
+
+ACTIONS_THAT_DRAW = frozenset({"path_placed", "tool_broken", "tool_repaired", "rockfall", "map_used", "passed",
+                               "theft_played", "theft_removed", "trapped", "freed", "hands_swapped", "inspected",
+                               "hats_swapped", "cleared"})
+
+
+def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str, names: Sequence[str],
+           you: int | None) -> str | None:
+    """The previous line with `event` told inside it, or None when `event` takes a line of its own."""
+    if last is None:
+        return None
+    kind, before = event.get("type"), last.get("type")
+    mine = you is not None and event.get("seat") == you
+    if kind == "goal_revealed" and before == "path_placed" and "drew" not in last:
+        found = "it holds the gold" if event["gold"] else "only stone"
+        return _joined(line, f", turning over the {goal_place(event)} goal ({found}).")
+    if kind == "drew" and before in ACTIONS_THAT_DRAW and "drew" not in last and last.get("seat") == event.get("seat"):
+        return _joined(line, f"{',' if before == 'passed' or 'merged' in last else ''} and drew {_a_card(event['count'])}.")
+    if kind == "drew_cards" and mine and last.get("drew") is not None:
+        return line.replace(f" and drew {_a_card(last['drew'])}", f" and drew {_cards(event.get('names', []))}", 1)
+    if kind == "discarded" and mine and before in ("passed", "cleared"):
+        if before == "passed":
+            return line.replace(f"discarding {_a_card(last['count'])} face down",
+                                f"discarding {_cards(event.get('names', []))} face down", 1)
+        return _joined(line, f" ({_cards(event.get('names', []))}).")
+    if kind == "map_peek" and mine and before == "map_used":
+        return _joined(line, " (" + ("it holds the gold)." if event["gold"] else "only stone)."))
+    if kind == "gold_kept" and mine and before in ("gold_picked", "saboteur_paid"):
+        worth = " + ".join(str(v) for v in event["values"]) or "0"
+        return _joined(line, f", worth {worth}.") if before == "gold_picked" else _joined(line, f" ({worth}).")
+    if kind == "role_seen" and you is not None and last.get("seat") == you and before == "inspected":
+        return _joined(line, f": {_article(role_name(event['role']))}.")
+    if kind == "hand_received" and mine and before == "hands_swapped":
+        return _joined(line, f"; your hand is now {_cards(event.get('names', []))}.")
+    if kind == "role_changed" and mine and before == "hats_swapped" and "drew" not in last:
+        return _joined(line, f"; your new role: {role_name(event['role'])}.")
+    return None
+
+
+def _gold_paid(event: dict[str, Any], r: _Reader) -> str:
+    pieces = plural(event["amount"], "gold piece")
     reason = event["reason"]
+    gets = r.does("seat", "gets", "get")
     if reason == "trapped":
-        return f"{names[event['seat']]} gets nothing, being trapped."
+        return f"{gets} nothing, being trapped."
     if reason == "crystals":
-        return f"{names[event['seat']]} gets {pieces} for the {event['base']} crystals in the tunnels."
-    return f"{names[event['seat']]} gets {pieces} {PAYOUT_REASONS.get(reason, '')}".rstrip() + "."
+        return f"{gets} {pieces} for the {plural(event['base'], 'crystal')} in the tunnels."
+    return f"{gets} {pieces} {PAYOUT_REASONS.get(reason, '')}".rstrip() + "."
 
 
-def _round_started(event: dict[str, Any], names: list[str]) -> str:
-    line = f"Round {event['round']} begins; {names[event['first']]} plays first"
+def _round_started(event: dict[str, Any], r: _Reader) -> str:
+    line = f"Round {event['round']} begins; {r.does('first', 'plays', 'play')} first"
     after = event.get("after")
     if after is None:
         return line + "."
     why = "built the last path card" if event.get("because") == "last_path" else "played the last card"
-    return f"{line}, sitting left of {names[after]}, who {why} of the round before."
+    if r.is_you("after"):
+        return f"{line}, sitting on your left: you {why} of the round before."
+    return f"{line}, sitting left of {r.who('after')}, who {why} of the round before."
 
 
 NOT_REACHED = {
@@ -212,44 +338,49 @@ def _not_reached(event: dict[str, Any]) -> str:
     return NOT_REACHED.get(event.get("reason", ""), "the gold was not reached")
 
 
-def _round_ended(event: dict[str, Any], names: list[str]) -> str:
+def _roles(event: Mapping[str, Any], r: _Reader) -> str:
+    return "; ".join(f"{'you' if s == r.you else r.names[s]}, {role_name(role)}" for s, role in enumerate(event["roles"]))
+
+
+def _round_ended(event: dict[str, Any], r: _Reader) -> str:
     if "teams" in event:
-        return _round_ended_with_teams(event, names)
+        return _round_ended_with_teams(event, r)
     winner = event["winner"]
     if winner == "diggers":
-        reached = names[event["reached_by"]]
+        reached = r.who("reached_by")
         head = f"Round {event['round']} is over: {reached} reached the gold and the gold-diggers win."
     elif winner == "saboteurs":
         head = f"Round {event['round']} is over: {_not_reached(event)} and the saboteurs win."
     else:
         head = f"Round {event['round']} is over: {_not_reached(event)} and there was no saboteur, so nobody wins."
-    roles = ", ".join(f"{names[s]} {role_name(r)}" for s, r in enumerate(event["roles"]))
-    return f"{head} Roles: {roles}."
+    return f"{head} Roles: {_roles(event, r)}."
 
 
-def _round_ended_with_teams(event: dict[str, Any], names: list[str]) -> str:
+def _round_ended_with_teams(event: dict[str, Any], r: _Reader) -> str:
     teams = event["teams"]
     start = f"Round {event['round']} is over: "
     if teams:
-        reached = names[event["reached_by"]]
+        reached = r.who("reached_by")
         who_wins = " and ".join(teams) + (" team" if len(teams) == 1 else " teams")
         blocked = [t for t in ("blue", "green") if not event["claims"][t]]
         door = f" (a door bars the {blocked[0]} team)" if blocked else ""
         head = f"{start}{reached} reached the gold and the {who_wins} win{'s' if len(teams) == 1 else ''}{door}."
     elif event["reached_by"] is not None:
         head = (
-            f"{start}{names[event['reached_by']]} reached the gold, but doors bar both teams, "
+            f"{start}{r.who('reached_by')} reached the gold, but doors bar both teams, "
             f"so the saboteurs' side wins."
         )
     elif event["winner"] == "saboteurs":
         head = f"{start}{_not_reached(event)} and the saboteurs' side wins."
     else:
         head = f"{start}{_not_reached(event)} and nobody wins."
-    roles = ", ".join(f"{names[s]} {role_name(r)}" for s, r in enumerate(event["roles"]))
-    return f"{head} Roles: {roles}."
+    return f"{head} Roles: {_roles(event, r)}."
 
 
-def _game_over(event: dict[str, Any], names: list[str]) -> str:
-    scores = ", ".join(f"{names[s]} {t}" for s, t in enumerate(event["scores"]))
-    winners = " and ".join(names[s] for s in event["winners"])
-    return f"The game is over. Gold: {scores}. Winner: {winners}."
+def _game_over(event: dict[str, Any], r: _Reader) -> str:
+    def name(seat: int) -> str:
+        return "you" if seat == r.you else r.names[seat]
+
+    scores = ", ".join(f"{name(s)} {t}" for s, t in enumerate(event["scores"]))
+    winners = " and ".join(name(s) for s in event["winners"])
+    return f"The game is over. Gold: {scores}. {'Winner' if len(event['winners']) == 1 else 'Winners'}: {winners}."

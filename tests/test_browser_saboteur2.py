@@ -56,7 +56,7 @@ def test_building_a_door_card_by_clicking_the_card_and_a_lit_cell(
     screenshots(page, "confirm-door")
     page.get_by_role("button", name="Play it").click()
 
-    expect(page.locator(".message.played")).to_contain_text("Ann built a blue door")
+    expect(page.locator(".message.played")).to_contain_text("You built a Blue door")
     placed = page.locator(f'svg.board .card[data-x="{move["x"]}"][data-y="{move["y"]}"]')
     expect(placed.locator(".door-blue .door-letter")).to_have_text("B")
     assert state_of(live_server, game_id).board[(move["x"], move["y"])][0] == door
@@ -80,7 +80,7 @@ def test_swapping_hands_by_clicking_the_card_and_the_player(
     expect(page.locator("#confirm-text")).to_have_text("Swap hands with Bo (they then draw a card)?")
     page.get_by_role("button", name="Play it").click()
 
-    expect(page.locator(".message.played")).to_contain_text("Ann swapped hands with Bo, who draws a card.")
+    expect(page.locator(".message.played")).to_contain_text("You played Swap Your Hand with Bo, who draws a card")
     held = sorted(int(card) for card in page.locator(".hand-card").evaluate_all(
         "cards => cards.map(c => c.getAttribute('data-card'))"))
     assert held == bos_hand

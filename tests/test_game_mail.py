@@ -203,7 +203,7 @@ def test_turn_emails_do_not_change_with_other_seats_roles_or_what_their_maps_sho
     twin = map_round(runtime, arranged_game, ["digger", "saboteur", "digger", "digger"], gold=(8, -2))
 
     ann = bodies(runtime, first, "ann@example.org")
-    assert len(ann) == 2 and "Bo looked at the top goal with a map." in ann[0][1]
+    assert len(ann) == 2 and "Bo looked at the top goal with a Map" in ann[0][1]
     assert ann == bodies(runtime, twin, "ann@example.org")
     # ... although the twins differ in what Bo saw, and in who the saboteur is
     saw = [engine.view(runtime.games.engine_state(game)[0], 1)["you"]["peeks"] for game in (first, twin)]

@@ -60,10 +60,10 @@ def test_the_recap_tells_maps_discards_breaks_and_repairs_with_each_role(
                                "rotated": False})  # the gold: the round is over, the gold is being shared out
 
     assert recap_lines(runtime, game_id) == [
-        "Ann (gold-digger) looked at the top goal with a map: only stone.",
+        "Ann (gold-digger) looked at the top goal with a Map: only stone.",
         "Bo (saboteur) broke Cy (gold-digger)'s pick.",
         "Cy (gold-digger) repaired their own pick.",
-        "Di (gold-digger) discarded dead end face down.",
+        "Di (gold-digger) discarded Dead end face down.",
     ]
     story = runtime.chronicle.round_story(game_id, 1)
     assert story is not None
@@ -159,13 +159,13 @@ def test_saboteur2_recap_tells_inspections_hat_swaps_and_hand_swaps(runtime: Run
     assert story is not None
     assert recap_lines(runtime, game_id) == [
         "Ann (blue gold-digger) inspected Bo (saboteur)'s dwarf card: saboteur.",
-        "Bo (saboteur) made Cy (a dwarf card given up face down) swap their dwarf card for a leftover one.",
+        "Bo (saboteur) played Swap Your Hats on Cy (a dwarf card given up face down).",
         f"Cy (a dwarf card given up face down) took a leftover dwarf card: {leftover}.",
-        f"Cy ({leftover}) swapped hands with Di (Boss), who draws a card.",
-        f"Cy ({leftover}) now holds {', '.join(labels[c].label.lower() for c in state.hands[3])}.",
-        f"Di (Boss) now holds {', '.join(labels[c].label.lower() for c in state.hands[2][1:])}.",
-        "Di (Boss) trapped Ed (green gold-digger).",
-        "Ed (green gold-digger) discarded map face down.",
+        f"Cy ({leftover}) played Swap Your Hand with Di (Boss), who draws a card.",
+        f"Cy ({leftover}) now holds {', '.join(labels[c].label for c in state.hands[3])}.",
+        f"Di (Boss) now holds {', '.join(labels[c].label for c in state.hands[2][1:])}.",
+        "Di (Boss) played Trapped! on Ed (green gold-digger).",
+        "Ed (green gold-digger) discarded Map face down.",
     ]
     # Rulebook, Swap Your Hats: the old card is discarded "without showing it to anyone"; only Cy held a Geologist
     assert story.recap.roles_of(2) == f"a dwarf card given up face down, then {leftover}"

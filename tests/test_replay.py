@@ -163,7 +163,7 @@ def test_the_host_replay_shows_the_public_view_while_the_game_runs(app: Flask) -
 
     assert HAND_CARD.findall(page) == [] and "Your hand" not in page and 'class="tag">' not in page
     assert "What the whole table could see" in page
-    assert 'href="/host/replay?step=2"' in page and "You drew" not in page and " drew 1 card." in page
+    assert 'href="/host/replay?step=2"' in page and "You drew" not in page and " drew a card." in page
 
 
 def test_the_host_replay_shows_everything_once_the_game_is_over(app: Flask) -> None:

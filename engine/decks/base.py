@@ -12,9 +12,9 @@ BASE_PATHS: list[dict[str, Any]] = [
     # cards.md, connected cards: 5 crossings
     {"name": "cross", "label": "Crossing", "count": 5, "segments": [{"edges": "NESW"}]},
     # cards.md: 5 T junctions N-S with an E branch
-    {"name": "tee_nse", "label": "T junction", "count": 5, "segments": [{"edges": "NES"}]},
+    {"name": "tee_nse", "label": "T-junction", "count": 5, "segments": [{"edges": "NES"}]},
     # cards.md: 5 T junctions E-W with an S branch
-    {"name": "tee_ews", "label": "T junction", "count": 5, "segments": [{"edges": "ESW"}]},
+    {"name": "tee_ews", "label": "T-junction", "count": 5, "segments": [{"edges": "ESW"}]},
     # cards.md: 4 straights N-S (not 3: the card sheet prints them sideways)
     {"name": "straight_ns", "label": "Straight", "count": 4, "segments": [{"edges": "NS"}]},
     # cards.md: 3 straights E-W

@@ -43,16 +43,16 @@ EXPANSION_PATHS: list[dict[str, Any]] = [
     {"name": "crystal_cross", "label": "Crossing with a crystal", "count": 1,
      "segments": [{"edges": "NESW"}], "crystals": 1},
     # cards.md: connected N-E-S, 3 of them
-    {"name": "crystal_tee_nse", "label": "T junction with a crystal", "count": 3,
+    {"name": "crystal_tee_nse", "label": "T-junction with a crystal", "count": 3,
      "segments": [{"edges": "NES"}], "crystals": 1},
     # cards.md: connected E-S-W
-    {"name": "crystal_tee_ews", "label": "T junction with a crystal", "count": 1,
+    {"name": "crystal_tee_ews", "label": "T-junction with a crystal", "count": 1,
      "segments": [{"edges": "ESW"}], "crystals": 1},
     # cards.md: connected E-S-W with a dead-end N stub
-    {"name": "crystal_tee_ews_stub_n", "label": "T junction with a crystal", "count": 1,
+    {"name": "crystal_tee_ews_stub_n", "label": "T-junction with a crystal", "count": 1,
      "segments": [{"edges": "ESW"}, {"edges": "N", "dead": True}], "crystals": 1},
     # cards.md: connected N-E-S with a dead-end W stub
-    {"name": "crystal_tee_nse_stub_w", "label": "T junction with a crystal", "count": 1,
+    {"name": "crystal_tee_nse_stub_w", "label": "T-junction with a crystal", "count": 1,
      "segments": [{"edges": "NES"}, {"edges": "W", "dead": True}], "crystals": 1},
     # cards.md: connected N-S with a dead-end E stub
     {"name": "crystal_straight_ns_stub_e", "label": "Straight with a crystal", "count": 1,

@@ -53,5 +53,15 @@ def describe_openly(event: dict[str, Any], names: list[str]) -> str:
     return engine.describe_openly(event, names)
 
 
-def describe(events: Iterable[dict[str, Any]], names: list[str]) -> list[str]:
-    return [describe_event(event, names) for event in events]
+def describe(events: Iterable[dict[str, Any]], names: list[str], you: int | None = None) -> list[str]:
+    """One move's lines for a reader (`you`: their seat, called "you"; None: everyone by name): the engine's
+    `describe_events`, with the server's own events (a timeout, a rollback) each on a line of their own."""
+    lines: list[str] = []
+    run: list[dict[str, Any]] = []
+    for event in events:
+        if event.get("type") in SERVER_EVENTS:
+            lines += engine.describe_events(run, names, you) + [describe_event(event, names)]
+            run = []
+        else:
+            run.append(event)
+    return lines + engine.describe_events(run, names, you)

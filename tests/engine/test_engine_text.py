@@ -33,7 +33,7 @@ def test_a_build_line_says_who_built_what_and_where():
     event = {"type": "path_placed", "audience": "public", "seat": 1, "card": 9, "name": "curve_ne",
              "x": 3, "y": -1, "rotated": True}
 
-    assert engine.describe_event(event, ["Ann", "Bo", "Cy"]) == "Bo built a curve at (3, -1), turned around."
+    assert engine.describe_event(event, ["Ann", "Bo", "Cy"]) == "Bo built a Curve at (3, -1), turned around."
 
 
 def test_round_end_lines_reveal_roles_and_the_winner():
@@ -43,7 +43,7 @@ def test_round_end_lines_reveal_roles_and_the_winner():
     line = engine.describe_event(event, ["Ann", "Bo", "Cy"])
 
     assert line == ("Round 2 is over: Ann reached the gold and the gold-diggers win. "
-                    "Roles: Ann gold-digger, Bo saboteur, Cy gold-digger.")
+                    "Roles: Ann, gold-digger; Bo, saboteur; Cy, gold-digger.")
 
 
 def test_an_unknown_event_still_gives_a_line():
@@ -60,18 +60,18 @@ S2_LINES = [
     ({"type": "cards_set_aside", "count": 10}, "The top 10 cards are set aside unseen for this round."),
     ({"type": "theft_played", "seat": 0, "card": 1}, "Ann put a Theft in front of themselves."),
     ({"type": "theft_removed", "seat": 1, "target": 0, "card": 1}, "Bo played Hands Off and removed Ann's Theft."),
-    ({"type": "trapped", "seat": 0, "target": 2, "card": 1}, "Ann trapped Cy."),
-    ({"type": "freed", "seat": 2, "target": 2, "card": 1}, "Cy set themselves free."),
-    ({"type": "hands_swapped", "seat": 0, "target": 1, "card": 1}, "Ann swapped hands with Bo, who draws a card."),
+    ({"type": "trapped", "seat": 0, "target": 2, "card": 1}, "Ann played Trapped! on Cy."),
+    ({"type": "freed", "seat": 2, "target": 2, "card": 1}, "Cy played Free at last! and set themselves free."),
+    ({"type": "hands_swapped", "seat": 0, "target": 1, "card": 1}, "Ann played Swap Your Hand with Bo, who draws a card."),
     ({"type": "hand_received", "seat": 0, "cards": [4, 5], "names": ["cross", "ladder_n"]},
-     "Your hand is now: crossing, ladder."),
-    ({"type": "inspected", "seat": 0, "target": 1, "card": 1}, "Ann looked at Bo's dwarf card."),
+     "Your hand is now: Crossing and Ladder."),
+    ({"type": "inspected", "seat": 0, "target": 1, "card": 1}, "Ann played Inspection on Bo and looked at their dwarf card."),
     ({"type": "role_seen", "seat": 0, "target": 1, "role": "profiteer"}, "Bo is a Profiteer."),
     ({"type": "hats_swapped", "seat": 0, "target": 0, "card": 1},
-     "Ann made themselves swap their dwarf card for a leftover one."),
+     "Ann played Swap Your Hats on themselves."),
     ({"type": "role_changed", "seat": 1, "role": "green_digger"}, "Your new role this round: green gold-digger."),
     ({"type": "cleared", "seat": 1, "count": 2, "removed": 80, "name": "break_cart"},
-     "Bo discarded 2 cards to remove the broken cart lying in front of them."),
+     "Bo discarded 2 cards to remove the Broken cart lying in front of them."),
     ({"type": "gold_paid", "seat": 2, "amount": 0, "base": 3, "reason": "trapped"}, "Cy gets nothing, being trapped."),
     ({"type": "gold_paid", "seat": 2, "amount": 4, "base": 4, "reason": "green"}, "Cy gets 4 gold pieces for the green team."),
     ({"type": "gold_paid", "seat": 0, "amount": 5, "base": 5, "reason": "saboteur"}, "Ann gets 5 gold pieces as a saboteur."),
@@ -81,15 +81,15 @@ S2_LINES = [
     ({"type": "round_ended", "round": 1, "winner": "diggers", "reached_by": 0, "teams": ["blue"],
       "claims": {"blue": True, "green": False}, "roles": ["boss", "blue_digger", "geologist"]},
      "Round 1 is over: Ann reached the gold and the blue team wins (a door bars the green team). "
-     "Roles: Ann Boss, Bo blue gold-digger, Cy Geologist."),
+     "Roles: Ann, Boss; Bo, blue gold-digger; Cy, Geologist."),
     ({"type": "round_ended", "round": 2, "winner": "diggers", "reached_by": 2, "teams": ["blue", "green"],
       "claims": {"blue": True, "green": True}, "roles": ["boss", "blue_digger", "geologist"]},
      "Round 2 is over: Cy reached the gold and the blue and green teams win. "
-     "Roles: Ann Boss, Bo blue gold-digger, Cy Geologist."),
+     "Roles: Ann, Boss; Bo, blue gold-digger; Cy, Geologist."),
     ({"type": "round_ended", "round": 3, "winner": "nobody", "reached_by": None, "teams": [],
       "claims": {"blue": False, "green": False}, "roles": ["boss", "blue_digger", "geologist"]},
      "Round 3 is over: the gold was not reached and nobody wins. "
-     "Roles: Ann Boss, Bo blue gold-digger, Cy Geologist."),
+     "Roles: Ann, Boss; Bo, blue gold-digger; Cy, Geologist."),
 ]
 
 
@@ -101,4 +101,4 @@ def test_saboteur2_event_lines(event, line):
 def test_a_card_name_ending_in_an_exclamation_mark_gets_no_full_stop_after_it():
     event = {"type": "drew_cards", "audience": [0], "seat": 0, "cards": [90], "names": ["free"]}
 
-    assert engine.describe_event(event, ["Ann", "Bo"]) == "You drew free at last!"
+    assert engine.describe_event(event, ["Ann", "Bo"]) == "You drew Free at last!"

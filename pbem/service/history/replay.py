@@ -24,6 +24,7 @@ from pbem.models import Game, Snapshot
 from pbem.service.events import SERVER_EVENTS, describe, describe_openly, visible_events
 from pbem.service.history.disclosure import game_is_closed
 from pbem.service.history.timeline import round_starts
+from pbem.service.snapshots import state_at
 
 # Moves of the same round shown before the current one, newest first.
 LOG_LENGTH = 12
@@ -97,7 +98,7 @@ class Eyes:
                 for event, secret in zip(events, secrets, strict=False)
                 if engine.tellable(event, options)
             ]
-        return describe(visible_events(events, self.seat), names)
+        return describe(visible_events(events, self.seat), names, self.seat)
 
 
 def _open_line(event: dict[str, Any], names: list[str], secret: frozenset[int]) -> str:
@@ -150,9 +151,7 @@ def replay_step(session: Session, game: Game, eyes: Eyes, step: int) -> ReplaySt
         .where(Snapshot.game_id == game.id, Snapshot.seq >= since, Snapshot.seq <= (until if eyes.open else step))
         .order_by(Snapshot.seq)
     ).all()
-    state = engine.Game.from_dict(
-        session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == step))
-    )
+    state = state_at(session, game, step)
     hidden = unsaid([(seq, events) for seq, _, _, events in rows])
     entries = [
         _entry(game, eyes, seq, actor, when, events, state.options, hidden.events[seq])
@@ -166,14 +165,13 @@ def replay_all(session: Session, game: Game, eyes: Eyes) -> Iterator[ReplayStep]
     """Every step in order, reading each snapshot once (for the offline replay file)."""
     starts = round_starts(session, game)
     earlier: list[ReplayEntry] = []
+    # No yield_per: read sessions on PostgreSQL autocommit (pbem/db.py), and a server-side cursor needs a
+    # transaction. A finished game is a few hundred snapshots of about a kilobyte each: read at once.
     rows = session.execute(
         select(Snapshot.seq, Snapshot.actor_seat, Snapshot.created_at, Snapshot.events, Snapshot.state)
         .where(Snapshot.game_id == game.id)
         .order_by(Snapshot.seq)
-        # No yield_per: read sessions on PostgreSQL autocommit (pbem/db.py), and a server-side cursor needs a
-        # transaction. A finished game is a few hundred snapshots of about a kilobyte each: read at once.
-    )
-    rows = rows.all()
+    ).all()
     hidden = unsaid([(seq, events) for seq, _, _, events, _ in rows])
     for seq, actor, when, events, stored in rows:
         if seq in starts.values():

@@ -45,7 +45,7 @@ from pbem.service.events import describe, visible_events
 from pbem.service.history.fairness import seal_dealt_round
 from pbem.service.letters.game_mail import GameMail
 from pbem.service.rows import find_game, lock_for_move, lock_game, require_seat
-from pbem.service.snapshots import latest_state, seat_view
+from pbem.service.snapshots import latest_state, seat_view, state_at
 from pbem.service.text import clean_email, clean_line
 from pbem.service.timing.turn_clock import plan_turn, seat_moved
 from pbem.tokens import LinkSigner, SeatLink, SpectatorLinkSigner
@@ -435,8 +435,7 @@ class GameService:
             raise ValidationError(f"Choose an earlier turn, from 0 to {game.current_seq - 1}.")
         if to_seq < rollback_floor(session, game):
             raise RollbackAcrossRound()
-        earlier = session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == to_seq))
-        state = engine.Game.from_dict(earlier)
+        state = state_at(session, game, to_seq)
         current = latest_state(session, game)
         if (state.round, len(state.results)) != (current.round, len(current.results)):
             raise RollbackAcrossRound()  # a history that went back across a round before this rule existed
@@ -512,7 +511,7 @@ class GameService:
                         seq=row.seq,
                         created_at=row.created_at,
                         actor=row.actor_seat,
-                        lines=describe(visible_events(row.events, seat), names),
+                        lines=describe(visible_events(row.events, seat), names, seat),
                     )
                     for row in rows
                 ]

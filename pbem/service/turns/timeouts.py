@@ -130,7 +130,7 @@ class Timeouts:
             return REFUSED
         self._games.mail.deadline_passed(
             session, game, seat, started_at=started_at, now=now, by_host=by_host,
-            lines=describe(visible_events(events[1:], seat.seat_index), game.names),
+            lines=describe(visible_events(events[1:], seat.seat_index), game.names, seat.seat_index),
         )
         seat.timeout_card = None
         action = "was skipped by the host" if by_host else f"ran out of time after {waited}"
