@@ -217,7 +217,7 @@ class GameMail:
         deadline = turn_deadline(game)
         context = contents.your_turn(
             seat_view(state, seat.seat_index, game.names),
-            describe(events, game.names),
+            describe(events, game.names, seat.seat_index),
             format_when(deadline, seat.timezone) if deadline is not None else None,
         )
         context["waiting_since"] = format_when(game.turn_started_at, seat.timezone) if game.turn_started_at else None
@@ -342,7 +342,7 @@ class GameMail:
             .limit(1)
         )
         events = _visible_since(session, game, seat.seat_index, previous if previous is not None else 0)
-        lines = describe(events, game.names)
+        lines = describe(events, game.names, seat.seat_index)
         deadline = turn_deadline(game)
         context = contents.daily_digest(
             seat_view(state, seat.seat_index, game.names),
