@@ -226,7 +226,7 @@ def test_a_computer_judges_the_other_seats_by_the_events_it_is_given() -> None:
 def test_a_demo_game_of_one_person_against_computer_players_plays_to_its_end_through_the_service(
     runtime: Runtime, clock: SettableClock
 ) -> None:
-    game_id = start_demo(runtime.games, name="You", email="you@localhost", bots=4)
+    game_id = start_demo(runtime.games, name="Alex", email="you@localhost", bots=4)
     script = random.Random(2)  # the person's choices: any move the turn page offers
 
     while (now := runtime.games.current_state(game_id, 0)).status == "active":
@@ -257,5 +257,5 @@ def test_a_demo_game_of_one_person_against_computer_players_plays_to_its_end_thr
     assert {actor for actor, _, _ in moves} == set(range(5))
     [over] = mailbox(runtime, "game_over")
     assert over.to_address == "you@localhost"
-    assert f"You (you){' (winner)' if scores[0] == max(scores) else ''}: {scores[0]} nugget" in over.body_text
+    assert f"Alex (you){' (winner)' if scores[0] == max(scores) else ''}: {scores[0]} nugget" in over.body_text
     assert {row.to_address for row in mailbox(runtime)} == {"you@localhost"}  # computers get no mail

@@ -24,7 +24,7 @@ def test_a_newcomer_opens_the_demo_from_the_home_page_plays_and_the_computers_an
     page: Page, live_server: LiveServer, clock: SettableClock
 ) -> None:
     runtime = live_server.runtime
-    game_id = start_demo(runtime.games, name="You", email="you@localhost", bots=3)
+    game_id = start_demo(runtime.games, name="Alex", email="you@localhost", bots=3)
 
     page.goto(live_server.url + "/")
     page.locator("section.demo a").first.click()

@@ -134,7 +134,7 @@ def test_the_catcher_shows_your_demo_game_link_above_the_mail_and_no_link_for_co
     client: FlaskClient, runtime: Runtime, new_game: NewGame
 ) -> None:
     computers = [PlayerSpec("Bot 1", is_bot=True), PlayerSpec("Bot 2", is_bot=True)]
-    demo = new_game([PlayerSpec("You", "you@localhost"), *computers], is_demo=True)
+    demo = new_game([PlayerSpec("Alex", "you@localhost"), *computers], is_demo=True)
     new_game()  # not a demo: its links stay in its players' emails
     you, *bots = runtime.games.invites(demo)
 

@@ -60,7 +60,7 @@ def play_with_id(runtime: Runtime, game_id: str, submission_id: str) -> int:
 def test_a_player_sending_the_computers_next_id_does_not_freeze_the_computer_seat(
     runtime: Runtime, clock: SettableClock
 ) -> None:
-    game_id = start_demo(runtime.games, name="You", email="you@localhost", bots=3)  # you open the game
+    game_id = start_demo(runtime.games, name="Alex", email="you@localhost", bots=3)  # you open the game
     after = play_with_id(runtime, game_id, "bot-1")
     assert after == 1 and runtime.games.current_state(game_id).to_act == 1
 
@@ -119,7 +119,7 @@ def test_server_moves_carry_unguessable_ids_of_their_own(
 def test_a_refused_computer_move_is_not_retried_the_host_is_told_and_skip_moves_on(
     runtime: Runtime, clock: SettableClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game_id = start_demo(runtime.games, name="You", email="you@localhost", bots=3)
+    game_id = start_demo(runtime.games, name="Alex", email="you@localhost", bots=3)
     play_with_id(runtime, game_id, "you-0")
     monkeypatch.setattr(bots, "bot_move", lambda *args, **kwargs: NOT_A_MOVE)  # a computer player gone wrong
 

@@ -67,6 +67,22 @@ def clean_line(field: str, raw: object, limit: int) -> str:
     return cleaned
 
 
+# Words the game's messages use for people ("You built...", "someone"): a player called so would read as the
+# text itself ("You chooses first"), so no name may be one of them, in any case.
+RESERVED_NAMES = frozenset({"you", "your", "yours", "yourself", "someone", "nobody", "everyone", "me"})
+
+
+def clean_name(field: str, raw: object, limit: int) -> str:
+    """A player's name: `clean_line`, and not a word the game's messages use for people."""
+    name = clean_line(field, raw, limit)
+    if name.casefold() in RESERVED_NAMES:
+        raise ValidationError(
+            f'"{name}" cannot be a player\'s name: the game\'s messages use that word for people '
+            '(each player reads "you" for themselves). Please choose another name.'
+        )
+    return name
+
+
 def clean_email(field: str, value: Any) -> str:
     if not isinstance(value, str) or not EMAIL_PATTERN.match(value.strip()) or len(value.strip()) > MAX_EMAIL:
         raise ValidationError(f"The {field} is not an email address: {value!r}.")

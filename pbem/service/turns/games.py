@@ -46,7 +46,7 @@ from pbem.service.history.fairness import seal_dealt_round
 from pbem.service.letters.game_mail import GameMail
 from pbem.service.rows import find_game, lock_for_move, lock_game, require_seat
 from pbem.service.snapshots import latest_state, seat_view, state_at
-from pbem.service.text import clean_email, clean_line
+from pbem.service.text import clean_email, clean_line, clean_name
 from pbem.service.timing.turn_clock import plan_turn, seat_moved
 from pbem.tokens import LinkSigner, SeatLink, SpectatorLinkSigner
 
@@ -643,7 +643,7 @@ def _seat_link(game: Game, seat: Seat) -> SeatLink:
 
 
 def _clean_player(index: int, player: PlayerSpec) -> PlayerSpec:
-    name = clean_line(f"name of player {index + 1}", player.name, MAX_NAME)
+    name = clean_name(f"name of player {index + 1}", player.name, MAX_NAME)
     if player.is_bot:
         return PlayerSpec(name=name, email=None, is_bot=True)
     return PlayerSpec(name=name, email=clean_email(f"email of {name}", player.email))
