@@ -282,6 +282,8 @@ def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str, names:
     mine = you is not None and event.get("seat") == you
     if kind == "goal_revealed" and before == "path_placed" and "drew" not in last:
         found = "it holds the gold" if event["gold"] else "only stone"
+        if last.get("merged") == "goal_revealed":  # a second goal turned over by the same card
+            return _joined(line, f" and the {goal_place(event)} goal ({found}).")
         return _joined(line, f", turning over the {goal_place(event)} goal ({found}).")
     if kind == "drew" and before in ACTIONS_THAT_DRAW and "drew" not in last and last.get("seat") == event.get("seat"):
         return _joined(line, f"{',' if before == 'passed' or 'merged' in last else ''} and drew {_a_card(event['count'])}.")
@@ -338,8 +340,17 @@ def _not_reached(event: dict[str, Any]) -> str:
     return NOT_REACHED.get(event.get("reason", ""), "the gold was not reached")
 
 
+UNIQUE_ROLES = frozenset({"boss", "profiteer"})  # one card of each in the deck: "the Boss", not "a Boss"
+
+
 def _roles(event: Mapping[str, Any], r: _Reader) -> str:
-    return "; ".join(f"{'you' if s == r.you else r.names[s]}, {role_name(role)}" for s, role in enumerate(event["roles"]))
+    """Who was what: "Ann was a blue gold-digger, you were the Boss and Ben was a saboteur"."""
+    parts = []
+    for seat, role in enumerate(event["roles"]):
+        name = role_name(role)
+        card = f"the {name}" if role in UNIQUE_ROLES else _article(name)
+        parts.append(f"you were {card}" if seat == r.you else f"{r.names[seat]} was {card}")
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
 
 
 def _round_ended(event: dict[str, Any], r: _Reader) -> str:
@@ -353,7 +364,7 @@ def _round_ended(event: dict[str, Any], r: _Reader) -> str:
         head = f"Round {event['round']} is over: {_not_reached(event)} and the saboteurs win."
     else:
         head = f"Round {event['round']} is over: {_not_reached(event)} and there was no saboteur, so nobody wins."
-    return f"{head} Roles: {_roles(event, r)}."
+    return f"{head} {sentence(_roles(event, r))}."
 
 
 def _round_ended_with_teams(event: dict[str, Any], r: _Reader) -> str:
@@ -374,7 +385,7 @@ def _round_ended_with_teams(event: dict[str, Any], r: _Reader) -> str:
         head = f"{start}{_not_reached(event)} and the saboteurs' side wins."
     else:
         head = f"{start}{_not_reached(event)} and nobody wins."
-    return f"{head} Roles: {_roles(event, r)}."
+    return f"{head} {sentence(_roles(event, r))}."
 
 
 def _game_over(event: dict[str, Any], r: _Reader) -> str:

@@ -88,6 +88,17 @@ def test_without_a_marked_card_a_random_card_is_discarded_and_nothing_reveals_th
         assert not any("built" in line or "broke" in line for line in lines)
 
 
+def test_the_seat_that_ran_out_of_time_reads_it_as_you(runtime: Runtime, new_game: NewGame, clock: SettableClock) -> None:
+    game_id = new_game()
+    _, seat, _ = to_act(runtime, game_id)
+
+    clock.advance(DEADLINE)
+    runtime.sweep.run()
+
+    lines = runtime.games.history(game_id, seat)[0].lines
+    assert lines[0] == "You ran out of time: the game discarded a card face down for you."
+
+
 def test_a_marked_card_no_longer_in_hand_is_ignored(runtime: Runtime, new_game: NewGame, clock: SettableClock) -> None:
     game_id = new_game()
     state, seat, seq = to_act(runtime, game_id)

@@ -25,25 +25,30 @@ def visible_events(events: Iterable[dict[str, Any]], seat: int | None) -> list[d
 
 
 # Events the server adds beside the engine's (public, stored with the snapshot like the engine's own).
+# How the game moved on for a seat that ran out of time; {them}/{their}: that seat, "you"/"your" for its reader.
 TIMED_OUT_HOW = {
-    "auto-pass": "discarded a card face down for them",
+    "auto-pass": "discarded a card face down for {them}",
     "bot": "let a computer player take the turn",
-    "gold": "took the highest gold card on offer for them",
-    "steal": "let their Theft go",
+    "gold": "took the highest gold card on offer for {them}",
+    "steal": "let {their} Theft go",
 }
 
 
 SERVER_EVENTS = ("timed_out", "rolled_back")
 
 
-def describe_event(event: dict[str, Any], names: list[str]) -> str:
+def describe_event(event: dict[str, Any], names: list[str], you: int | None = None) -> str:
+    """One line for a server event; `you`: the reader's seat, told as "you"."""
     if event.get("type") == "timed_out":
         seat = event.get("seat")
-        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
-        return f"{who} ran out of time: the game {TIMED_OUT_HOW.get(event.get('how', ''), 'moved on')}."
+        mine = you is not None and seat == you
+        who = "You" if mine else names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "Someone"
+        how = TIMED_OUT_HOW.get(event.get("how", ""), "moved on")
+        how = how.format(them="you" if mine else "them", their="your" if mine else "their")
+        return f"{who} ran out of time: the game {how}."
     if event.get("type") == "rolled_back":
         return f"The host took the game back to how it stood at turn {event.get('to_seq')}; play goes on from there."
-    return engine.describe_event(event, names)
+    return engine.describe_event(event, names, you)
 
 
 def describe_openly(event: dict[str, Any], names: list[str]) -> str:
@@ -60,7 +65,7 @@ def describe(events: Iterable[dict[str, Any]], names: list[str], you: int | None
     run: list[dict[str, Any]] = []
     for event in events:
         if event.get("type") in SERVER_EVENTS:
-            lines += engine.describe_events(run, names, you) + [describe_event(event, names)]
+            lines += engine.describe_events(run, names, you) + [describe_event(event, names, you)]
             run = []
         else:
             run.append(event)

@@ -43,7 +43,7 @@ def test_round_end_lines_reveal_roles_and_the_winner():
     line = engine.describe_event(event, ["Ann", "Bo", "Cy"])
 
     assert line == ("Round 2 is over: Ann reached the gold and the gold-diggers win. "
-                    "Roles: Ann, gold-digger; Bo, saboteur; Cy, gold-digger.")
+                    "Ann was a gold-digger, Bo was a saboteur and Cy was a gold-digger.")
 
 
 def test_an_unknown_event_still_gives_a_line():
@@ -81,15 +81,15 @@ S2_LINES = [
     ({"type": "round_ended", "round": 1, "winner": "diggers", "reached_by": 0, "teams": ["blue"],
       "claims": {"blue": True, "green": False}, "roles": ["boss", "blue_digger", "geologist"]},
      "Round 1 is over: Ann reached the gold and the blue team wins (a door bars the green team). "
-     "Roles: Ann, Boss; Bo, blue gold-digger; Cy, Geologist."),
+     "Ann was the Boss, Bo was a blue gold-digger and Cy was a Geologist."),
     ({"type": "round_ended", "round": 2, "winner": "diggers", "reached_by": 2, "teams": ["blue", "green"],
       "claims": {"blue": True, "green": True}, "roles": ["boss", "blue_digger", "geologist"]},
      "Round 2 is over: Cy reached the gold and the blue and green teams win. "
-     "Roles: Ann, Boss; Bo, blue gold-digger; Cy, Geologist."),
+     "Ann was the Boss, Bo was a blue gold-digger and Cy was a Geologist."),
     ({"type": "round_ended", "round": 3, "winner": "nobody", "reached_by": None, "teams": [],
       "claims": {"blue": False, "green": False}, "roles": ["boss", "blue_digger", "geologist"]},
      "Round 3 is over: the gold was not reached and nobody wins. "
-     "Roles: Ann, Boss; Bo, blue gold-digger; Cy, Geologist."),
+     "Ann was the Boss, Bo was a blue gold-digger and Cy was a Geologist."),
 ]
 
 

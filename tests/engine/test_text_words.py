@@ -119,6 +119,27 @@ def test_a_build_and_its_draw_read_as_one_line() -> None:
     assert describe_events(events[:2], NAMES[:3], 1) == ["Ann built a T-junction at (3, 0) and drew a card."]
 
 
+def test_the_round_end_says_who_was_what_with_you_for_the_reader() -> None:
+    ended = {"type": "round_ended", "audience": "public", "round": 1, "winner": "saboteurs", "reached_by": None,
+             "roles": ["blue_digger", "boss", "saboteur"], "teams": [], "claims": {"blue": False, "green": False}}
+
+    line = describe_events([ended], NAMES[:3], 1)[0]
+
+    assert line.endswith("Ann was a blue gold-digger, you were the Boss and Cy was a saboteur."), line
+    assert "Roles:" not in line and "you," not in line
+
+
+def test_a_build_that_turns_two_goals_names_the_turning_once() -> None:
+    events = [
+        {"type": "path_placed", "audience": "public", "seat": 0, "card": 4, "name": "cross", "x": 8, "y": 1},
+        {"type": "goal_revealed", "audience": "public", "x": 8, "y": 2, "gold": False},
+        {"type": "goal_revealed", "audience": "public", "x": 8, "y": 0, "gold": True},
+    ]
+
+    assert describe_events(events, NAMES[:3], 1) == [
+        "Ann built a Crossing at (8, 1), turning over the top goal (only stone) and the middle goal (it holds the gold)."]
+
+
 def test_saboteur2_action_lines_name_the_cards_as_printed() -> None:
     trapped = {"type": "trapped", "audience": "public", "seat": 1, "target": 0, "card": 1}
     freed = {"type": "freed", "audience": "public", "seat": 0, "target": 0, "card": 1}
