@@ -146,7 +146,20 @@ def test_the_digest_says_the_round_ended_because_nobody_could_play_and_who_start
     ann = digest_text(runtime, game_id, "ann@example.org")
     assert ("Round 1: The draw pile ran out and nobody could play a card before anyone reached the gold, "
             "so the saboteurs win.") in ann
-    assert "Round 2 begins; Bo plays first, sitting left of Ann, who played the last card of the round before." in ann
+    assert "Round 2 begins; Bo plays first, sitting on your left: you played the last card of the round before." in ann
+
+
+def test_the_digests_round_started_line_calls_its_reader_you(runtime: Runtime, arranged_game: Arranged) -> None:
+    state = arrange(3, draw=0, roles=["digger", "saboteur", "digger"], broken={0: ["pick"], 1: ["pick"], 2: ["pick"]},
+                    hands={0: ["straight_ew", "straight_ns"], 1: ["straight_ew"], 2: ["curve_ne"]})
+    game_id = arranged_game(state)
+
+    pass_first_card(runtime, game_id)
+
+    bo = digest_text(runtime, game_id, "bo@example.org")
+    cy = digest_text(runtime, game_id, "cy@example.org")
+    assert "Round 2 begins; you play first, sitting left of Ann, who played the last card of the round before." in bo
+    assert "Round 2 begins; Bo plays first, sitting left of Ann, who played the last card of the round before." in cy
 
 
 def test_a_saboteurs_win_digest_shows_the_payout_and_keeps_the_saboteurs_card_values_to_the_saboteur(

@@ -307,7 +307,6 @@ class GameMail:
     def _round_digests(self, session: Session, game: Game, state: engine.Game, started: dict[str, Any]) -> None:
         finished = started["round"] - 1
         round_events = _payout_events(session, game, finished)
-        next_line = engine.describe_event(started, game.names)
         trust = {
             **trust_context.round_over_context(session, game, finished),
             **trust_context.sealed_context(session, game, started["round"]),
@@ -320,6 +319,7 @@ class GameMail:
                 for value in event["values"]
             ]
             view = seat_view(state, seat.seat_index, game.names)
+            next_line = engine.describe_event(started, game.names, seat.seat_index)  # "you play first" to its reader
             context = contents.round_digest(view, finished, values, next_line)
             self._to_seat(session, game, seat, "round_digest", (finished,), {**context, **trust})
 
