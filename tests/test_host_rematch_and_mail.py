@@ -118,6 +118,13 @@ def test_copying_a_games_settings_fills_the_new_game_form(host: FlaskClient, run
     assert len(mailbox(runtime_of, "game_started")) == 3  # nothing was created
 
 
+def test_copying_a_game_that_is_not_there_is_not_found(host: FlaskClient, runtime_of: Runtime) -> None:
+    for odd in ("no-such-game", "\x00", "Ann\x00\x1b[31m"):
+        response = host.get("/host/new", query_string={"copy": odd})
+        assert response.status_code == 404, odd
+    assert len(mailbox(runtime_of)) == 1  # the host's sign-in link only: nothing created or sent
+
+
 def test_a_nudge_carries_the_hosts_note_and_counts_among_the_reminders(
     host: FlaskClient, runtime_of: Runtime, game_id: str
 ) -> None:

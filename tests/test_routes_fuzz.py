@@ -1,7 +1,9 @@
 """Every route of the application, walked from its URL map, answers hostile input with a 4xx, never a 5xx.
 
 Path variables are filled with real values from a running game (a seat's link token, the game's id, a host
-sign-in token, unsubscribe and auto-pass tokens, a queued email's id, each host action) and with odd ones.
+sign-in token, unsubscribe and auto-pass tokens, an invite link and a joiner's confirmation, a seat's address
+change, a spectator link with its confirmation and stop links, a queued email's id, each host action) and with
+odd ones.
 Query strings and form fields are the names each route actually reads (recorded while it runs, so a new
 parameter is fuzzed without listing it here), filled with huge and negative numbers, control, escape and
 direction-override characters, very long strings and values of the wrong shape.
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,11 +28,13 @@ from werkzeug.routing import Rule
 
 import engine
 from pbem.mail.unsubscribe import UnsubscribeLinks
-from pbem.models import OutboxMessage
+from pbem.models import OutboxMessage, SpectatorSubscription
 from pbem.runtime import Runtime
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.invites import InviteSettings
+from pbem.tokens import SpectatorLinkSigner, SpectatorStop
 from tests.support.games import PEOPLE, play_moves, seat_token
+from tests.support.mail import mailbox
 from tests.support.web import CSRF, HOST, app_runtime, built_app, host_link, sign_in, with_csrf
 
 HOSTILE = [
@@ -115,6 +120,9 @@ def table(config: Any, clock: Any) -> Iterator[Table]:
             auto_start=False, players_may_rematch=False, host_name=None,
         ))
         invite_token = runtime.invites.detail(invite_id, HostSession(HOST, False)).link.rsplit("/", 1)[1]
+        watch, confirmation, stop = spectator_tokens(runtime, config, clock, game_id)
+        runtime.invites.join(invite_token, "Sam", "sam@example.org", "Europe/Paris", "127.0.0.1")
+        runtime.moderation.correct_email(game_id, 1, "ben.new@example.org", host=HostSession(HOST, False))
         values = {
             "token": [
                 player_token,
@@ -122,7 +130,12 @@ def table(config: Any, clock: Any) -> Iterator[Table]:
                 UnsubscribeLinks(config.secret_keys, config.base_url).token(game_id, 1, PEOPLE[1].email or ""),
                 runtime.auto_pass_links.url(game_id, 2, 0).rsplit("/", 1)[1],
                 invite_token,
+                emailed_token(runtime, "join_confirm", "/join/confirm/"),
+                emailed_token(runtime, "address_change", "/seat-address/"),
+                watch,
             ],
+            "confirmation": [confirmation],
+            "stop": [stop],
             "invite_id": [invite_id],
             "game_id": [game_id],
             "seat": ["0", "2"],
@@ -130,7 +143,31 @@ def table(config: Any, clock: Any) -> Iterator[Table]:
             "message_id": [str(message_id)],
             "filename": ["style.css"],
         }
+        real_links = [f"/join/{invite_token}", f"/join/confirm/{values['token'][5]}",
+                      f"/seat-address/{values['token'][6]}", f"/watch/{watch}", f"/watch/confirm/{confirmation}",
+                      f"/watch/stop/{stop}"]
+        assert [app.test_client().get(path).status_code for path in real_links] == [200] * len(real_links)
         yield Table(app=app, runtime=runtime, game_id=game_id, client=client, values=values)
+
+
+def emailed_token(runtime: Runtime, kind: str, path: str) -> str:
+    """The token of the link under `path` in the last email of `kind`."""
+    found = re.search(re.escape(path) + r"([\w.-]+)", mailbox(runtime, kind)[-1].body_text or "")
+    assert found, f"no {path} link in the {kind} email"
+    return found.group(1)
+
+
+def spectator_tokens(runtime: Runtime, config: Any, clock: Any, game_id: str) -> tuple[str, str, str]:
+    """A spectator link's token, a confirmation of its round-end emails and the stop link of that subscription."""
+    watch = runtime.spectators.create(game_id, show_chat=True, actor_email=HOST).rsplit("/", 1)[1]
+    runtime.spectators.ask_for_round_emails(watch, "sam@example.org", "127.0.0.1")
+    confirmation = emailed_token(runtime, "spectator_confirm", "/watch/confirm/")
+    runtime.spectators.confirm_round_emails(confirmation)
+    with runtime.db.read() as session:
+        subscription = session.scalars(select(SpectatorSubscription)).one()
+        claim = SpectatorStop(subscription.id, SpectatorStop.digest(subscription.mailbox))
+    stop = SpectatorLinkSigner(config.secret_keys, config.base_url, clock).stop_url(claim).rsplit("/", 1)[1]
+    return watch, confirmation, stop
 
 
 def fillings(rule: Rule, table: Table) -> Iterator[tuple[dict[str, str], bool]]:

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, flash, get_flashed_messages, jsonify, redirect, render_template, request
 from markupsafe import Markup
 
-from pbem.errors import BadLink, NotAllowed, NotSignedIn, PbemError, RateLimited, ValidationError
+from pbem.errors import BadLink, GameNotFound, NotAllowed, NotSignedIn, PbemError, RateLimited, ValidationError
 from pbem.models import GameStatus
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.hosting import GameRow
@@ -123,6 +123,8 @@ def new_game() -> Any:
     """The form, blank or (`?copy=<game>`) with the settings and players of one of the host's games."""
     host = _creator()
     copy = request.args.get("copy")
+    if copy and not copy.isprintable():  # no game id holds a control character (PostgreSQL refuses a NUL)
+        raise GameNotFound()
     form = copied_form(runtime().hosting.settings_of(copy, host), host.email) if copy else blank_form()
     return render_template("host/new_game.html", form=form, copied=bool(copy), **_form_context(host))
 
