@@ -72,14 +72,20 @@ def clean_line(field: str, raw: object, limit: int) -> str:
 RESERVED_NAMES = frozenset({"you", "your", "yours", "yourself", "someone", "nobody", "everyone", "me"})
 
 
+def reserved_name_problem(name: str) -> str | None:
+    """Why `name` cannot be a player's name (a word the game's messages use for people), or None."""
+    if name.casefold() not in RESERVED_NAMES:
+        return None
+    return (f'"{name}" cannot be a player\'s name: the game\'s messages use that word for people '
+            '(each player reads "you" for themselves). Please choose another name.')
+
+
 def clean_name(field: str, raw: object, limit: int) -> str:
     """A player's name: `clean_line`, and not a word the game's messages use for people."""
     name = clean_line(field, raw, limit)
-    if name.casefold() in RESERVED_NAMES:
-        raise ValidationError(
-            f'"{name}" cannot be a player\'s name: the game\'s messages use that word for people '
-            '(each player reads "you" for themselves). Please choose another name.'
-        )
+    problem = reserved_name_problem(name)
+    if problem:
+        raise ValidationError(problem)
     return name
 
 

@@ -42,7 +42,7 @@ from pbem.service.host.host_access import HostSession, normal_email
 from pbem.service.host.invitations import InvitationLimits, confirm_mailbox
 from pbem.service.host.local_times import LocalTime, local_time_of
 from pbem.service.rate_limits import Limit, RateLimiter
-from pbem.service.text import visible_text
+from pbem.service.text import reserved_name_problem, visible_text
 from pbem.service.turns.games import MAX_NAME, MAX_TITLE, GameService, PlayerSpec
 from pbem.times import zone
 from pbem.tokens import _ClockSigner
@@ -571,6 +571,9 @@ def _clean_name(raw: object) -> str:
         raise ValidationError(f"A name may have at most {MAX_NAME} characters.")
     if name.casefold().startswith("bot ") or name.casefold() == "host":
         raise ValidationError("'Bot ...' and 'Host' are names the game uses itself: please choose another.")
+    problem = reserved_name_problem(name)
+    if problem:
+        raise ValidationError(problem)
     return name
 
 

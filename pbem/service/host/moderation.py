@@ -38,7 +38,7 @@ from pbem.service.rows import lock_game
 from pbem.service.seats.address_changes import INVALID, MAX_AGE, AddressChangeLinks
 from pbem.service.snapshots import seat_view
 from pbem.service.talk.chat import post_system_line
-from pbem.service.text import clean_email, clean_line, visible_text
+from pbem.service.text import clean_email, clean_line, clean_name, visible_text
 from pbem.service.turns.games import MAX_NAME, GameService
 from pbem.service.turns.turn_controls import hand_over
 
@@ -128,7 +128,7 @@ class Moderation:
 
     def replace_player(self, game_id: str, seat: int, name: str, email: str, *, host: HostSession) -> None:
         """A new person takes the seat: old links die, the newcomer gets the seat's private knowledge."""
-        new_name = clean_line("new player's name", name, MAX_NAME)
+        new_name = clean_name("new player's name", name, MAX_NAME)
         new_email = clean_email("new player's email", email)
         with self._db.write() as session:
             game, row = self._running_seat(session, game_id, seat, host)

@@ -25,6 +25,7 @@ from pbem.addresses import address_mistake
 from pbem.config import ConfigError, PolicyConfig
 from pbem.errors import ValidationError
 from pbem.service.host.hosting import GameSettings
+from pbem.service.text import reserved_name_problem
 from pbem.service.turns.games import MAX_NAME, MAX_TITLE, PlayerSpec
 from pbem.variants import MAX_DECK_BYTES, parse_deck, variant_choices
 
@@ -300,6 +301,8 @@ def read_form(data: MultiDict[str, str], host_email: str, files: MultiDict[str, 
             errors["host_name"] = "Your name at the table is needed when you play."
         elif len(form.host_name) > MAX_NAME:
             errors["host_name"] = f"At most {MAX_NAME} characters."
+        elif reserved_name_problem(form.host_name):
+            errors["host_name"] = reserved_name_problem(form.host_name) or ""
         seen[host_email.casefold()] = "host_name"
         names[form.host_name.casefold()] = "host_name"
     for index, (name, email) in enumerate(form.rows):
@@ -309,6 +312,8 @@ def read_form(data: MultiDict[str, str], host_email: str, files: MultiDict[str, 
             errors[f"name_{index}"] = "A name is needed for this player."
         elif len(name) > MAX_NAME:
             errors[f"name_{index}"] = f"At most {MAX_NAME} characters."
+        elif reserved_name_problem(name):
+            errors[f"name_{index}"] = reserved_name_problem(name) or ""
         elif name.casefold() in names or name.casefold().startswith("bot "):
             errors[f"name_{index}"] = "Every player needs a different name (and 'Bot N' is for computer players)."
         else:
