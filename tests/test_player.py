@@ -229,6 +229,23 @@ def test_a_seat_that_is_not_to_play_sees_whose_turn_and_since_when_and_no_moves(
     assert page_moves(page) == [] and 'id="move-form"' not in page
 
 
+def deadline_classes(page: str) -> list[str]:
+    found = re.search(r'<p class="([^"]*)">Deadline for this turn:', page)
+    assert found, page[:3000]
+    return found.group(1).split()
+
+
+def test_the_deadline_is_calm_until_the_warning_window_and_urgent_inside_it(client, runtime_of, game, clock) -> None:
+    """The deadline is 72 hours after the turn began and its warning goes out 6 hours before it."""
+    clock.advance(timedelta(hours=65, minutes=59))
+    calm = open_table(client, runtime_of, game, 0)
+    clock.advance(timedelta(minutes=2))
+    close = open_table(client, runtime_of, game, 0)
+
+    assert deadline_classes(calm) == ["deadline"]
+    assert deadline_classes(close) == ["deadline", "deadline-close"]
+
+
 def test_state_json_holds_the_view_the_legal_moves_and_the_sequence(client, runtime_of, game) -> None:
     open_table(client, runtime_of, game, 0)
     state = current(runtime_of, game)
