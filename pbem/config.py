@@ -249,7 +249,7 @@ def _build(cls: type, raw: Any, prefix: str) -> Any:
     for name, value in raw.items():
         key = prefix + name
         expected = hints[name]
-        if dataclasses.is_dataclass(expected):
+        if isinstance(expected, type) and dataclasses.is_dataclass(expected):
             values[name] = _build(expected, value, f"{key}.")
         else:
             values[name] = _convert(key, expected, value, fields[name].metadata)

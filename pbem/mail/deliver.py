@@ -45,6 +45,7 @@ from pbem.mail.catcher import CatcherBackend
 from pbem.mail.message import InlineImage, OutgoingMail, build_message, outgoing_mail
 from pbem.mail.smtp import SmtpBackend
 from pbem.models import Game, GameStatus, OutboxMessage, Seat
+from pbem.models.row_writes import rows_changed
 
 log = logging.getLogger(__name__)
 
@@ -171,12 +172,13 @@ class Deliverer:
         stale during a run (the next run drops them here); one that turns stale between the look and the claim
         is dropped by the claim."""
         with self._db.write() as session:
-            dropped = session.execute(
+            dropped = rows_changed(
+                session,
                 update(OutboxMessage)
                 .where(or_(OutboxMessage.status == "queued", self._claimable(self._clock.now())), _stale())
                 .values(status="dropped", last_error=STALE_REASON, claim_token=None)
                 .execution_options(synchronize_session=False)
-            ).rowcount
+            )
         if dropped:
             report.dropped += dropped
             log.info("dropped %d waiting turn emails: %s", dropped, STALE_REASON)
@@ -221,7 +223,7 @@ class Deliverer:
         self, session: Session, row: OutboxMessage, games: dict[int, Game], now: datetime, report: DeliveryReport
     ) -> bool:
         """A claimed row is to be sent; otherwise it is settled here (dropped or failed) and False says so."""
-        if row.drop_when_stale and _decision_taken(games[row.game_id], row):
+        if _gone_stale(row, games):
             _drop(row, STALE_REASON, report, claimed=True)
             return False
         if row.attempts > self._settings.max_attempts:
@@ -247,7 +249,7 @@ class Deliverer:
             ).all()
             games = _load_games(session, waiting)
             for row in waiting:
-                if row.drop_when_stale and _decision_taken(games[row.game_id], row):
+                if _gone_stale(row, games):
                     continue
                 if self._composed(session, row, self._clock.now(), report, claimed=False):
                     composed += 1
@@ -417,5 +419,9 @@ def _load_games(session: Session, rows: Sequence[OutboxMessage]) -> dict[int, Ga
     return {game.id: game for game in loaded}
 
 
-def _decision_taken(game: Game, row: OutboxMessage) -> bool:
+def _gone_stale(row: OutboxMessage, games: dict[int, Game]) -> bool:
+    """A turn email that waits on one decision, which its game has taken (`games`: from `_load_games`)."""
+    if not row.drop_when_stale or row.game_id is None:
+        return False
+    game = games[row.game_id]
     return game.status != GameStatus.ACTIVE or game.current_seq != row.game_seq

@@ -14,9 +14,9 @@ using the session as usual.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Insert, Table, Update, bindparam, insert, inspect, update
+from sqlalchemy import CursorResult, Executable, Insert, Table, Update, bindparam, insert, inspect, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -25,18 +25,18 @@ from pbem.models.base import Base
 
 def insert_row(session: Session, model: type[Base], values: dict[str, Any]) -> None:
     """INSERT one row of `model`'s table now, in the session's transaction (no object is created)."""
-    session.connection().execute(_insert(model.__table__), values)  # type: ignore[arg-type]
+    session.connection().execute(_insert(_table(model)), values)
 
 
 def update_row(session: Session, row: Base, **values: Any) -> None:
     """UPDATE the loaded `row` by its primary key now; the object shows the new values and has nothing to flush.
 
     Attributes changed on the object before and not named here are left to the session's next flush."""
-    table = row.__table__
+    table = _table(type(row))
     params = {f"v_{key}": value for key, value in values.items()}
     for column in table.primary_key.columns:
         params[f"pk_{column.key}"] = getattr(row, column.key)  # the models name attributes as their columns
-    session.connection().execute(_update(table, tuple(sorted(values))), params)  # type: ignore[arg-type]
+    session.connection().execute(_update(table, tuple(sorted(values))), params)
     for key, value in values.items():
         set_committed_value(row, key, value)
     state = inspect(row)
@@ -51,12 +51,18 @@ def update_unloaded(
 ) -> bool:
     """UPDATE a row of `model` this session has not loaded, by its primary key `key`: `values` are set and the
     counters in `add` raised by the amounts given, in the database. False if there is no such row."""
-    table = model.__table__
+    table = _table(model)
     params = {f"v_{name}": value for name, value in values.items()}
     params.update({f"add_{name}": amount for name, amount in add.items()})
     params.update({f"pk_{name}": value for name, value in key.items()})
-    statement = _update(table, tuple(sorted(values)), tuple(sorted(add)))  # type: ignore[arg-type]
+    statement = _update(table, tuple(sorted(values)), tuple(sorted(add)))
     return session.connection().execute(statement, params).rowcount == 1
+
+
+def rows_changed(session: Session, statement: Executable) -> int:
+    """Run an UPDATE or DELETE in the session's transaction; how many rows it matched (0 when a race was lost)."""
+    result = session.execute(statement)
+    return cast(CursorResult[Any], result).rowcount  # what an UPDATE or DELETE returns
 
 
 def flush_changed(session: Session, row: Base) -> None:
@@ -66,6 +72,10 @@ def flush_changed(session: Session, row: Base) -> None:
     changed = {key: getattr(row, key) for key in state.committed_state if key in columns}
     if changed:
         update_row(session, row, **changed)
+
+
+def _table(model: type[Base]) -> Table:
+    return cast(Table, model.__table__)  # every model maps one Table (declared as the wider FromClause)
 
 
 @lru_cache(maxsize=64)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from sqlalchemy import bindparam, select, tuple_
@@ -16,6 +17,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.db import in_chunks
+from pbem.errors import GameNotStarted
 from pbem.memo import recalled, remembered
 from pbem.models import Game, Snapshot
 from pbem.models.base import unpack_json
@@ -27,19 +29,25 @@ STATE_AT = select(Snapshot.__table__.c.state).where(
 
 
 def latest_state(session: Session, game: Game, stored: str | None = None) -> engine.Game:
-    """The engine state of `game`'s current snapshot (the game must have started).
+    """The engine state of `game`'s current snapshot (GameNotStarted before the first deal).
 
     `stored`: that snapshot's state column as JSON text, when the caller read it along with the game (a move's
     lock, pbem/service/rows.py); it is read back through the column's own decoding (`unpack_json`)."""
     seq = game.current_seq
+    if seq is None:
+        raise GameNotStarted()
 
     def decode() -> engine.Game:
         if stored is not None:
             return engine.Game.from_dict(unpack_json(json.loads(stored)))
-        raw = session.connection().execute(STATE_AT, {"game_id": game.id, "seq": seq}).scalar_one()
-        return engine.Game.from_dict(raw)
+        return state_at(session, game, seq)
 
     return remembered(session, "state", (game.public_id, seq), decode)
+
+
+def state_at(session: Session, game: Game, seq: int) -> engine.Game:
+    """The engine state of `game`'s snapshot number `seq`, which must exist, decoded anew for the caller."""
+    return engine.Game.from_dict(session.connection().execute(STATE_AT, {"game_id": game.id, "seq": seq}).scalar_one())
 
 
 def latest_states(session: Session, games: Sequence[Game]) -> dict[int, engine.Game]:
@@ -60,9 +68,7 @@ def latest_states(session: Session, games: Sequence[Game]) -> dict[int, engine.G
         rows = session.execute(select(Snapshot.game_id, Snapshot.seq, Snapshot.state).where(wanted))
         for game_pk, seq, raw in rows:
             game = unread[(game_pk, seq)]
-            states[game_pk] = remembered(
-                session, "state", (game.public_id, seq), lambda raw=raw: engine.Game.from_dict(raw)
-            )
+            states[game_pk] = remembered(session, "state", (game.public_id, seq), partial(engine.Game.from_dict, raw))
     return states
 
 

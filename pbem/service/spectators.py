@@ -28,6 +28,7 @@ from pbem.db import Database
 from pbem.errors import BadLink, RateLimited
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostAction, SpectatorLink, SpectatorSubscription
+from pbem.models.row_writes import rows_changed
 from pbem.results_text import outcome, treasure_outcome
 from pbem.service.history.chronicle import Chronicle, RoundStory
 from pbem.service.rate_limits import Limit, RateLimiter
@@ -158,7 +159,8 @@ class Spectators:
         now = self._clock.now()
         with self._db.write() as session:
             game = find_game(session, game_id)
-            ended = session.execute(
+            ended = rows_changed(
+                session,
                 update(SpectatorLink)
                 .where(
                     SpectatorLink.id == link_id, SpectatorLink.game_id == game.id, SpectatorLink.revoked_at.is_(None)
@@ -166,7 +168,7 @@ class Spectators:
                 .values(revoked_at=now)
                 .execution_options(synchronize_session=False)
             )
-            if ended.rowcount != 1:
+            if ended != 1:
                 return False
             session.execute(
                 update(SpectatorSubscription)

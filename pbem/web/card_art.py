@@ -332,7 +332,7 @@ def _crystals(count: int, segments: Iterable[Mapping[str, Any]] = ()) -> list[Ma
 
 
 def _free_corner(segments: Iterable[Mapping[str, Any]]) -> tuple[float, float]:
-    points = []
+    points: list[tuple[float, float]] = []
     for segment in segments:
         edges = str(segment.get("edges", ""))
         for edge in edges:

@@ -49,7 +49,7 @@ def inbox() -> str:
 @blueprint.get("/<int:message_id>")
 def message(message_id: int) -> str:
     row = _row(message_id)
-    if not row.composed:
+    if row.body_text is None:  # not composed yet
         return render_template("dev/mail_message.html", message=row, headers=[], text=None)
     built = build_message(outgoing_mail(row), runtime().config.mail.from_address)
     headers = [(name, str(value)) for name, value in built.items() if name.lower() != "content-type"]

@@ -91,8 +91,8 @@ def describe_move(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         listed = join_words(cards) or "card"
         if kind == "pass":
             return f"Pass: discard your {listed}, face down"
-        lying = _front_card(view, you.get("seat"), move.get("remove"))
-        return f"Discard your {listed} to remove the {lying} in front of you"
+        removed = _front_card(view, you.get("seat"), move.get("remove"))
+        return f"Discard your {listed} to remove the {removed} in front of you"
     card = hand.get(move.get("card"), {})
     label = card.get("label", "card")
     effect = card.get("effect")
@@ -187,7 +187,7 @@ def group_moves(legal_moves: Sequence[Mapping[str, Any]], view: Mapping[str, Any
         ticked = {card for choice in composed.choices for card in choice.move.get("cards", [])}
         composed.cards.extend(card for card in hand if card["id"] in ticked)
     removable = {choice.move.get("remove") for choice in clearing.choices}
-    own = next((row for row in view.get("seats", []) if row.get("seat") == you.get("seat")), {})
+    own: Mapping[str, Any] = next((row for row in view.get("seats", []) if row.get("seat") == you.get("seat")), {})
     clearing.removable.extend(card for card in own.get("front", []) if card.get("id") in removable)
     return [group for group in [gold, steal, *groups.values(), passing, clearing] if group.choices]
 

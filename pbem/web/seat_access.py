@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, redirect, request, session
+from flask import Blueprint, redirect, request, session
+from werkzeug.wrappers import Response
 
 from pbem.errors import BadLink, GameNotFound
 from pbem.tokens import SeatLink

@@ -13,6 +13,7 @@ for (the host's own pages may show them; the players' download does not).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -59,7 +60,7 @@ def game_archive(session: Session, game: Game, *, include_emails: bool = False) 
             }
             for seat in game.seats
         ],
-        "snapshots": _shown_snapshots(snapshots.all()),
+        "snapshots": _shown_snapshots(snapshots.tuples().all()),
         "host_actions": [
             {
                 "created_at": action.created_at.isoformat(),
@@ -73,10 +74,10 @@ def game_archive(session: Session, game: Game, *, include_emails: bool = False) 
     }
 
 
-Row = tuple[int, datetime, int | None, dict[str, Any] | None, list[dict[str, Any]], dict[str, Any]]
+SnapshotRow = tuple[int, datetime, int | None, dict[str, Any] | None, list[dict[str, Any]], dict[str, Any]]
 
 
-def _shown_snapshots(rows: list[Row]) -> list[dict[str, Any]]:
+def _shown_snapshots(rows: Sequence[SnapshotRow]) -> list[dict[str, Any]]:
     """Each snapshot as everyone may see it once the game is over."""
     hidden = unsaid([(seq, events) for seq, _, _, _, events, _ in rows])
     shown = []

@@ -19,6 +19,7 @@ from pbem.errors import RoundNotOver
 from pbem.models import Game, Snapshot
 from pbem.service.history.disclosure import Disclosure
 from pbem.service.history.timeline import round_span, round_starts
+from pbem.service.snapshots import state_at
 
 
 @dataclass(frozen=True)
@@ -54,9 +55,7 @@ def round_recap(session: Session, game: Game, round_number: int, disclosure: Dis
     if round_number not in starts or game.current_seq is None:
         return None
     first, last = round_span(starts, round_number, game.current_seq)
-    dealt = engine.Game.from_dict(
-        session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == first))
-    )
+    dealt = state_at(session, game, first)
     names = game.names
     roles = list(dealt.roles)
     rows = session.execute(
@@ -64,7 +63,7 @@ def round_recap(session: Session, game: Game, round_number: int, disclosure: Dis
         .where(Snapshot.game_id == game.id, Snapshot.seq > first, Snapshot.seq <= last)
         .order_by(Snapshot.seq)
     )
-    moves = _round_moves(rows, round_number)
+    moves = _round_moves(rows.tuples(), round_number)
     told = [event for _, events in moves for event in events]
     secret = iter(engine.roles_given_up(told))
     swapped = {event["seat"] for event in told if event.get("type") == "role_changed"}

@@ -32,6 +32,7 @@ from pbem.db import Database
 from pbem.errors import BadLink, RateLimited
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostSessionRecord, HostSignIn
+from pbem.models.row_writes import rows_changed
 from pbem.service.host.invitations import confirm_mailbox
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.text import EMAIL_PATTERN
@@ -121,14 +122,15 @@ class HostAccess:
         session_token = secrets.token_urlsafe(32)
         now = self._clock.now()
         with self._db.write() as session:
-            spent = session.execute(
+            spent = rows_changed(
+                session,
                 update(HostSignIn)
                 .where(HostSignIn.nonce_hash == _hash(link.nonce), HostSignIn.email == link.email,
                        HostSignIn.used_at.is_(None))
                 .values(used_at=self._clock.now())
                 .execution_options(synchronize_session=False)
             )
-            if spent.rowcount != 1:
+            if spent != 1:
                 raise BadLink(SPENT)
             confirm_mailbox(session, link.email, now)
             mailbox = mailbox_key(link.email)
@@ -163,13 +165,14 @@ class HostAccess:
     def sign_out_everywhere(self, host: HostSession) -> int:
         """End every session of the host's mailbox, in every browser; how many were live."""
         with self._db.write() as session:
-            ended = session.execute(
+            ended = rows_changed(
+                session,
                 update(HostSessionRecord)
                 .where(HostSessionRecord.mailbox == mailbox_key(host.email), HostSessionRecord.ended_at.is_(None))
                 .values(ended_at=self._clock.now())
                 .execution_options(synchronize_session=False)
             )
-        return int(ended.rowcount)
+        return ended
 
     def session_for(self, email: str) -> HostSession:
         return HostSession(email=email, is_admin=self.access.is_admin(email))

@@ -38,6 +38,7 @@ from pbem.errors import BadLink, GameAlreadyStarted, InviteUnavailable, NotYourG
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Invite, Joiner, RematchPermission
 from pbem.models.invites import SEAT_ORDERS
+from pbem.models.row_writes import rows_changed
 from pbem.service.host.host_access import HostSession, normal_email
 from pbem.service.host.invitations import InvitationLimits, confirm_mailbox
 from pbem.service.host.local_times import LocalTime, local_time_of
@@ -406,13 +407,14 @@ class Invites:
                     f"{len(confirmed)} confirmed and {invite.bots} computer player(s) make {total}. "
                     "Wait for more people to confirm, or change the computer players in a new game."
                 )
-            claimed = session.execute(
+            claimed = rows_changed(
+                session,
                 update(Invite)
                 .where(Invite.id == invite.id, Invite.started_at.is_(None))
                 .values(started_at=self._clock.now())
                 .execution_options(synchronize_session=False)
             )
-            if claimed.rowcount != 1:
+            if claimed != 1:
                 raise GameAlreadyStarted()
             if invite.seat_order == "shuffled":
                 random.SystemRandom().shuffle(confirmed)

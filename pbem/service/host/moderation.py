@@ -30,13 +30,14 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, GameFinished, NotAllowed, NotYourGame, RateLimited, SeatNotFound, ValidationError
 from pbem.mail.outbox import Outbox, dedupe_key
-from pbem.models import AddressChange, Game, GameStatus, Seat, Snapshot
+from pbem.models import AddressChange, Game, GameStatus, Seat
 from pbem.models.games import RUNNING_STATUSES
+from pbem.models.row_writes import rows_changed
 from pbem.service.host.host_access import HostSession, normal_email
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.rows import lock_game
 from pbem.service.seats.address_changes import INVALID, MAX_AGE, AddressChangeLinks
-from pbem.service.snapshots import seat_view
+from pbem.service.snapshots import seat_view, state_at
 from pbem.service.talk.chat import post_system_line
 from pbem.service.text import clean_email, clean_line, clean_name, visible_text
 from pbem.service.turns.games import MAX_NAME, GameService
@@ -234,13 +235,14 @@ class Moderation:
             if row.is_bot or row.email != change.old_email:
                 raise BadLink(NO_LONGER_APPLIES)
             check_receiver(game, row, change.new_email, change.requested_by, newcomer=False)
-            spent = session.execute(
+            spent = rows_changed(
+                session,
                 update(AddressChange)
                 .where(AddressChange.id == change.id, AddressChange.confirmed_at.is_(None))
                 .values(confirmed_at=self._clock.now())
                 .execution_options(synchronize_session=False)
             )
-            if spent.rowcount != 1:
+            if spent != 1:
                 raise BadLink(CONFIRMATION_USED)
             row.email = change.new_email
             row.token_version += 1
@@ -271,7 +273,7 @@ class Moderation:
             game = self._own(session, game_id, host)
             if game.status != GameStatus.ACTIVE or game.current_seq is None:
                 raise ValidationError("Only a running game can be ended early.")
-            state = _state(session, game, game.current_seq)
+            state = state_at(session, game, game.current_seq)
             scores = engine.scores(state)
             game.status, game.to_act_seat, game.updated_at = GameStatus.FINISHED, None, self._clock.now()
             standings = ", ".join(f"{name} {score}" for name, score in zip(game.names, scores, strict=True))
@@ -299,7 +301,7 @@ class Moderation:
                 raise NotAllowed("The host plays in this game, so its secrets stay closed until it ends.")
             if game.current_seq is None:
                 raise ValidationError("This game has not started: there is nothing to reveal.")
-            state = _state(session, game, game.current_seq)
+            state = state_at(session, game, game.current_seq)
             self._games.log_host_action(session, game, host.email, "reveal", {"reason": cleaned})
             self._tell_table(session, game, f"The host looked at the hidden cards to settle a dispute: {cleaned}",
                              "host_revealed")
@@ -376,16 +378,11 @@ def _hash(nonce: str) -> str:
     return hashlib.sha256(nonce.encode()).hexdigest()
 
 
-def _state(session: Session, game: Game, seq: int) -> engine.Game:
-    raw = session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == seq))
-    return engine.Game.from_dict(raw)
-
-
 def handover_knowledge(session: Session, game: Game, seat: int) -> dict[str, Any]:
     """What the seat knows now, from its view only (`seat_view`): role, hand, map peeks this round, gold."""
     if game.current_seq is None:
         return {"started": False, "role": "", "hand": [], "peeks": [], "gold": "", "round": 0}
-    view = seat_view(_state(session, game, game.current_seq), seat, game.names)
+    view = seat_view(state_at(session, game, game.current_seq), seat, game.names)
     you = view.get("you") or {}
     peeks = [
         engine.describe_event({"type": "map_peek", "audience": [seat], **peek}, view["players"])

@@ -19,6 +19,7 @@ from sqlalchemy import exists, func, or_, select, update
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.models import ChatMessage, Game, GameStatus, OutboxMessage, Seat
+from pbem.models.row_writes import rows_changed
 from pbem.service.letters.game_mail import GameMail
 from pbem.service.talk.chat_lines import unread_excerpt
 
@@ -57,12 +58,13 @@ def queue_due_chat_emails(db: Database, clock: Clock, mail: GameMail, *, gap: ti
             seat = session.get_one(Seat, seat_pk)
             if not unread_excerpt(session, seat.game, seat):
                 continue  # read on the page in the meantime
-            claimed = session.execute(
+            claimed = rows_changed(
+                session,
                 update(Seat)
                 .where(Seat.id == seat_pk, Seat.chat_emails.is_(True), rested)
                 .values(chat_mailed_at=now)
                 .execution_options(synchronize_session=False)
-            ).rowcount
+            )
             if claimed != 1:
                 continue  # another scheduler sent it, or the seat changed its mind
             session.refresh(seat)

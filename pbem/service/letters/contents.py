@@ -108,7 +108,7 @@ def table(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def your_turn(view: dict[str, Any], lines: list[str], deadline: str | None) -> dict[str, Any]:
     you = view["you"]
-    steal = view.get("steal")
+    steal = view.get("steal") or {}
     stealing = bool(steal) and steal["seat"] == _you(view)
     return {
         "lines": lines,

@@ -71,10 +71,8 @@ def queue_due_daily_digests(db: Database, clock: Clock, mail: GameMail, *, send_
             seat = game.seats[seat_index]
             if seat.notify_mode != "digest":
                 continue
-            state = session.scalar(
-                select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == game.current_seq)
-            )
-            message = mail.daily_digest(session, game, seat, engine.Game.from_dict(state), day)
+            state = latest_state(session, game)
+            message = mail.daily_digest(session, game, seat, state, day)
             queued += message is not None
     return queued
 
@@ -110,12 +108,12 @@ def queue_due_player_dailies(db: Database, clock: Clock, mail: GameMail, *, send
     queued = 0
     for mailbox, day in due:
         with db.write() as session:
-            row = session.scalar(
+            locked = session.scalar(
                 select(PlayerPreferences).where(PlayerPreferences.mailbox == mailbox).with_for_update()
             )
-            if row is None or row.notify_mode != "daily" or _queued(session, across_games_key(mailbox, day)):
+            if locked is None or locked.notify_mode != "daily" or _queued(session, across_games_key(mailbox, day)):
                 continue
-            queued += queue_across_games(session, mail, row, day, now)
+            queued += queue_across_games(session, mail, locked, day, now)
     return queued
 
 

@@ -23,6 +23,7 @@ from pbem.db import Database
 from pbem.errors import BadLink, RateLimited
 from pbem.mail.outbox import Outbox
 from pbem.models import PlayerSession, PlayerSignIn
+from pbem.models.row_writes import rows_changed
 from pbem.service.host.invitations import confirm_mailbox
 from pbem.service.players.mailboxes import has_a_seat
 from pbem.service.rate_limits import Limit, RateLimiter
@@ -108,14 +109,15 @@ class PlayerAccess:
         session_token = secrets.token_urlsafe(32)
         now = self._clock.now()
         with self._db.write() as session:
-            spent = session.execute(
+            spent = rows_changed(
+                session,
                 update(PlayerSignIn)
                 .where(PlayerSignIn.nonce_hash == _hash(link.nonce), PlayerSignIn.email == link.email,
                        PlayerSignIn.used_at.is_(None))
                 .values(used_at=now)
                 .execution_options(synchronize_session=False)
             )
-            if spent.rowcount != 1:
+            if spent != 1:
                 raise BadLink(SPENT)
             confirm_mailbox(session, link.email, now)
             mailbox = mailbox_key(link.email)

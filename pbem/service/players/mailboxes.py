@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, SQLColumnExpression, func, or_, select
 from sqlalchemy.orm import Session, selectinload
 
 from pbem.addresses import mailbox_key
@@ -14,7 +14,7 @@ def _like_escaped(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def reaches(column: ColumnElement[str | None], mailbox: str) -> ColumnElement[bool]:
+def reaches(column: SQLColumnExpression[str | None], mailbox: str) -> ColumnElement[bool]:
     """SQL that keeps the addresses that may reach `mailbox` (`seats_of` then checks each exactly)."""
     local, _, domain = mailbox.rpartition("@")
     lowered = func.lower(column)

@@ -78,6 +78,6 @@ def game_record(title: str, seat: int, view: Mapping[str, Any], finished: bool) 
     final = view.get("final")
     gold = final["scores"][seat] if final else int(view.get("you", {}).get("gold_total", 0))
     return GameRecord(
-        title=title, finished=finished, won=bool(final) and seat in final["winners"], rounds_won=won,
+        title=title, finished=finished, won=seat in final["winners"] if final else False, rounds_won=won,
         rounds_played=played, gold=gold,
     )

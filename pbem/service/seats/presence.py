@@ -21,8 +21,8 @@ from pbem.db import Database
 from pbem.errors import ValidationError
 from pbem.models import Game, GameStatus, Seat
 from pbem.service.rows import lock_game, require_seat
+from pbem.service.snapshots import latest_state
 from pbem.service.talk.chat import post_system_line
-from pbem.service.timing.sweep import load_state
 from pbem.service.timing.turn_clock import (
     charge_away,
     current_clock,
@@ -126,7 +126,7 @@ class Presence:
             if card is not None:
                 if game.current_seq is None:
                     raise ValidationError("The game has not started yet.")
-                hand = engine.view(load_state(session, game), seat)["you"].get("hand", [])
+                hand = engine.view(latest_state(session, game), seat)["you"].get("hand", [])
                 if card not in {entry["id"] for entry in hand}:
                     raise ValidationError("That card is not in your hand.")
             row.timeout_card = card

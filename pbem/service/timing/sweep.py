@@ -21,12 +21,13 @@ from datetime import datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, selectinload
 
-import engine
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.models import Game, GameStatus, Snapshot, TurnClock
+from pbem.models import Game, GameStatus, TurnClock
+from pbem.models.row_writes import rows_changed
 from pbem.service.letters.daily import queue_due_daily_digests, queue_due_player_dailies
 from pbem.service.letters.game_mail import GameMail
+from pbem.service.snapshots import latest_state
 from pbem.service.timing.deadlines import is_quiet, out_of_quiet_hours, reminders_due_by
 from pbem.service.timing.turn_clock import facts_of, plan_turn, quiet_hours_of, reschedule, schedule_of
 from pbem.service.turns.timeouts import REFUSED, Timeouts
@@ -66,22 +67,18 @@ def lock_game(session: Session, game_pk: int) -> Game | None:
 
 def claim(session: Session, game_pk: int, version: int) -> TurnClock | None:
     """Take the clock as read at `version`; None if anyone changed it since (they did, or are doing, the work)."""
-    result = session.execute(
+    claimed = rows_changed(
+        session,
         update(TurnClock)
         .where(TurnClock.game_id == game_pk, TurnClock.version == version)
         .values(version=version + 1)
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
+    if claimed != 1:
         return None
     return session.scalar(
         select(TurnClock).where(TurnClock.game_id == game_pk).execution_options(populate_existing=True)
     )
-
-
-def load_state(session: Session, game: Game) -> engine.Game:
-    state = session.scalar(select(Snapshot.state).where(Snapshot.game_id == game.id, Snapshot.seq == game.current_seq))
-    return engine.Game.from_dict(state)
 
 
 class TurnSweep:
@@ -172,7 +169,7 @@ class TurnSweep:
             reschedule(game, clock, now)
             clock.due_at = out_of_quiet_hours(now, seat.timezone, quiet)
             return
-        state = load_state(session, game)
+        state = latest_state(session, game)
         if warning_due and schedule.deadline_at is not None:
             self._mail.deadline_warning(
                 session, game, seat, state, started_at=clock.started_at, deadline=schedule.deadline_at, now=now

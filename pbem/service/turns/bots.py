@@ -29,6 +29,7 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import GameFinished, GamePaused, NotYourTurn, PbemError, StaleTurn
 from pbem.models import Game, GameStatus, Seat, Snapshot, TurnClock
+from pbem.models.row_writes import rows_changed
 from pbem.service.events import visible_events
 from pbem.service.rows import lock_game
 from pbem.service.turns.games import SERVER, GameService, PlayerSpec, server_submission_id
@@ -80,7 +81,8 @@ def claim(db: Database, clock: Clock, turn: DueBotTurn) -> bool:
     """Take the lease on this decision; False if another scheduler holds it or the game moved on."""
     now = clock.now()
     with db.write() as session:
-        result = session.execute(
+        claimed = rows_changed(
+            session,
             update(Game)
             .where(
                 Game.id == turn.game_pk,
@@ -90,7 +92,7 @@ def claim(db: Database, clock: Clock, turn: DueBotTurn) -> bool:
             .values(bot_lease_until=now + BOT_LEASE)
             .execution_options(synchronize_session=False)
         )
-        return result.rowcount == 1
+        return claimed == 1
 
 
 def bot_move(state: engine.Game, seat: int, seed: int, events: Iterable[dict] = ()) -> dict:

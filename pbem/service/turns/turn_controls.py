@@ -31,9 +31,9 @@ from pbem.models import Game, GameStatus, HostAction, Seat, TurnClock
 from pbem.models.games import OVER_STATUSES
 from pbem.service.letters.game_mail import GameMail
 from pbem.service.rows import find_game, lock_game
+from pbem.service.snapshots import latest_state
 from pbem.service.talk.chat import post_system_line
 from pbem.service.text import visible_text
-from pbem.service.timing.sweep import load_state
 from pbem.service.timing.turn_clock import current_clock, plan_turn, refund_away, reschedule
 from pbem.service.turns.timeouts import Timeouts
 
@@ -168,7 +168,7 @@ class TurnControls:
                 raise NudgeTooSoon()
             row.nudged_at = now
             self._mail.turn_reminder(
-                session, game, row, load_state(session, game), started_at=clock.started_at,
+                session, game, row, latest_state(session, game), started_at=clock.started_at,
                 deadline=clock.deadline_at, now=now, number=None, key=f"nudge-{int(now.timestamp())}",
                 note=note_text,
             )
