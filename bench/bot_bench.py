@@ -13,22 +13,18 @@ The harness (`engine.bots.match`) reads each round's roles to seat the right bot
 see the game: each gets its seat's view, legal moves and visible events only. Every move a bot
 returns is checked against the legal moves.
 
-    .venv/bin/python bench/bot_bench.py [--games 96] [--seed 0]
+    .venv/bin/python -m bench.bot_bench [--games 96] [--seed 0]
 """
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import engine  # noqa: E402
-from engine.bots.match import Decider, bot_game  # noqa: E402
-from engine.bots.tunnel import layout_from_view, survey  # noqa: E402
-from engine.variants import get_variant  # noqa: E402
+import engine
+from engine.bots.match import Decider, bot_game
+from engine.bots.tunnel import layout_from_view, survey
+from engine.variants import get_variant
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"]
 

@@ -6,7 +6,7 @@ players (Saboteur 2), and the snapshot size.
 Every time is also given as a ratio to a baseline measured in the same run (a JSON round trip
 of the same snapshot), so figures from a busy machine stay comparable.
 
-    .venv/bin/python bench/engine_bench.py [--games 40]
+    .venv/bin/python -m bench.engine_bench [--games 40]
 """
 from __future__ import annotations
 
@@ -15,15 +15,11 @@ import gzip
 import json
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import engine  # noqa: E402
-from engine.rules import legal_moves  # noqa: E402
-from engine.variants import get_variant  # noqa: E402
+import engine
+from engine.rules import legal_moves
+from engine.variants import get_variant
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou"]
 

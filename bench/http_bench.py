@@ -21,7 +21,7 @@ posts it as the seat to act (the JSON answer must carry the next sequence number
 move to its copy; the engine is deterministic, so its copy stays the server's. The moves are computed
 before the clock starts, so the client's engine work is not in the figures.
 
-    .venv/bin/python bench/http_bench.py [--seconds 10] [--concurrency 8] [--games 200] [--workers 4]
+    .venv/bin/python -m bench.http_bench [--seconds 10] [--concurrency 8] [--games 200] [--workers 4]
         [--rounds 2] [--warmup 1] [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test] [--json results.json]
 """
 
@@ -33,16 +33,13 @@ import multiprocessing
 import queue
 import random
 import secrets
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ helpers beside this script
-
-from http_client import CSRF_ATTRIBUTE, Reply, Stats, closed_loop, send, session_cookie  # noqa: E402
-from production import production  # noqa: E402
-from scratch import scratch_postgres  # noqa: E402
+from bench.http_client import CSRF_ATTRIBUTE, Reply, Stats, closed_loop, send, session_cookie
+from bench.pg_schemas import scratch_schema
+from bench.production import production
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 SIX = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
@@ -250,7 +247,7 @@ def main() -> None:
     parser.add_argument("--json", default="", help="also write the figures to this file")
     args = parser.parse_args()
 
-    with scratch_postgres(args.postgres) as url, production(url, workers=args.workers, bench_routes=True) as prod:
+    with scratch_schema(args.postgres) as url, production(url, workers=args.workers, bench_routes=True) as prod:
         started = time.perf_counter()
         setup = set_up(prod.runtime, args.games, args.seed)
         left = wait_for_mail(prod.runtime)

@@ -11,7 +11,7 @@ In-process (Flask's test client, a SQLite file), so the figures are the app's ow
 
 and prints the medians, the ratio warm / cold, and the memory.
 
-    .venv/bin/python bench/memo_bench.py [--games 120] [--moves 40]
+    .venv/bin/python -m bench.memo_bench [--games 120] [--moves 40]
 """
 
 from __future__ import annotations
@@ -19,21 +19,17 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import tempfile
 import time
 import tracemalloc
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import engine  # noqa: E402
-from pbem import create_app  # noqa: E402
-from pbem.config import Config  # noqa: E402
-from pbem.memo import CAPACITY  # noqa: E402
-from pbem.migrate import upgrade  # noqa: E402
-from pbem.service.turns.games import PlayerSpec  # noqa: E402
-from pbem.web.app_context import EXTENSION_KEY  # noqa: E402
+import engine
+from pbem import create_app
+from pbem.config import Config
+from pbem.memo import CAPACITY
+from pbem.migrate import upgrade
+from pbem.service.turns.games import PlayerSpec
+from pbem.web.app_context import EXTENSION_KEY
 
 SIX = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")]
 

@@ -11,7 +11,7 @@ game is also stored twice over, back to back, as one synthetic history of about 
 - the offline replay file (every step in one HTML file): time to build, size, size gzipped;
 - the JSON archive: time to build, size.
 
-    .venv/bin/python bench/replay_bench.py [--postgres postgresql+psycopg://postgres@127.0.0.1/test]
+    .venv/bin/python -m bench.replay_bench [--postgres postgresql+psycopg://postgres@127.0.0.1/test]
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 import engine
+from bench.pg_schemas import scratch_schema
 from pbem import create_app
 from pbem.clock import SettableClock
 from pbem.config import Config
@@ -37,7 +38,6 @@ from pbem.models import Base, Game, Seat, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.turns.games import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
-from scratch import scratch_postgres  # bench/scratch.py, beside this script
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu"]
 STEPS_MEASURED = 40
@@ -149,7 +149,7 @@ def main() -> None:
         print("SQLite file")
         run(f"sqlite:///{Path(scratch) / 'bench.sqlite3'}", Path(scratch))
         if args.postgres:
-            with scratch_postgres(args.postgres) as url:
+            with scratch_schema(args.postgres) as url:
                 print("\nPostgreSQL")
                 run(url, Path(scratch))
 

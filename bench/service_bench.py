@@ -5,7 +5,7 @@ same run) and through the game service (lock, stale check, engine, snapshot inse
 email, commit) on a SQLite file, and on PostgreSQL when a URL is given. Prints moves per second and the
 median move time as a ratio to the baseline, so figures from a busy machine stay comparable.
 
-    .venv/bin/python bench/service_bench.py [--games 3] [--postgres postgresql+psycopg://postgres@127.0.0.1/test]
+    .venv/bin/python -m bench.service_bench [--games 3] [--postgres postgresql+psycopg://postgres@127.0.0.1/test]
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ import time
 from pathlib import Path
 
 import engine
+from bench.pg_schemas import scratch_schema
 from pbem.clock import SystemClock
 from pbem.config import Config
 from pbem.models import Base
 from pbem.runtime import build_runtime
 from pbem.service.turns.games import PlayerSpec
-from scratch import scratch_postgres  # bench/scratch.py, beside this script
 
 PLAYERS = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Bo", "Cy", "Di", "Ed")]
 
@@ -89,7 +89,7 @@ def main() -> None:
         report("submit_move, SQLite file", through_service(sqlite_url, args.games, Path(scratch)), baseline)
 
         if args.postgres:
-            with scratch_postgres(args.postgres) as url:
+            with scratch_schema(args.postgres) as url:
                 report("submit_move, PostgreSQL", through_service(url, args.games, Path(scratch)), baseline)
 
 

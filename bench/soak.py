@@ -15,7 +15,7 @@ are numbered 0..current with no gap; nothing is left waiting in the outbox, and 
 was taken before it could go out was dropped; every email the outbox says was sent reached aiosmtpd exactly
 once, at the address it names, and nothing else did; and no request got a 5xx.
 
-    .venv/bin/python bench/soak.py [--games 500] [--clients 8] [--postgres URL] [--seed 1]
+    .venv/bin/python -m bench.soak [--games 500] [--clients 8] [--postgres URL] [--seed 1]
 """
 
 from __future__ import annotations
@@ -33,16 +33,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ helpers beside this script
+from aiosmtpd.controller import Controller
 
-from aiosmtpd.controller import Controller  # noqa: E402
-
-from http_client import CSRF_ATTRIBUTE, Reply, send, session_cookie  # noqa: E402
-from production import free_port, production  # noqa: E402
-from scratch import scratch_postgres  # noqa: E402
+from bench.http_client import CSRF_ATTRIBUTE, Reply, send, session_cookie
+from bench.pg_schemas import scratch_schema
+from bench.production import free_port, production
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
@@ -297,7 +294,7 @@ def main() -> None:
     controller.start()
     tally = Tally()
     try:
-        with scratch_postgres(args.postgres) as url, production(
+        with scratch_schema(args.postgres) as url, production(
             url, workers=args.workers,
             mail={"backend": "smtp", "host": "127.0.0.1", "port": smtp_port, "deliver_interval_seconds": 1,
                   "from_address": "Saboteur <saboteur@soak.example.org>"},

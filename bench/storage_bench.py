@@ -10,7 +10,7 @@ random bot, then measures what they stored:
 
 and prints bytes per snapshot (mean and largest) and per finished game. The goal is at most 2 KB per turn.
 
-    .venv/bin/python bench/storage_bench.py [--games 2] [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test]
+    .venv/bin/python -m bench.storage_bench [--games 2] [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test]
 """
 
 from __future__ import annotations
@@ -18,20 +18,17 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ helpers beside this script
-
-import engine  # noqa: E402
-from pbem.clock import SystemClock  # noqa: E402
-from pbem.config import Config  # noqa: E402
-from pbem.models import Base  # noqa: E402
-from pbem.runtime import build_runtime  # noqa: E402
-from pbem.service.turns.games import PlayerSpec  # noqa: E402
-from scratch import scratch_postgres  # noqa: E402
+import engine
+from bench.pg_schemas import scratch_schema
+from pbem.clock import SystemClock
+from pbem.config import Config
+from pbem.models import Base
+from pbem.runtime import build_runtime
+from pbem.service.turns.games import PlayerSpec
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TEN = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
@@ -125,7 +122,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         run(f"sqlite:///{Path(scratch) / 'storage.sqlite3'}", "SQLite", args.games, Path(scratch))
         if not args.no_postgres:
-            with scratch_postgres(args.postgres) as url:
+            with scratch_schema(args.postgres) as url:
                 run(url, "PostgreSQL", args.games, Path(scratch))
 
 

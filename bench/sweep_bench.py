@@ -8,7 +8,7 @@ never touch. Each size is measured `--repeat` times on fresh databases (median s
 ratio to the 1,000-game case: it should stay near 1 (the sweep reads the
 index on `turn_clocks.due_at`, not the games).
 
-    .venv/bin/python bench/sweep_bench.py [--due 50] [--sizes 1000 10000 50000] \
+    .venv/bin/python -m bench.sweep_bench [--due 50] [--sizes 1000 10000 50000] \
         [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test]
 """
 
@@ -23,13 +23,13 @@ from pathlib import Path
 
 from sqlalchemy import insert, text
 
+from bench.pg_schemas import scratch_schema
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.models import Base, Game, Seat, TurnClock
 from pbem.models.games import new_public_id
 from pbem.runtime import build_runtime
 from pbem.service.turns.games import PlayerSpec
-from scratch import scratch_postgres  # bench/scratch.py, beside this script
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 PLAYERS = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Bo", "Cy")]
@@ -173,7 +173,7 @@ def main() -> None:
                     if backend == "sqlite":
                         runs.append(measure(f"sqlite:///{folder}/bench.sqlite3", size, args.due, Path(folder)))
                     else:
-                        with scratch_postgres(args.postgres) as url:
+                        with scratch_schema(args.postgres) as url:
                             runs.append(measure(url, size, args.due, Path(folder)))
             busy = statistics.median(run[0] for run in runs)
             idle = statistics.median(run[1] for run in runs)

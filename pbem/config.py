@@ -166,7 +166,7 @@ class Config:
     max_request_kb: int = field(default=1024, metadata={"minimum": MIN_REQUEST_KB, "maximum": 100 * 1024})
     # Production wants an https:// base_url (cookies marked Secure, HSTS); only a test set-up may allow http://.
     allow_http_base_url: bool = False
-    # The floor routes of bench/http_bench.py (pbem/web/floor.py): for benchmarks only, never in production.
+    # The floor routes of bench/http_bench.py (pbem/web/bench_floor.py): for benchmarks only, never in production.
     bench_routes: bool = False
     mail: MailConfig = field(default_factory=MailConfig)
     scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)

@@ -11,7 +11,6 @@ import re
 import shutil
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
@@ -20,21 +19,20 @@ import pytest
 from click.testing import CliRunner
 
 import engine
+from bench.faults.cluster import private_cluster
 from pbem import create_app
 from pbem.cli import main
 from pbem.clock import SettableClock
 from pbem.config import load_config
 from pbem.migrate import upgrade
-from pbem.paths import REPO_ROOT
 from pbem.runtime import Runtime, build_runtime
 from pbem.web.app_context import EXTENSION_KEY
 from tests.support.database import START, TEST_SECRET
 from tests.support.games import PEOPLE
 
-sys.path.insert(0, str(REPO_ROOT / "bench" / "faults"))
-from cluster import private_cluster  # noqa: E402
-
 HIDDEN_FIELD = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
+
+
 def write_config(path: Path, database_url: str) -> Path:
     path.write_text(
         f'mode = "development"\nbase_url = "https://pbem.test"\nsecret_keys = ["{TEST_SECRET}"]\n'

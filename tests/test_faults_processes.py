@@ -4,16 +4,12 @@ twice, no email is lost or sent twice, no 5xx is left once the fault is over, an
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 
 import pytest
 
-from pbem.paths import REPO_ROOT
-
-sys.path.insert(0, str(REPO_ROOT / "bench" / "faults"))
-import run as faults  # noqa: E402
-from cluster import Cluster, private_cluster  # noqa: E402
+from bench.faults import run as faults
+from bench.faults.cluster import Cluster, private_cluster
 
 pytestmark = pytest.mark.slow
 

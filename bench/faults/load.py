@@ -15,16 +15,13 @@ import itertools
 import json
 import random
 import secrets
-import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # bench/ helpers
-from http_client import CSRF_ATTRIBUTE, Reply, send, session_cookie  # noqa: E402
+from bench.http_client import CSRF_ATTRIBUTE, Reply, send, session_cookie
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 RETRY_PAUSE = 0.25

@@ -1,11 +1,11 @@
 """Faults injected into the production shape on loopback, each a repeatable run that prints its figures.
 
-    .venv/bin/python bench/faults/run.py postgres-restart [--outage 30] [--games 8] [--clients 6]
-    .venv/bin/python bench/faults/run.py smtp-outage      [--outage 120] [--tempfail 60]
-    .venv/bin/python bench/faults/run.py scheduler-kill
-    .venv/bin/python bench/faults/run.py worker-kill      [--kills 10]
-    .venv/bin/python bench/faults/run.py two-machines     [--games 40]
-    .venv/bin/python bench/faults/run.py all
+    .venv/bin/python -m bench.faults.run postgres-restart [--outage 30] [--games 8] [--clients 6]
+    .venv/bin/python -m bench.faults.run smtp-outage      [--outage 120] [--tempfail 60]
+    .venv/bin/python -m bench.faults.run scheduler-kill
+    .venv/bin/python -m bench.faults.run worker-kill      [--kills 10]
+    .venv/bin/python -m bench.faults.run two-machines     [--games 40]
+    .venv/bin/python -m bench.faults.run all
 
 Every run starts its own PostgreSQL cluster (bench/faults/cluster.py: initdb, its own port and folder, removed
 after), its own mail relay (aiosmtpd), gunicorn masters and `pbem scheduler` processes (bench/faults/stack.py),
@@ -28,20 +28,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
-FAULTS = Path(__file__).resolve().parent
-sys.path.insert(0, str(FAULTS))
-sys.path.insert(0, str(FAULTS.parent.parent))  # the repository, for `pbem` when run as a script
-
-from checks import Figures, check, outbox_counts, wait_for_outbox  # noqa: E402
-from cluster import Cluster, private_cluster, wait_until  # noqa: E402
-from load import Tally, create_games, play  # noqa: E402
-from stack import Relay, Stack, relay_running, running_stack  # noqa: E402
-
-sys.path.insert(0, str(FAULTS.parent))
-from http_client import send  # noqa: E402
+from bench.faults.checks import Figures, check, outbox_counts, wait_for_outbox
+from bench.faults.cluster import Cluster, private_cluster, wait_until
+from bench.faults.load import Tally, create_games, play
+from bench.faults.stack import Relay, Stack, relay_running, running_stack
+from bench.http_client import send
 
 FAST_MAIL = {"deliver_interval_seconds": 1, "retry_base_seconds": 1, "retry_cap_seconds": 2, "lease_seconds": 10}
 FAST_SCHEDULER = {"interval_seconds": 1, "sweep_interval_seconds": 1, "bot_delay_seconds": 0}

@@ -31,10 +31,9 @@ from typing import Any
 
 from aiosmtpd.controller import Controller
 
-FAULTS = Path(__file__).resolve().parent
-sys.path.insert(0, str(FAULTS.parent))  # bench/ helpers
-from production import free_port, wait_for_http, write_config  # noqa: E402
+from bench.production import free_port, wait_for_http, write_config
 
+FAULTS = Path(__file__).resolve().parent
 REPO = FAULTS.parent.parent
 BIN = Path(sys.executable).parent
 STOP_SECONDS = 20

@@ -16,12 +16,12 @@ from pbem.runtime import build_runtime
 from pbem.web import (  # noqa: F401  (their routes join the player blueprint)
     address_changes,
     auto_pass_links,
+    bench_floor,
     chat,
     csrf,
     deals,
     dev_mail,
     errors,
-    floor,
     home,
     host,
     join,
@@ -79,7 +79,7 @@ def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Fl
     if config.is_development:
         app.register_blueprint(dev_mail.blueprint)
     if config.bench_routes:
-        app.register_blueprint(floor.blueprint)
+        app.register_blueprint(bench_floor.blueprint)
     trust_proxies(app, config.trusted_proxies)
     return app
 

@@ -14,7 +14,7 @@ from werkzeug.exceptions import NotFound
 from pbem.models import Game, HostAction
 from pbem.web.app_context import runtime
 
-blueprint = Blueprint("floor", __name__, url_prefix="/bench")
+blueprint = Blueprint("bench_floor", __name__, url_prefix="/bench")
 
 
 @blueprint.get("/floor-a/<int:game_pk>")

@@ -13,7 +13,7 @@ from pbem.db import with_driver
 
 
 @contextmanager
-def scratch_postgres(url: str) -> Iterator[str]:
+def scratch_schema(url: str) -> Iterator[str]:
     """A URL whose connections work in a new, empty schema of the database at `url`."""
     admin = create_engine(with_driver(make_url(url)), isolation_level="AUTOCOMMIT")
     schema = f"bench_{uuid.uuid4().hex[:12]}"
