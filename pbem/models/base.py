@@ -33,10 +33,9 @@ JsonColumn = JSON().with_variant(JSONB(), "postgresql")
 class CompressedJson(TypeDecorator[dict[str, Any]]):
     """A JSON document stored deflated, for the engine state of every snapshot (one per turn).
 
-    A ten-player state is about 1.9 kB of JSON and barely changes from turn to turn; deflated it is about
-    650 bytes, kept as `{"zlib": "<base64>"}` in the same JSON column, so no migration was needed and rows
-    written before (plain documents) still read back as they are. Reading gives the full state again:
-    every reader gets it through this one type.
+    A state barely changes from turn to turn and deflates well (sizes: docs/performance.md, Storage per turn).
+    It is kept as `{"zlib": "<base64>"}` in the same JSON column; a plain document stored there reads back as it
+    is. Reading gives the full state again: every reader gets it through this one type.
     """
 
     impl = JSON

@@ -1,10 +1,9 @@
 """Writing the rows of a move with plain statements instead of the session's unit of work.
 
-A move inserts its snapshot and its turn email and updates its game and turn clock. Left to `Session.flush`,
-those four writes cost about twice what the statements themselves cost: the unit of work compares every loaded
-object with what was read, sorts the tables by their foreign keys and builds each statement anew
-(docs/performance.md). Here each write is one statement, built once per table and set of columns, run on the
-session's own connection, so it stays in the caller's transaction and commits or rolls back with it.
+A move inserts its snapshot and its turn email and updates its game and turn clock. `Session.flush` would
+compare every loaded object with what was read, sort the tables by their foreign keys and build each statement
+anew (its cost: docs/performance.md). Here each write is one statement, built once per table and set of columns,
+run on the session's own connection, so it stays in the caller's transaction and commits or rolls back with it.
 
 An object the session has loaded is kept true: `update_row` stores the new values in it as if they had been
 read, so nothing is written twice and later code in the same transaction sees them. Everything else keeps
@@ -42,7 +41,7 @@ def update_row(session: Session, row: Base, **values: Any) -> None:
     state = inspect(row)
     if state.modified and not state.committed_state:
         # Everything changed on it is written: without this the session would still count the row as dirty
-        # and run a whole flush at commit to find nothing to write (a twentieth of a move request in the app).
+        # and run a whole flush at commit to find nothing to write.
         state._commit_all(state.dict, session.identity_map)
 
 
@@ -80,7 +79,7 @@ def _table(model: type[Base]) -> Table:
 
 @lru_cache(maxsize=64)
 def _insert(table: Table) -> Insert:
-    # inline: no RETURNING of the new primary key, which nobody asks for (reading it back was a fifth of the cost).
+    # inline: no RETURNING of the new primary key, which nobody asks for.
     return insert(table).inline()
 
 

@@ -18,7 +18,7 @@ GAME_WITH_SEATS = select(Game).where(Game.public_id == bindparam("public_id")).o
 # FOR NO KEY UPDATE: it serializes moves on one game without blocking rows that merely reference it.
 GAME_WITH_SEATS_LOCKED = GAME_WITH_SEATS.with_for_update(of=Game, key_share=True)
 # A move's lock leaves the turn clock out: the move gives the clock a fresh start without reading the old one
-# (`turn_clock.plan_turn`), and a third of the lock's columns, on each seat's row, were the clock's.
+# (`turn_clock.plan_turn`), so the clock's columns are not repeated on each seat's row.
 GAME_WITH_SEATS_LOCKED_FOR_MOVE = (
     select(Game)
     .where(Game.public_id == bindparam("public_id"))
@@ -26,8 +26,8 @@ GAME_WITH_SEATS_LOCKED_FOR_MOVE = (
     .with_for_update(of=Game, key_share=True)
 )
 
-# A move's lock when this process has not decoded the state the move builds on (three moves in four, with four
-# workers): the state column of the game's current snapshot comes along as the JSON text it is stored as, one
+# A move's lock when this process has not decoded the state the move builds on (with several workers, most
+# moves): the state column of the game's current snapshot comes along as the JSON text it is stored as, one
 # string repeated on each seat's row, decoded once (`snapshots.latest_state`), instead of a statement of its own.
 _CURRENT_STATE_TEXT = (
     select(cast(Snapshot.__table__.c.state, Text))
