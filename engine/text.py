@@ -286,7 +286,8 @@ def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str, names:
             return _joined(line, f" and the {goal_place(event)} goal ({found}).")
         return _joined(line, f", turning over the {goal_place(event)} goal ({found}).")
     if kind == "drew" and before in ACTIONS_THAT_DRAW and "drew" not in last and last.get("seat") == event.get("seat"):
-        return _joined(line, f"{',' if before == 'passed' or 'merged' in last else ''} and drew {_a_card(event['count'])}.")
+        comma = "," if before == "passed" or "merged" in last else ""
+        return _joined(line, f"{comma} and drew {_a_card(event['count'])}.")
     if kind == "drew_cards" and mine and last.get("drew") is not None:
         return line.replace(f" and drew {_a_card(last['drew'])}", f" and drew {_cards(event.get('names', []))}", 1)
     if kind == "discarded" and mine and before in ("passed", "cleared"):

@@ -240,7 +240,9 @@ def create_game(
 
 
 @main.command()
-@click.option("--name", default="Alex", show_default=True, help="Your name at the table (not \"You\": the game says that).")
+@click.option(
+    "--name", default="Alex", show_default=True, help="Your name at the table (not \"You\": the game says that)."
+)
 @click.option("--email", default="you@localhost", show_default=True, help="Where your emails would go.")
 @click.option("--bots", default=3, show_default=True, type=click.IntRange(1, 9), help="Computer opponents.")
 @click.option("--new", "always_new", is_flag=True, help="Start another demo game even if one is unfinished.")

@@ -39,7 +39,7 @@ from pbem.service.rows import lock_game
 from pbem.service.seats.address_changes import INVALID, MAX_AGE, AddressChangeLinks
 from pbem.service.snapshots import seat_view, state_at
 from pbem.service.talk.chat import post_system_line
-from pbem.service.text import clean_email, clean_line, clean_name, visible_text
+from pbem.service.text import clean_email, clean_name, visible_text
 from pbem.service.turns.games import MAX_NAME, GameService
 from pbem.service.turns.turn_controls import hand_over
 
