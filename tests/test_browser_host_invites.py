@@ -195,7 +195,6 @@ def test_a_player_starts_the_rematch_from_the_game_over_page_and_everyone_gets_a
     new_game: Any, shoot: Any,
 ) -> None:
     game_id = new_game()
-    runtime: Runtime = live_server.runtime
     host = page_for_host
     sign_in_page(host, live_server, smtp_server, smtp_deliverer, HOST)
     host.goto(f"{live_server.url}/host/games/{game_id}")

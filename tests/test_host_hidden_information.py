@@ -196,6 +196,7 @@ def test_join_confirmation_invite_and_rematch_pages_show_nothing_of_the_game(app
     pages = " ".join(client.get(path).get_data(as_text=True) for path in (
         f"/host/games/{rematch_id}", f"/host/new?copy={rematch_id}",
     ))
-    assert "A rematch of" in pages and 'id="rematch-link"' in client.get(f"/host/games/{game_id}").get_data(as_text=True)
+    finished_page = client.get(f"/host/games/{game_id}").get_data(as_text=True)
+    assert "A rematch of" in pages and 'id="rematch-link"' in finished_page
     assert not cards_named(pages, data) & hidden_cards(state, None)
     assert list(role_paths(data)) == []  # no role of the rematch's first round, which has just been dealt
