@@ -42,19 +42,6 @@ class SeatMailStatus:
         return self.retrying > 0 or failed_last
 
 
-@dataclass(frozen=True)
-class MailFailure:
-    """One email that will not be delivered: to a seat, or to the host (seat None)."""
-
-    seat: int | None
-    to_address: str
-    kind: str
-    attempts: int
-    error: str | None
-    created_at: datetime
-    last_attempt_at: datetime | None
-
-
 def seat_mail_status(db: Database, game_id: str) -> list[SeatMailStatus]:
     """Every seat of the game in seating order, with how its mail is doing."""
     with db.read() as session:
@@ -111,32 +98,6 @@ def _status(seat: Seat, row: Any, error: tuple[datetime | None, str] | None) -> 
         last_failed_at=failed_at,
         last_error=last_error,
     )
-
-
-def mail_failures(db: Database, game_id: str) -> list[MailFailure]:
-    """Every email of the game that failed for good, newest first."""
-    with db.read() as session:
-        game = session.scalar(select(Game).where(Game.public_id == game_id))
-        if game is None:
-            raise GameNotFound()
-        rows = session.execute(
-            select(OutboxMessage, Seat.seat_index)
-            .outerjoin(Seat, Seat.id == OutboxMessage.seat_id)
-            .where(OutboxMessage.game_id == game.id, OutboxMessage.status == "failed")
-            .order_by(OutboxMessage.id.desc())
-        ).all()
-        return [
-            MailFailure(
-                seat=seat_index,
-                to_address=message.to_address,
-                kind=message.kind,
-                attempts=message.attempts,
-                error=message.last_error,
-                created_at=message.created_at,
-                last_attempt_at=message.claimed_at,
-            )
-            for message, seat_index in rows
-        ]
 
 
 def _count(condition: ColumnElement[bool]) -> ColumnElement[int]:
