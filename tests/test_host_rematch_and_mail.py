@@ -67,7 +67,7 @@ def test_the_rematchs_first_email_names_the_previous_game_and_links_each_player_
         text = " ".join(letter.body_text.split())
         assert 'It is a rematch of "Test mine". How that game ended: https://' in text
         old_link = re.search(r"How that game ended: (\S+)", text).group(1)
-        assert f'<a href="{old_link}">Test mine</a>' in letter.body_html
+        assert f'<a href="{old_link}" style="color:#7a4b1e;">Test mine</a>' in letter.body_html
         final_page = player.get(old_link.split("pbem.test", 1)[1], follow_redirects=True)
         assert final_page.status_code == 200 and "The game is over" in final_page.get_data(as_text=True)
     first_game = [m for m in mailbox(runtime_of, "game_started") if m.game_id != rematch.id]
