@@ -1,25 +1,8 @@
 """The turn page and a move under load, against the machine's own floor, in the production shape.
 
-Starts on loopback what a deployment runs (bench/production.py): a scratch PostgreSQL schema migrated with
-`pbem db upgrade`, gunicorn with 4 workers over `pbem:create_app()`, and the `pbem scheduler` process
-(delivering the turn emails the moves queue, with the catcher backend). A load generator in a separate
-process then measures, one scenario after another for `--seconds` each, with `--concurrency` connections:
-
-  floor A     GET  /bench/floor-a/<id>: read one row by primary key, render a tiny template
-  turn page   GET  /table/<game>: a mid-game board of six, seen by the seat to act
-  state.json  GET  /table/<game>/state.json: the same seat's view and legal moves
-  floor B     POST /bench/floor-b/<id>: read one row, insert one row, commit
-  move        POST /play/<token>/move across `--games` games of six (CSRF token, expected seq, submission id)
-
-and prints requests per second and p50/p99 latency for each, then the ratios turn page / floor A and
-move / floor B (the goal is at least 0.5 for both). The floor routes exist only because the benchmark's
-configuration says `bench_routes = true`.
-
-The move client keeps every game going without asking the server for more than the move: it is handed
-each game's full engine state when the games are set up, picks a legal move with the engine's random bot,
-posts it as the seat to act (the JSON answer must carry the next sequence number), and applies the same
-move to its copy; the engine is deterministic, so its copy stays the server's. The moves are computed
-before the clock starts, so the client's engine work is not in the figures.
+Starts gunicorn, the scheduler and a scratch PostgreSQL schema on loopback (bench/production.py), then measures
+floor A, the turn page, state.json, floor B and a move, and prints the ratios turn page / floor A and
+move / floor B. Scenarios, options and figures: docs/performance.md.
 
     .venv/bin/python -m bench.http_bench [--seconds 10] [--concurrency 8] [--games 200] [--workers 4]
         [--rounds 2] [--warmup 1] [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test] [--json results.json]

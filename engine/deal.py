@@ -1,34 +1,8 @@
 """A round's secret deal as a plain record, sealed part by part so that it can be opened selectively.
 
-The server seals each deal before anyone plays and opens it when the round is over, so every player can check
-that nothing was changed on the way. The encoding is defined here, beside the rules, so it never drifts from
-what a deal is; it is plain enough to reproduce by hand (see docs/fairness.md).
-
-What the record holds (all of it hidden while the round is played):
-
-- `round`, `variant`, `players` (names in seating order) and `first` (the seat that plays first);
-- `roles` (the dwarf card of each seat, in seat order) and `spare_roles` (the role cards nobody was dealt; in
-  Saboteur 2 the leftover dwarf cards, the last one being the next taken by Swap Your Hats);
-- `goals`: the face-down goals from top to bottom, `{"x", "y", "card", "gold"}`;
-- `hands`: each seat's cards as dealt, in seat order; `draw_pile`: the rest of the shuffled deck, the
-  next card drawn last; `set_aside`: Saboteur 2's cards set aside unseen for the round (empty otherwise).
-
-The seal (format `saboteur-deal-2`). The record is cut into named *parts* in a fixed order (`deal_parts`):
-`table` (round, variant, players, first), `role/0`.., `spare_roles`, `goal/0`..`goal/2`, `hand/0`..,
-`draw_pile`, `set_aside`. Each part is sealed with its own salt (`part_salt`: HMAC-SHA-256 of the part's name
-under the round's secret salt, so one stored secret yields independent salts and a shown part's salt tells
-nothing of another's). A part's digest is SHA-256 of `{"part":..,"salt":..,"value":..}` as compact sorted-key
-JSON in UTF-8; the commitment is SHA-256 of the digests in order, each as 64 hex digits and a line break.
-Opening a round (`opening`) shows each part that may be shown with its salt and value, and only the digest of
-a part that must stay secret (`withheld_parts` says which: rule knowledge). Anyone can recompute the
-commitment from an opening (`opened_commitment`); a withheld part cannot be guessed, its salt stays secret.
-
-Seals of format `saboteur-deal-1` (stored before) are one SHA-256 over the whole record with the salt inside
-(`sealed_bytes`); they are opened whole, as they were published.
-
-Cards are the variant's card ids (docs/engine.md, "Cards"). The base game's nugget cards are not part of
-the deal: they are shuffled at the deal, but the order in which they come out tells who received which
-values, and those stay secret until the game ends.
+The server seals each deal before anyone plays and opens it when the round is over; the encoding lives here,
+beside the rules, so it never drifts from what a deal is. The record, the parts (`deal_parts`), their salts and
+digests, what stays withheld (`withheld_parts`) and the older whole-record format are in docs/fairness.md.
 """
 from __future__ import annotations
 

@@ -1,24 +1,7 @@
 """Which moves a seat may make, and what a move does to the game.
 
-`legal_moves` and `apply_move` share the same checks, so a move is listed exactly when it is
-accepted. Moves are plain dicts (see docs/engine.md):
-
-    {"type": "play", "card": 17, "x": 3, "y": 0, "rotated": false}   a path card
-    {"type": "play", "card": 44, "target": 2}                        a broken tool on a seat
-    {"type": "play", "card": 53, "target": 2, "tool": "pick"}        a repair
-    {"type": "play", "card": 62, "x": 3, "y": 0}                     rockfall on a path card
-    {"type": "play", "card": 65, "x": 8, "y": 2}                     map on a face-down goal
-    {"type": "pass", "cards": [17]}                                   discard face down
-    {"type": "pick_gold", "value": 3}                                keep a gold card
-
-Saboteur 2 adds:
-
-    {"type": "play", "card": 80}                                     a Theft, in front of yourself
-    {"type": "play", "card": 90, "target": 2}                        Hands Off, Swap Your Hand, Inspection,
-                                                                     Swap Your Hats, Trapped!, Free at last!
-    {"type": "clear", "cards": [12, 40], "remove": 75}               discard two to remove a card in front of you
-    {"type": "pass", "cards": [12, 40, 51]}                          discard one to three cards
-    {"type": "steal", "target": 3}                                   take a gold piece (target null: let it go)
+`legal_moves` and `apply_move` share the same checks, so a move is listed exactly when it is accepted.
+Moves are plain dicts; every kind is listed in docs/engine.md, "Moves".
 """
 from __future__ import annotations
 

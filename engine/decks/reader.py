@@ -1,28 +1,7 @@
 """Reading a deck description: checked strictly, then turned into card types.
 
-A deck is plain data so that it can live in a Python literal (the decks shipped with the engine)
-or come from a host's TOML file through the application. The format, in full:
-
-    {
-        "paths": [
-            {"name": "cross", "label": "Crossing", "count": 5, "segments": [{"edges": "NESW"}]},
-            {"name": "door_blue_ns", "label": "Blue door", "count": 1,
-             "segments": [{"edges": "NS", "door": "blue"}]},
-            {"name": "crystal_dead_n", "label": "Dead end with a crystal", "count": 1,
-             "segments": [{"edges": "N", "dead": True}], "crystals": 1},
-            ...
-        ],
-        "actions": [
-            {"name": "break_pick", "label": "Broken pick", "count": 3, "effect": "break", "tools": ["pick"]},
-            {"name": "theft", "label": "Theft", "count": 4, "effect": "theft"},
-            ...
-        ],
-    }
-
-A segment is written as views show it: `edges` (letters from N, E, S, W as the card lies upright),
-and optionally `dead` (a one-edge stub that leads nowhere), `door` ("blue" or "green") or `ladder`.
-The order of the entries fixes the card ids. A bad deck is refused with a sentence that names the
-entry and says what is wrong, because a host typing a file needs to find the mistake.
+A deck is plain data (a Python literal shipped with the engine, or a host's TOML file); the format is in
+docs/engine.md, "Deck format". A bad deck is refused with a sentence naming the entry and what is wrong.
 """
 from __future__ import annotations
 

@@ -1,25 +1,9 @@
-"""The deliverer: the one place that sends email. The scheduler runs it every few seconds, `pbem mail deliver` on
-demand.
+"""The deliverer: the one place that sends email (the scheduler runs it every few seconds, `pbem mail deliver` on
+demand).
 
-A run takes due rows one at a time and claims each with a conditional UPDATE (queued and due, or
-`sending` under a lease that ran out) that stamps a claim token, so two deliverers (threads, processes,
-machines) never both send a row; the SMTP conversation happens outside any transaction. The outcome
-is recorded only by the holder of the claim:
-- sent: `sent`;
-- temporary failure (4xx, connection refused, timeout): queued again after an exponential backoff
-  (base, doubled per attempt, capped), until `max_attempts`; then `failed`;
-- permanent failure (5xx): `failed` at once;
-- a run that dies between claim and outcome leaves the row `sending`; once the lease has run out the
-  row is due again (at least once: if the crash came after the relay accepted the message, it goes
-  twice, with the same Message-ID, which mail clients show once).
-A turn email whose decision was taken before it could go (the player moved from the page first, or after an
-outage) is `dropped` rather than sent late, by the run's first statement or, if it turns stale during the
-run, by the next run's; digests and game-over mail carry no such condition and always go. Every
-failed row to a seat puts a notice to the host in the outbox, once per run of failures.
-
-A row queued without its content (a turn email, `Outbox.reserve`) is composed by the claim that takes it,
-in the claim's transaction, once the decision is known to be still pending: most turn emails are dropped
-unsent, and those are never rendered. A row that cannot be composed fails like one the relay refused.
+Each row is claimed by a conditional UPDATE under a lease, sent outside any transaction and recorded by the
+claim's holder: sent, queued again after a backoff, or failed. A stale turn email is dropped unsent; a reserved
+row is composed by the claim that takes it. docs/architecture.md ("Mail") and docs/reliability.md tell the rest.
 """
 
 from __future__ import annotations
