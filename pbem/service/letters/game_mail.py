@@ -1,26 +1,8 @@
-"""The emails a game sends its players, queued by the game service inside the transaction of the change.
+"""The emails a game sends its players (game_started, your_turn, round_digest, game_over, daily_digest,
+chat_messages), queued by the game service inside the transaction of the change.
 
-- game_started: every person, when the first round is dealt.
-- your_turn: the seat whose decision is now pending, if it takes turn emails (`notify_mode` 'turn');
-  dropped by the deliverer if that decision is taken before the email goes out. Its content is composed
-  when the deliverer takes it (`compose`): most are dropped, and a move should not pay for rendering them.
-- round_digest: every person, once the round's payouts are complete. A saboteurs' or no-saboteur round
-  is paid in the move that ends it; a diggers' win is paid by the gold picks that follow. Either way the
-  move that completes the payouts also deals the next round (its events hold `round_started`), so the
-  digest of round N is queued by the move whose events start round N+1.
-- game_over: every person, by the move whose events hold `game_over`; it includes the last round,
-  which therefore has no digest of its own.
-- daily_digest: seats with `notify_mode` 'digest', one a day (`pbem/service/letters/daily.py` finds those due).
-- chat_messages: seats that asked for chat emails, at most one per 15 minutes (`pbem/service/letters/chat_mail.py`).
-
-Turn emails, daily digests and chat emails quote the table talk the seat has not been shown yet (the
-newest few, "and N more on the page"), and count it as shown once written (queued, or for a turn email,
-composed) (`pbem/service/talk/chat.py`).
-
-Content comes from `seat_view(state, seat, names)` (the engine's view, told with the current names) and the
-events that seat may see (`pbem/service/letters/contents.py`).
-game_started and the round digest also carry the new round's fingerprint; round digest and game_over open the
-finished round's sealed deal and tell its recap (`pbem/service/letters/trust_context.py`, the same for every recipient).
+Content comes from the seat's view and the events it may see (`contents.py`); a turn email is composed when
+the deliverer takes it. When each kind is sent and what it says: docs/email.md and docs/architecture.md ("Mail").
 """
 
 from __future__ import annotations
