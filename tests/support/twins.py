@@ -149,6 +149,12 @@ def cards_named(page: str, data: dict[str, Any]) -> set[int]:
     return named | set(json_cards(data))
 
 
+def cards_of_finished_rounds(data: dict[str, Any]) -> set[int]:
+    """Cards on the tables of finished rounds: public when their round ended, then shuffled into the next deal, so
+    a page that draws such a table names them without telling anything of a hand or a pile now."""
+    return set(json_cards(data.get("view", {}).get("results", [])))
+
+
 def json_cards(value: Any) -> Iterator[int]:
     if isinstance(value, dict):
         for key, item in value.items():
