@@ -257,7 +257,7 @@ def describe_events(events: Sequence[dict[str, Any]], names: Sequence[str], you:
         kind = event.get("type", "")
         merged = _merge(last, event, lines[-1] if lines else "", names, you)
         if merged is not None:
-            lines[-1] = merged
+            lines[-1] = sentence(merged)  # "... and drew Free at last!", without a full stop after the "!"
             if kind != "drew":
                 last = {**(last or {}), "merged": kind}  # the line goes on: a draw after it takes a comma
             else:

@@ -80,7 +80,7 @@ def test_playing_a_path_card_by_clicking_the_card_and_a_lit_cell(
     screenshots(page, "confirm")
     page.get_by_role("button", name="Play it").click()
 
-    expect(page.locator(".message.played")).to_contain_text("Ann built a")
+    expect(page.locator(".message.played")).to_contain_text("You built a")
     expect(page.locator(f'svg.board .card[data-x="{move["x"]}"][data-y="{move["y"]}"]')).to_have_attribute(
         "data-card", str(move["card"])
     )
@@ -103,7 +103,7 @@ def test_breaking_another_players_tool_by_clicking_the_card_and_the_player(
     expect(page.locator("#confirm-text")).to_have_text(f"Break Ben's {broken['tools'][0]}?")
     page.get_by_role("button", name="Play it").click()
 
-    expect(page.locator(".message.played")).to_contain_text(f"Ann broke Ben's {broken['tools'][0]}.")
+    expect(page.locator(".message.played")).to_contain_text(f"You broke Ben's {broken['tools'][0]}")
     expect(page.locator('.seat[data-seat="1"] .tool-icon.broken')).to_have_count(1)
     assert engine.view(state_of(live_server, game), None)["seats"][1]["broken"] == [broken["tools"][0]]
     screenshots(page, "broken-tool")

@@ -101,7 +101,7 @@ def test_passing_three_cards_ticked_in_the_hand(page: Page, live_server: LiveSer
     screenshots(page, "pass-three")
     page.get_by_role("button", name="Pass", exact=True).click()
 
-    expect(page.locator(".message.played")).to_contain_text("Ann passed, discarding 3 cards.")
+    expect(page.locator(".message.played")).to_contain_text("You passed, discarding ")
     assert not set(three) & set(state_of(live_server, game_id).hands[0])
 
 
@@ -123,7 +123,8 @@ def test_two_discards_remove_the_trapped_card_lit_in_front_of_you(
     expect(page.locator("#confirm-text")).to_contain_text("to remove the Trapped! in front of you?")
     page.get_by_role("button", name="Play it").click()
 
-    expect(page.locator(".message.played")).to_contain_text("Ann discarded 2 cards to remove the trapped!")
+    expect(page.locator(".message.played")).to_contain_text(
+        "You discarded 2 cards to remove the Trapped! lying in front of you")
     assert state_of(live_server, game_id).front[0] == []
 
 
@@ -143,7 +144,7 @@ def test_stealing_a_gold_piece_by_clicking_a_lit_player(page: Page, live_server:
     expect(page.locator("#confirm-text")).to_have_text("Steal 1 gold piece from Ann?")
     page.get_by_role("button", name="Steal it").click()
 
-    expect(page.locator(".message.played")).to_contain_text("Flo stole a gold piece from Ann.")
+    expect(page.locator(".message.played")).to_contain_text("You stole a gold piece from Ann.")
     assert state_of(live_server, game_id).gold_pieces[5] == 1
     screenshots(page, "stolen")
 

@@ -140,6 +140,16 @@ def test_a_build_that_turns_two_goals_names_the_turning_once() -> None:
         "Ann built a Crossing at (8, 1), turning over the top goal (only stone) and the middle goal (it holds the gold)."]
 
 
+def test_a_line_that_ends_on_a_card_name_with_an_exclamation_mark_takes_no_full_stop() -> None:
+    events = [
+        {"type": "passed", "audience": "public", "seat": 0, "count": 1},
+        {"type": "drew", "audience": "public", "seat": 0, "count": 1},
+        {"type": "drew_cards", "audience": [0], "seat": 0, "cards": [9], "names": ["free"]},
+    ]
+
+    assert describe_events(events, NAMES[:3], 0) == ["You passed, discarding a card face down, and drew Free at last!"]
+
+
 def test_saboteur2_action_lines_name_the_cards_as_printed() -> None:
     trapped = {"type": "trapped", "audience": "public", "seat": 1, "target": 0, "card": 1}
     freed = {"type": "freed", "audience": "public", "seat": 0, "target": 0, "card": 1}
