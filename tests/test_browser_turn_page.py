@@ -99,6 +99,25 @@ def test_the_role_is_in_the_first_screen_and_the_page_passes_axe(
     screenshots(seat_page, f"{variant}-{size}-not-your-turn")
 
 
+@pytest.mark.parametrize("variant", sorted(GAMES))
+def test_the_hand_is_on_the_first_screen_with_help_targets_that_touch_no_other_card(
+    seat_page: Page, live_server: LiveServer, variant: str
+) -> None:
+    game_id, _ = GAMES[variant](live_server)
+    open_table(seat_page, live_server, game_id)
+
+    assert in_viewport(seat_page, ".hand-card .card-face")
+    cards = [box for box in (card.bounding_box() for card in seat_page.locator(".hand-card").all()) if box]
+    helps = [box for box in (help.bounding_box() for help in seat_page.locator(".hand-card .card-help").all()) if box]
+    assert len(cards) == len(helps) == 6
+    for index, help_box in enumerate(helps):
+        assert help_box["width"] >= 44 and help_box["height"] >= 44, help_box
+        for other, card in enumerate(cards):
+            overlaps = (help_box["x"] < card["x"] + card["width"] and card["x"] < help_box["x"] + help_box["width"]
+                        and help_box["y"] < card["y"] + card["height"] and card["y"] < help_box["y"] + help_box["height"])
+            assert other == index or not overlaps, (index, other)
+
+
 def test_choosing_a_broken_tool_brings_every_lit_player_on_screen(
     seat_page: Page, live_server: LiveServer, screenshots: Shoot, size: str
 ) -> None:
@@ -184,6 +203,8 @@ def test_a_finished_round_is_shown_until_opened_once(
     panel = seat_page.locator("#round-over")
     expect(panel).to_have_attribute("open", "")
     expect(panel).to_contain_text("Round 1 is over")
+    expect(panel.locator(".round-over-roles")).to_be_hidden()  # who was who is one tap away
+    assert in_viewport(seat_page, "#round-over [data-action=round-seen]")
     screenshots(seat_page, f"base-{size}-round-over")
     seat_page.get_by_role("button", name="Go to round 2").click()
     seat_page.reload()
@@ -202,6 +223,8 @@ def test_game_over_puts_the_podium_first_and_drops_the_settings(
     expect(seat_page.locator(".podium-place")).to_have_count(3)
     expect(seat_page.locator("#settings")).to_have_count(0)
     expect(seat_page.locator(".seat-facts")).not_to_contain_text(["in hand"] * 3)
+    wrap = seat_page.locator("#board-wrap")
+    assert wrap.evaluate("(element) => element.scrollWidth <= element.clientWidth + 1")  # the whole board at first
     screenshots(seat_page, f"base-{size}-game-over")
 
 
@@ -239,7 +262,7 @@ def test_a_whole_turn_by_keyboard_alone(seat_page: Page, live_server: LiveServer
     expect(seat_page.locator("#confirm-actions button")).to_be_focused()
     seat_page.keyboard.press("Enter")
 
-    expect(seat_page.locator(".message.played")).to_contain_text("Ann built")
+    expect(seat_page.locator(".message.played")).to_contain_text("You built")
 
 
 def tab_to(page: Page, selector: str, limit: int = 120) -> None:

@@ -236,7 +236,7 @@
     var steals = choices.filter(function (c) { return c.move.type === "steal"; });
     if (steals.length) { lightSteals(steals); }
     if (moveList) { moveList.removeAttribute("open"); }
-    if (hint) { hint.textContent = "Tap a card in your hand: where it can go lights up."; }
+    if (hint) { hint.textContent = "Tap a card: where it can go lights up."; }
     handCards.forEach(function (card) {
       var id = Number(card.getAttribute("data-card"));
       if (!choices.some(function (c) { return cardOf(c.move) === id; })) { return; }
@@ -314,7 +314,7 @@
     clearTargets();
     hideConfirm();
     if (controls) { controls.hidden = true; }
-    if (hint) { hint.textContent = "Tap a card in your hand: where it can go lights up."; }
+    if (hint) { hint.textContent = "Tap a card: where it can go lights up."; }
   }
 
   function mine() { return choices.filter(function (c) { return cardOf(c.move) === selected; }); }
