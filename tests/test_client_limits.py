@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from pbem.clock import SettableClock
 from pbem.config import Config
-from pbem.service.seats.seats.fresh_links import PER_ADDRESS as FRESH_LINKS_PER_ADDRESS
+from pbem.service.seats.fresh_links import PER_ADDRESS as FRESH_LINKS_PER_ADDRESS
 from pbem.service.host.host_access import PER_ADDRESS as HOST_LINKS_PER_ADDRESS
 from pbem.service.host.host_access import PER_CLIENT
 from tests.support.games import PEOPLE

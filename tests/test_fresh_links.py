@@ -13,7 +13,7 @@ from pbem.clock import SettableClock
 from pbem.errors import RateLimited
 from pbem.models import OutboxMessage, Seat
 from pbem.runtime import Runtime
-from pbem.service.seats.seats.fresh_links import PER_CLIENT, PER_SEAT
+from pbem.service.seats.fresh_links import PER_CLIENT, PER_SEAT
 from pbem.service.turns.games import PlayerSpec
 from pbem.tokens import SeatLink
 from tests.support.database import dump
