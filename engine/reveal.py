@@ -16,7 +16,7 @@ from typing import Any
 from .rounds import gold_totals
 from .setup import option
 from .state import Game
-from .text import card_label, describe_event, goal_place, role_name
+from .text import card_list, describe_event, goal_place, role_name
 from .variants import variant_of
 from .views import card_info, view
 
@@ -138,7 +138,7 @@ def describe_openly(event: dict[str, Any], names: list[str], secret_roles: froze
         }[kind]()
 
     def cards() -> str:
-        return ", ".join(card_label(n) for n in event.get("names", [])) or "nothing"
+        return card_list(event.get("names", []))
 
     private: dict[str, Callable[[], str]] = {
         "role_dealt": lambda: f"{who()} is dealt the role {role_name(event['role'])}.",

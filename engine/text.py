@@ -114,7 +114,7 @@ def less_for_role(role: str) -> str:
     return f"{COUNT_WORDS[LESS_FOR_ROLE[role]]} less"
 
 
-def _cards(names: list[str]) -> str:
+def card_list(names: list[str]) -> str:
     """Cards by their printed names: "Map", "Curve and Map", "Curve, Map and Theft"."""
     labels = [card_label(n) for n in names]
     if len(labels) > 1:
@@ -168,7 +168,7 @@ def describe_event(event: dict[str, Any], names: Sequence[str], you: int | None 
     describe: dict[str, Callable[[], str]] = {
         "round_started": lambda: _round_started(event, r),
         "role_dealt": lambda: f"Your role this round: {role_name(event['role'])}.",
-        "hand_dealt": lambda: f"Your hand: {_cards(event.get('names', []))}.",
+        "hand_dealt": lambda: f"Your hand: {card_list(event.get('names', []))}.",
         "path_placed": lambda: (f"{who()} built a {card_label(event['name'])} at ({event['x']}, {event['y']})"
                                 + (", turned around." if event.get("rotated") else ".")),
         "goal_revealed": lambda: (f"The {goal_place(event)} goal is turned over: "
@@ -184,9 +184,9 @@ def describe_event(event: dict[str, Any], names: Sequence[str], you: int | None 
         "map_peek": lambda: (f"You saw the {goal_place(event)} goal: "
                              + ("it holds the gold." if event["gold"] else "only stone.")),
         "passed": lambda: f"{who()} passed, discarding {_a_card(event['count'])} face down.",
-        "discarded": lambda: f"You discarded {_cards(event.get('names', []))}.",
+        "discarded": lambda: f"You discarded {card_list(event.get('names', []))}.",
         "drew": lambda: f"{who()} drew {_a_card(event['count'])}.",
-        "drew_cards": lambda: f"You drew {_cards(event.get('names', []))}.",
+        "drew_cards": lambda: f"You drew {card_list(event.get('names', []))}.",
         "draw_pile_empty": lambda: "The draw pile is empty.",
         "out_of_cards": lambda: f"{does('seat', 'has', 'have')} no cards left this round.",
         "no_playable_cards": lambda: "The draw pile is empty and nobody holds a card they could play.",
@@ -209,7 +209,7 @@ def describe_event(event: dict[str, Any], names: Sequence[str], you: int | None 
         "freed": lambda: f"{who()} played Free at last! and set {r.them()} free.",
         "hands_swapped": lambda: (f"{who()} played Swap Your Hand with {who('target')}, who "
                                   + ("draw" if r.is_you("target") else "draws") + " a card."),
-        "hand_received": lambda: f"Your hand is now: {_cards(event.get('names', []))}.",
+        "hand_received": lambda: f"Your hand is now: {card_list(event.get('names', []))}.",
         "inspected": lambda: f"{who()} played Inspection on {who('target')} and looked at their dwarf card."
                              if not r.is_you("target") else f"{who()} played Inspection and looked at your dwarf card.",
         "role_seen": lambda: f"{does('target', 'is', 'are')} {_article(role_name(event['role']))}.",
@@ -289,12 +289,12 @@ def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str, names:
         comma = "," if before == "passed" or "merged" in last else ""
         return _joined(line, f"{comma} and drew {_a_card(event['count'])}.")
     if kind == "drew_cards" and mine and last.get("drew") is not None:
-        return line.replace(f" and drew {_a_card(last['drew'])}", f" and drew {_cards(event.get('names', []))}", 1)
+        return line.replace(f" and drew {_a_card(last['drew'])}", f" and drew {card_list(event.get('names', []))}", 1)
     if kind == "discarded" and mine and before in ("passed", "cleared"):
         if before == "passed":
             return line.replace(f"discarding {_a_card(last['count'])} face down",
-                                f"discarding {_cards(event.get('names', []))} face down", 1)
-        return _joined(line, f" ({_cards(event.get('names', []))}).")
+                                f"discarding {card_list(event.get('names', []))} face down", 1)
+        return _joined(line, f" ({card_list(event.get('names', []))}).")
     if kind == "map_peek" and mine and before == "map_used":
         return _joined(line, " (" + ("it holds the gold)." if event["gold"] else "only stone)."))
     if kind == "gold_kept" and mine and before in ("gold_picked", "saboteur_paid"):
@@ -303,7 +303,7 @@ def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str, names:
     if kind == "role_seen" and you is not None and last.get("seat") == you and before == "inspected":
         return _joined(line, f": {_article(role_name(event['role']))}.")
     if kind == "hand_received" and mine and before == "hands_swapped":
-        return _joined(line, f"; your hand is now {_cards(event.get('names', []))}.")
+        return _joined(line, f"; your hand is now {card_list(event.get('names', []))}.")
     if kind == "role_changed" and mine and before == "hats_swapped" and "drew" not in last:
         return _joined(line, f"; your new role: {role_name(event['role'])}.")
     return None

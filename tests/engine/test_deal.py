@@ -193,14 +193,14 @@ def test_the_open_view_shows_every_hand_role_and_goal() -> None:
 
 @pytest.mark.parametrize(("event", "line"), [
     ({"type": "map_peek", "audience": [0], "seat": 0, "x": 8, "y": -2, "gold": True},
-     "Ann looked at the bottom goal with a map: the gold."),
+     "Ann looked at the bottom goal with a Map: the gold."),
     ({"type": "discarded", "audience": [1], "seat": 1, "cards": [50], "names": ["map", "dead_n"]},
-     "Ben discarded map, dead end face down."),
+     "Ben discarded Map and Dead end face down."),
     ({"type": "role_seen", "audience": [2], "seat": 2, "target": 0, "role": "saboteur"},
      "Cat inspected Ann's dwarf card: saboteur."),
     ({"type": "role_changed", "audience": [1], "seat": 1, "role": "boss"},
      "Ben took a leftover dwarf card: Boss."),
-    ({"type": "drew_cards", "audience": [0], "seat": 0, "cards": [4], "names": ["cross"]}, "Ann drew crossing."),
+    ({"type": "drew_cards", "audience": [0], "seat": 0, "cards": [4], "names": ["cross"]}, "Ann drew Crossing."),
     ({"type": "tool_broken", "audience": "public", "seat": 2, "target": 1, "card": 50, "tool": "pick"},
      "Cat broke Ben's pick."),
 ])

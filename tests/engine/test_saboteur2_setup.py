@@ -228,10 +228,12 @@ def test_snapshots_written_with_schema_1_are_still_read_and_play_on():
 
 
 def as_written_then(g: engine.Game, options: dict) -> engine.Game:
-    """The game as a snapshot of its time held it: the options of then, no round-end reasons, no last builder."""
+    """The game as a snapshot of its time held it: the options of then, no round-end reasons, no final tables,
+    no last builder."""
     then = g.clone()
     then.options = dict(options)
-    then.results = [{key: value for key, value in result.items() if key != "reason"} for result in g.results]
+    added_since = ("reason", "board", "last_placed")
+    then.results = [{key: value for key, value in result.items() if key not in added_since} for result in g.results]
     then.last_builder = None
     return then
 
