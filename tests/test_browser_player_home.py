@@ -73,7 +73,7 @@ def test_a_player_signs_in_by_email_sees_their_games_in_order_and_plays(
     page.locator(f'.hand-card[data-card="{card["id"]}"]').click()
     page.get_by_role("button", name="Discard it (pass)").click()
     page.get_by_role("button", name="Play it").click()
-    expect(page.locator(".message.played")).to_contain_text("Ann passed")
+    expect(page.locator(".message.played")).to_contain_text("You passed")
     settle(page)
 
     page.goto(f"{live_server.url}/my-games/preferences")
