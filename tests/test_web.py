@@ -59,6 +59,15 @@ def test_the_home_page_says_what_this_is(client: FlaskClient) -> None:
     assert b'href="/host"' in response.data  # where a host starts
 
 
+def test_the_rules_page_explains_both_readings_of_the_geologists_share(client: FlaskClient) -> None:
+    """Rulebook: both teams win "along with all other 'non-Saboteurs'" when the Boss, a Geologist or the Profiteer
+    connects; whether Geologists are among them is the host's option, and the rules page says both readings."""
+    page = " ".join(client.get("/rules").get_data(as_text=True).split())
+
+    assert "By default they are not among the winners: they take their crystals and nothing more." in page
+    assert '("Geologists share gold" on the new-game form): then the Geologists also count as winners' in page
+
+
 def test_in_development_the_home_page_lists_demo_links_for_people_only(app: Flask, client: FlaskClient) -> None:
     games = app_runtime(app).games
     game_id = games.create_game(title="Demo game", players=[PEOPLE[0], PlayerSpec("Bot 1", is_bot=True),
