@@ -1,9 +1,9 @@
 """A player's home across games: their sign-in, their signed-in browsers, their preferences; and spectators.
 
 A player is a mailbox (`pbem.addresses.mailbox_key` of an address): every seat whose address reaches that mailbox
-is theirs. Sign-in mirrors the host's (`pbem/models/hosting.py`): an emailed one-use link, stored only as the
-SHA-256 of its nonce and spent by the POST behind its button; a signed-in browser is a row named by the SHA-256
-of the random token in its cookie.
+is theirs. Sign-in has the host's shape (`pbem/models/sign_ins.py`) in the player's own tables: an emailed
+one-use link, stored only as the SHA-256 of its nonce and spent by the POST behind its button; a signed-in browser
+is a row named by the SHA-256 of the random token in its cookie.
 
 A spectator link belongs to one game and shows only the public view; revoking it ends it for good.
 A spectator's wish to be emailed at each round end is kept once that address has confirmed it.
@@ -17,32 +17,20 @@ from sqlalchemy import CheckConstraint, ForeignKey, String, UniqueConstraint, fa
 from sqlalchemy.orm import Mapped, mapped_column
 
 from pbem.models.base import Base, one_of
+from pbem.models.sign_ins import SignedInBrowserRow, SignInLinkRow
 
 # How a player is emailed about their turns: an email at each turn, or one email a day across all their games.
 PLAYER_NOTIFY_MODES = ("turn", "daily")
 
 
-class PlayerSignIn(Base):
+class PlayerSignIn(SignInLinkRow):
     __tablename__ = "player_sign_ins"
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    nonce_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    email: Mapped[str] = mapped_column(String(320))
-    created_at: Mapped[datetime]
-    used_at: Mapped[datetime | None]
 
-
-class PlayerSession(Base):
+class PlayerSession(SignedInBrowserRow):
     """A browser signed in to "My games"; over once `ended_at` is set or it is older than the configured days."""
 
     __tablename__ = "player_sessions"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    email: Mapped[str] = mapped_column(String(320))
-    mailbox: Mapped[str] = mapped_column(String(320), index=True)
-    created_at: Mapped[datetime]
-    ended_at: Mapped[datetime | None]
 
 
 class PlayerPreferences(Base):

@@ -1,18 +1,19 @@
 """A player's home across games: sign in from the home page by an emailed link, then "My games", the record and
-the preferences for all games. The browser's cookie holds only the token of a server-side session
-(`player_sessions`, see `pbem/service/players/access.py`); a GET never signs in (mail scanners follow links)."""
+the preferences for all games. The browser's cookie (key `player`) holds only the token of a server-side session
+(`player_sessions`, see `pbem/service/players/access.py` and `pbem/web/signed_in.py`); a GET never signs in (mail
+scanners follow links)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, g, get_flashed_messages, redirect, render_template, request, session
+from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request
 
 from pbem.errors import NotSignedIn, ValidationError
-from pbem.service.players.access import Player, PlayerSignedIn
+from pbem.service.players.access import Player
 from pbem.service.players.preferences import Preferences
 from pbem.times import local_time, until
-from pbem.web import csrf
+from pbem.web import csrf, signed_in
 from pbem.web.app_context import runtime
 from pbem.web.urls import url_for
 
@@ -31,13 +32,7 @@ COMMON_ZONES = (
 
 def current_player() -> Player | None:
     """The player this request's cookie signs in, looked up once per request."""
-    if "player" not in g:
-        token = session.get(SESSION_KEY)
-        g.player = runtime().player_access.player_for(token) if isinstance(token, str) else None
-        if g.player is None and token is not None:
-            session.pop(SESSION_KEY, None)
-    player: Player | None = g.player
-    return player
+    return signed_in.current(SESSION_KEY, runtime().player_access.player_for)
 
 
 def require_player() -> Player:
@@ -45,12 +40,6 @@ def require_player() -> Player:
     if player is None:
         raise NotSignedIn("Please sign in from the home page: enter your email address and we email you a link.")
     return player
-
-
-def _keep(signed_in: PlayerSignedIn) -> None:
-    session[SESSION_KEY] = signed_in.token
-    session.permanent = True
-    g.pop("player", None)
 
 
 @blueprint.post("/sign-in")
@@ -68,15 +57,14 @@ def continue_page(token: str) -> Any:
 
 @blueprint.post("/sign-in/<token>")
 def continue_sign_in(token: str) -> Any:
-    _keep(runtime().player_access.sign_in(token))
+    signed_in.keep(SESSION_KEY, runtime().player_access.sign_in(token).token)
     return redirect(url_for("my_games.index"), 303)
 
 
 @blueprint.post("/my-games/sign-out")
 def sign_out() -> Any:
-    token = session.pop(SESSION_KEY, None)
-    g.pop("player", None)
-    if isinstance(token, str):
+    token = signed_in.forget(SESSION_KEY)
+    if token is not None:
         runtime().player_access.sign_out(token)
     return redirect(url_for("home.index"), 303)
 
