@@ -16,7 +16,7 @@ from typing import Any
 from .rounds import gold_totals
 from .setup import option
 from .state import Game
-from .text import card_list, describe_event, goal_place, role_name
+from .text import card_list, describe_event, goal_place, role_name, sentence
 from .variants import variant_of
 from .views import card_info, view
 
@@ -156,4 +156,4 @@ def describe_openly(event: dict[str, Any], names: list[str], secret_roles: froze
         "role_changed": lambda: f"{who()} took a leftover dwarf card: {role_name(event['role'])}.",
     }
     render = private.get(event.get("type", ""))
-    return render() if render is not None else describe_event(event, names)
+    return sentence(render()) if render is not None else describe_event(event, names)

@@ -153,6 +153,7 @@ def test_three_people_join_by_the_link_confirm_by_email_and_the_first_plays(
     [started] = [body for body in delivered_to(smtp_server, smtp_deliverer, email) if SEAT_LINK.search(body)]
     player = people.page()
     player.goto(SEAT_LINK.search(started).group(0))
+    player.locator('#table[data-script="ready"]').wait_for()  # the hand answers taps once the page's script runs
     card = runtime.games.current_state(game_id, first).view["you"]["hand"][0]
     player.locator(f'.hand-card[data-card="{card["id"]}"]').click()
     player.get_by_role("button", name="Discard it (pass)").click()

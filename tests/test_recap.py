@@ -144,6 +144,16 @@ def saboteur2_round(runtime: Runtime) -> tuple[str, engine.Game]:
     return game_id, state
 
 
+def listed(names: list[str]) -> str:
+    """Cards as a line lists them: "A", "A and B", "A, B and C"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def told(line: str) -> str:
+    """A line that ends on a card name with "!" ("Trapped!") takes no full stop after it."""
+    return line[:-1] if line.endswith("!.") else line
+
+
 def test_saboteur2_recap_tells_inspections_hat_swaps_and_hand_swaps(runtime: Runtime) -> None:
     game_id, state = saboteur2_round(runtime)
     with pytest.raises(RoundNotOver):
@@ -162,8 +172,8 @@ def test_saboteur2_recap_tells_inspections_hat_swaps_and_hand_swaps(runtime: Run
         "Bo (saboteur) played Swap Your Hats on Cy (a dwarf card given up face down).",
         f"Cy (a dwarf card given up face down) took a leftover dwarf card: {leftover}.",
         f"Cy ({leftover}) played Swap Your Hand with Di (Boss), who draws a card.",
-        f"Cy ({leftover}) now holds {', '.join(labels[c].label for c in state.hands[3])}.",
-        f"Di (Boss) now holds {', '.join(labels[c].label for c in state.hands[2][1:])}.",
+        told(f"Cy ({leftover}) now holds {listed([labels[c].label for c in state.hands[3]])}."),
+        told(f"Di (Boss) now holds {listed([labels[c].label for c in state.hands[2][1:]])}."),
         "Di (Boss) played Trapped! on Ed (green gold-digger).",
         "Ed (green gold-digger) discarded Map face down.",
     ]
