@@ -1,8 +1,9 @@
 """Engine speed and snapshot size.
 
 Prints the median time of `legal_moves` for a 6-card hand on a board of 40+ cards, the median
-`apply_move`, complete random games per second for 5 and 10 players (base game) and for 5 and 12
-players (Saboteur 2), and the snapshot size.
+`apply_move`, the median `view` of a seat mid-game (round 2) and late (the last turn of round 3) of
+a 10-player base game and a 12-player Saboteur 2 game, complete random games per second for 5 and
+10 players (base game) and for 5 and 12 players (Saboteur 2), and the snapshot size.
 Every time is also given as a ratio to a baseline measured in the same run (a JSON round trip
 of the same snapshot), so figures from a busy machine stay comparable.
 
@@ -61,6 +62,19 @@ def median_time(fn, repeat: int) -> float:
     return statistics.median(samples)
 
 
+def mid_and_late(players: int, variant: str, seed: int = 1) -> dict[str, engine.Game]:
+    """The middle state of round 2 and the last state of round 3 of a random game played by the bots."""
+    g = engine.new_game(NAMES[:players], seed=seed, variant=variant)
+    rng = random.Random(seed)
+    by_round: dict[int, list[engine.Game]] = {2: [], 3: []}
+    while not engine.is_over(g):
+        if g.round in by_round and g.phase == "play":
+            by_round[g.round].append(g)
+        seat = engine.to_act(g)
+        g, _ = engine.apply_move(g, seat, engine.bots.choose(g, seat, rng))
+    return {"mid": by_round[2][len(by_round[2]) // 2], "late": by_round[3][-1]}
+
+
 def games_per_second(players: int, games: int, variant: str = "base") -> float:
     t = time.perf_counter()
     for seed in range(games):
@@ -89,6 +103,11 @@ def main() -> None:
     moves = legal_moves(g, seat)
     move = next(m for m in moves if "rotated" in m)
     apply = median_time(lambda: engine.apply_move(g, seat, move), 300)
+    view_times = {}
+    for variant, players in (("base", 10), ("saboteur2", 12)):
+        for stage, state in mid_and_late(players, variant).items():
+            view_times[f"{variant}, {players} players, {stage}"] = (
+                median_time(lambda state=state: engine.view(state, 0), 300), len(state.results), len(state.board))
     five = games_per_second(5, args.games)
     ten = games_per_second(10, max(args.games // 2, 5))
     s2_five = games_per_second(5, args.games, "saboteur2")
@@ -116,6 +135,11 @@ def main() -> None:
         f"ratio to baseline {legal / baseline:5.2f}   target <= 1000 us"
     )
     print(f"apply_move median                 : {apply * 1e6:8.1f} us   ratio to baseline {apply / baseline:5.2f}")
+    for label, (seconds, rounds, cards) in view_times.items():
+        print(
+            f"view {label:29}: {seconds * 1e6:8.1f} us   ratio to baseline {seconds / baseline:5.2f}   "
+            f"({rounds} finished rounds, {cards} board cards)"
+        )
     print(f"random 5-player games per second  : {five:8.1f}      target >= 20")
     print(f"random 10-player games per second : {ten:8.1f}")
     print(f"Saboteur 2, 5 players, per second : {s2_five:8.1f}")

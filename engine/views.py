@@ -9,7 +9,6 @@ anything hidden from it never changes its view.
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from .cards import CardType
@@ -21,9 +20,48 @@ from .state import GOLD_PICK, OVER, STEAL, Game
 from .treasure import steal_targets, stealing_order
 from .variants import Variant, variant_of
 
+# For each card id of a variant: the card as `card_info` gives it, upright and turned. Only ever copied.
+PrintedCards = tuple[tuple[dict[str, Any], dict[str, Any]], ...]
+
 
 def card_info(v: Variant, card_id: int, rotated: bool = False) -> dict[str, Any]:
-    """A card as a page draws it: name, label, and its segments as they lie."""
+    """A card as a page draws it: name, label, and its segments as they lie; the dict and its lists are the caller's."""
+    return _fresh(_printed_cards(v)[card_id][rotated])
+
+
+def _fresh(printed: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a printed card that shares no dict or list with it."""
+    info = printed.copy()
+    segments = printed.get("segments")
+    if segments is not None:
+        info["segments"] = [segment.copy() for segment in segments]
+    tools = printed.get("tools")
+    if tools is not None:
+        info["tools"] = list(tools)
+    return info
+
+
+# The printed cards by variant object (a host's deck makes its own variant). An entry keeps its variant alive, so
+# no other object can take its id while cached; past _PRINTED_VARIANTS variants the cache starts afresh.
+_PRINTED_VARIANTS = 32
+_printed: dict[int, tuple[Variant, PrintedCards]] = {}
+
+
+def _printed_cards(v: Variant) -> PrintedCards:
+    """Every card of `v` as `card_info` gives it, upright and turned, computed once per variant."""
+    entry = _printed.get(id(v))
+    if entry is not None and entry[0] is v:
+        return entry[1]
+    cards = tuple((_printed_card(v, card_id, False), _printed_card(v, card_id, True))
+                  for card_id in range(len(v.cards)))
+    if len(_printed) >= _PRINTED_VARIANTS:
+        _printed.clear()
+    _printed[id(v)] = (v, cards)
+    return cards
+
+
+def _printed_card(v: Variant, card_id: int, rotated: bool) -> dict[str, Any]:
+    """A card as a page draws it, from the variant's card table."""
     card: CardType = v.cards[card_id]
     info: dict[str, Any] = {"id": card_id, "name": card.name, "label": card.label, "kind": card.kind}
     if card.segments:
@@ -54,10 +92,11 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
     over = g.phase == OVER
     acting = to_act(g)
 
+    printed = _printed_cards(v)
     board = []
     for (x, y), (card_id, rotated) in sorted(g.board.items()):
-        cell = card_info(v, card_id, rotated)
-        cell.update(x=x, y=y, rotated=rotated)
+        cell = _fresh(printed[card_id][rotated])
+        cell["x"], cell["y"], cell["rotated"] = x, y, rotated
         board.append(cell)
 
     goals: list[dict[str, Any]] = []
@@ -76,7 +115,7 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
             "seat": s,
             "name": name,
             "hand_count": len(g.hands[s]),
-            "front": [card_info(v, c) for c in g.front[s]],
+            "front": [_fresh(printed[c][False]) for c in g.front[s]],
             "broken": broken_tools(g, s),
             "gold_cards": len(g.gold[s]),
             "to_act": acting == s,
@@ -105,7 +144,7 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
             "seat": seat,
             "name": g.players[seat],
             "role": g.roles[seat],
-            "hand": [card_info(v, c) for c in g.hands[seat]],
+            "hand": [_fresh(printed[c][False]) for c in g.hands[seat]],
             "peeks": [{"x": x, "y": y, "gold": v.cards[g.hidden_goals[(x, y)]].gold if (x, y) in g.hidden_goals
                        else v.cards[g.board[(x, y)][0]].gold} for x, y in g.peeks[seat]],
             "gold": sorted(g.gold[seat], reverse=True),
@@ -129,10 +168,12 @@ def final_board(v: Variant, cells: list[list[int]], last_placed: list[int] | Non
     """A round's table as it ended, drawn like a view's board: the cards face up (the goals turned over among
     them) and the goals left face down, whatever they hid. A round recorded before results kept their table
     has none."""
+    printed = _printed_cards(v)
     board = []
-    for x, y, card_id, rotated in cells:
-        cell = card_info(v, card_id, bool(rotated))
-        cell.update(x=x, y=y, rotated=bool(rotated))
+    for x, y, card_id, stored_rotated in cells:
+        rotated = bool(stored_rotated)
+        cell = _fresh(printed[card_id][rotated])
+        cell["x"], cell["y"], cell["rotated"] = x, y, rotated
         board.append(cell)
     laid = {(cell["x"], cell["y"]): cell for cell in board}
     goals = [{"x": x, "y": y, "revealed": True, "gold": laid[(x, y)].get("gold", False)} if (x, y) in laid
@@ -169,11 +210,22 @@ def _public_result(v: Variant, result: dict[str, Any]) -> dict[str, Any]:
     and the table as the round ended under `final_board` (see `final_board`).
     The dwarf cards given up to Swap Your Hats stay face down for good: a round recorded before they were
     left out of results shows only how many there were."""
-    public = copy.deepcopy(result)
-    if "board" in public:
-        public["final_board"] = final_board(v, public.pop("board"), public.pop("last_placed", None))
+    public = {key: _json_copy(value) for key, value in result.items() if key != "board"}
+    if "board" in result:
+        public["final_board"] = final_board(v, result["board"], public.pop("last_placed", None))
     if "discarded_roles" in public:
         public["hats_swapped"] = len(public.pop("discarded_roles"))
         if public["hats_swapped"] and "spare_roles" in public:
             public["spare_roles"] = []
     return public
+
+
+def _json_copy(value: Any) -> Any:
+    """A copy of a JSON value (dicts, lists, tuples, strings, numbers, booleans, None) sharing no container with it."""
+    if isinstance(value, dict):
+        return {key: _json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_copy(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_json_copy(item) for item in value)
+    return value
