@@ -7,6 +7,7 @@ the fields of a view it has no use for, not earlier calls, not the process it ru
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 import subprocess
@@ -29,7 +30,10 @@ def sample(players: int, seed: int, every: int = 7) -> list[Decision]:
     return [d for i, d in enumerate(bot_game(players, seed)) if i % every == 0 or d.move["type"] == "pick_gold"]
 
 
-SAMPLES = [d for players, seed in [(3, 1), (5, 2), (7, 3), (10, 4)] for d in sample(players, seed)]
+@functools.cache
+def samples() -> list[Decision]:
+    """Decisions from games of 3, 5, 7 and 10 bots, played on first use (not when the tests are collected)."""
+    return [d for players, seed in [(3, 1), (5, 2), (7, 3), (10, 4)] for d in sample(players, seed)]
 
 
 def decide(decision: Decision, seed: int = 5, **changes) -> dict:
@@ -39,7 +43,7 @@ def decide(decision: Decision, seed: int = 5, **changes) -> dict:
 
 def test_games_that_differ_only_in_what_is_hidden_from_the_seat_get_the_same_move():
     rnd = random.Random(7)
-    for d in SAMPLES:
+    for d in samples():
         other = scramble_hidden(d.game, d.seat, rnd)
 
         assert HeuristicBot(5).choose(other, d.seat, d.seen) == HeuristicBot(5).choose(d.game, d.seat, d.seen)
@@ -47,7 +51,7 @@ def test_games_that_differ_only_in_what_is_hidden_from_the_seat_get_the_same_mov
 
 def test_events_addressed_to_other_seats_change_nothing_even_if_the_server_passed_them_on():
     changed = 0
-    for d in SAMPLES:
+    for d in samples():
         others = [s for s in range(len(d.view["players"])) if s != d.seat]
         leaks = [{"type": "role_dealt", "seat": s, "role": "saboteur"} for s in others]
         leaks += [{"type": "map_peek", "seat": s, "x": 8, "y": y, "gold": True} for s in others for y in (2, 0, -2)]
@@ -74,12 +78,12 @@ def strip(view: dict) -> dict:
 
 
 def test_a_view_stripped_of_names_results_gold_and_everything_else_it_does_not_need_gives_the_same_move():
-    for d in SAMPLES:
+    for d in samples():
         assert decide(d, view=strip(d.view)) == decide(d)
 
 
 def test_a_view_cut_to_almost_nothing_still_gives_a_legal_move():
-    for d in SAMPLES:
+    for d in samples():
         you = d.view["you"]
         bare = {"you": {"seat": d.seat}, "seat": d.seat}
         hand_only = {"you": {"seat": d.seat, "role": you["role"], "hand": you["hand"]}, "seat": d.seat}
@@ -91,7 +95,7 @@ def test_a_view_cut_to_almost_nothing_still_gives_a_legal_move():
 def test_unknown_roles_cards_fields_and_move_kinds_never_make_it_crash():
     """What a later variant may bring: new roles, new action cards, two-segment paths, doors, ladders."""
     rnd = random.Random(3)
-    for d in SAMPLES[::3]:
+    for d in samples()[::3]:
         view = copy.deepcopy(d.view)
         view["variant"] = "saboteur2"
         view["novelty"] = {"anything": [1, 2]}
@@ -115,20 +119,20 @@ def test_unknown_roles_cards_fields_and_move_kinds_never_make_it_crash():
 
 
 def test_the_same_seed_and_inputs_give_the_same_move_whatever_was_decided_before():
-    forward = [decide(d) for d in SAMPLES]
-    backward = [decide(d) for d in reversed(SAMPLES)][::-1]
+    forward = [decide(d) for d in samples()]
+    backward = [decide(d) for d in reversed(samples())][::-1]
 
     assert forward == backward
 
 
 def test_the_seed_only_breaks_ties_but_does_break_them():
-    differing = sum(decide(d, seed=1) != decide(d, seed=2) for d in SAMPLES)
+    differing = sum(decide(d, seed=1) != decide(d, seed=2) for d in samples())
 
-    assert 0 < differing < len(SAMPLES)
+    assert 0 < differing < len(samples())
 
 
 def test_another_process_with_other_hash_seeds_makes_the_same_moves():
-    inputs = [(d.view, d.moves, d.seen) for d in SAMPLES[:40]]
+    inputs = [(d.view, d.moves, d.seen) for d in samples()[:40]]
     script = (
         "import json, sys\n"
         "from engine.bots import HeuristicBot\n"
@@ -142,7 +146,7 @@ def test_another_process_with_other_hash_seeds_makes_the_same_moves():
 
 
 def test_a_spectator_view_is_refused():
-    d = SAMPLES[0]  # the first decision of a game: a turn
+    d = samples()[0]  # the first decision of a game: a turn
 
     with pytest.raises(ValueError, match="seat"):
         decide(d, view=engine.view(d.game, None))
