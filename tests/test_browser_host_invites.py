@@ -3,14 +3,12 @@ size, with every email through the real SMTP test server (aiosmtpd): create a ga
 people open the invite in their own browsers, join, confirm through the email that reached the server, the host
 starts the game and the first player plays; a nudge with a note arrives with the note; the game-over page's
 rematch sends everyone a new link. Each page is checked with axe-core (no serious or critical violation) and
-saved as a screenshot (artifacts/screenshots/, and /tmp/shots/hosting/ when that folder exists)."""
+saved as a screenshot when screenshots are wanted (`make screenshots`: artifacts/screenshots/host-invites/)."""
 
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from pbem.mail.deliver import Deliverer
 from pbem.runtime import Runtime
-from tests.support.browser import ARTIFACTS, LiveServer, accessible, delivered_to, sign_in_page
+from tests.support.browser import LiveServer, accessible, delivered_to, save_screenshot, sign_in_page
 from tests.support.mail import SmtpServer
 from tests.support.web import HOST
 
@@ -27,7 +25,6 @@ pytestmark = pytest.mark.browser
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
 CONFIRM = re.compile(r"https?://\S+/join/confirm/\S+")
 SEAT_LINK = re.compile(r"https?://\S+/play/\S+")
-SHOTS = Path("/tmp/shots/hosting")
 
 
 @pytest.fixture(params=sorted(SIZES))
@@ -70,18 +67,8 @@ def people(live_server: LiveServer, browser: Browser, size: str) -> Iterator[Peo
 
 
 @pytest.fixture
-def shoot(request: pytest.FixtureRequest, size: str) -> Any:
-    folder = ARTIFACTS / "screenshots" / "host-invites"
-    folder.mkdir(parents=True, exist_ok=True)
-
-    def take(page: Page, name: str) -> Path:
-        path = folder / f"{name}-{size}.png"
-        page.screenshot(path=str(path), full_page=True)
-        if SHOTS.is_dir():
-            shutil.copy(path, SHOTS / path.name)
-        return path
-
-    return take
+def shoot(size: str) -> Any:
+    return lambda page, name: save_screenshot(page, "host-invites", f"{name}-{size}")
 
 
 def create_open_game(page: Page, shoot: Any, title: str, places: int) -> None:

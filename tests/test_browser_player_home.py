@@ -6,30 +6,27 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 import engine
 from pbem.mail.deliver import Deliverer
-from tests.support.browser import LiveServer, accessible, delivered_to, settle
+from tests.support.browser import LiveServer, accessible, delivered_to, save_screenshot, settle
 from tests.support.games import PEOPLE, play_until_turn_of
 from tests.support.mail import SmtpServer
 
 pytestmark = pytest.mark.browser
 
 SIGN_IN = re.compile(r"https?://\S+/sign-in/\S+")
-SHOTS = Path("/tmp/shots/home")
 
 
 def shoot(page: Page, name: str) -> None:
     """Screenshots for looking at: 390x844 on the phone, 1440x900 on the desktop."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     width = page.viewport_size["width"] if page.viewport_size else 0
     if width > 390:
         page.set_viewport_size({"width": 1440, "height": 900})
-    page.screenshot(path=str(SHOTS / f"{name}-{'phone' if width <= 390 else 'desktop'}.png"), full_page=True)
+    save_screenshot(page, "home", f"{name}-{'phone' if width <= 390 else 'desktop'}")
 
 
 def started(live_server: LiveServer, title: str) -> str:

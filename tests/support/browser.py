@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from pbem.config import Config
 from pbem.mail.deliver import Deliverer
 from pbem.paths import REPO_ROOT
 from pbem.runtime import Runtime
+from tests.support.database import POSTGRES_URL
 from tests.support.mail import SmtpServer
 from tests.support.web import LINK, app_runtime, built_app
 
@@ -72,29 +74,61 @@ def live_server(config: Config, clock: SettableClock) -> Iterator[LiveServer]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium, headless, driven by Playwright (never a downloaded browser)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Several test processes share two cores: a page's script may take longer than the default 5 s to be ready.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
 
 
+# Pictures are for people to look at, and each costs the browser a full-page render: they are saved only when
+# asked for, `make screenshots` (PBEM_SCREENSHOTS=1), never by `make test`.
+SCREENSHOTS_WANTED = os.environ.get("PBEM_SCREENSHOTS", "") not in ("", "0")
+
+
+def save_screenshot(page: Page, folder: str, name: str) -> Path | None:
+    """The whole page as `artifacts/screenshots/<folder>/<name>.png` (git-ignored), when screenshots are wanted."""
+    if not SCREENSHOTS_WANTED:
+        return None
+    path = ARTIFACTS / "screenshots" / folder / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
 @pytest.fixture
-def screenshots(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
-    """Save a page as `artifacts/screenshots/<test>/<name>.png` (git-ignored) and return the path."""
-    folder = ARTIFACTS / "screenshots" / request.node.name.replace("[", "-").replace("]", "").replace("/", "-")
-    folder.mkdir(parents=True, exist_ok=True)
-
-    def take(page: Any, name: str) -> Path:
-        path = folder / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
-        return path
-
-    return take
+def screenshots(request: pytest.FixtureRequest) -> Callable[[Any, str], Path | None]:
+    """Save a page under a folder named after the test (see `save_screenshot`)."""
+    folder = request.node.name.replace("[", "-").replace("]", "").replace("/", "-")
+    return lambda page, name: save_screenshot(page, folder, name)
 
 
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
+SIZE_NAMES = ("phone", "desktop")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A browser test proves a page and its script at one size; the database under the page is proven on both
+    backends by the request-level tests. So a browser test runs each size on one backend: the phone on SQLite,
+    the desktop on PostgreSQL (on SQLite as well when no PostgreSQL is configured)."""
+    paired = [item for item in items if not is_size_on_the_other_backend(item)]
+    if len(paired) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item not in paired])
+        items[:] = paired
+
+
+def is_size_on_the_other_backend(item: pytest.Item) -> bool:
+    params = getattr(item, "callspec", None) and item.callspec.params  # type: ignore[attr-defined]
+    if not params or item.get_closest_marker("browser") is None or "database_url" not in params:
+        return False
+    size = next((value for value in params.values() if isinstance(value, str) and value in SIZE_NAMES), None)
+    if size is None:
+        return False
+    backend = "postgresql" if size == "desktop" and POSTGRES_URL else "sqlite"
+    return bool(params["database_url"] != backend)
 
 
 @pytest.fixture(params=sorted(VIEWPORTS))
