@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 # Debian packages the test suite needs (one place: later issues add e.g. chromium, dovecot here).
 SYSTEM_PACKAGES := chromium dovecot-imapd
 
-.PHONY: run test env system-packages
+.PHONY: run test screenshots env system-packages
 
 # PORT=5001 make run serves on another port (macOS keeps 5000 for AirPlay); links printed and emailed name it.
 PORT ?= 5000
@@ -19,20 +19,24 @@ run: env
 	PBEM_BASE_URL=$${PBEM_BASE_URL:-http://127.0.0.1:$(PORT)} $(BIN)/pbem demo
 	PBEM_BASE_URL=$${PBEM_BASE_URL:-http://127.0.0.1:$(PORT)} $(BIN)/pbem run --port $(PORT)
 
-# pytest exits 5 when it collects no test; make treats every non-zero exit as failure, so that never passes.
-# The long, CPU-bound tests (marked slow: hundreds of bot games, long property runs) run in a second pytest
-# beside the rest, which mostly waits on databases, mail and the browser; both must pass. The full runs behind a
-# sampled test are opt-in and never run here: `$(BIN)/pytest -m exhaustive` (docs/performance.md).
-SLOW_LOG := $(VENV)/slow-tests.log
+# Python keeps compiled modules (and pytest its rewritten test modules) under the virtual environment, even where
+# the environment says not to write them: each test process would otherwise compile every module again.
+unexport PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
+
+# The tests run in TEST_WORKERS processes (pytest-xdist), each taking the next test as it finishes one; the long
+# tests (marked slow) are handed out first. pytest exits 5 when it collects no test, so that never passes. The full
+# runs behind a sampled test are opt-in and never run here: `$(BIN)/pytest -m exhaustive` (docs/performance.md).
+TEST_WORKERS ?= 3
 
 test: env system-packages
 	$(BIN)/ruff check engine pbem bench
 	$(BIN)/mypy
-	@$(BIN)/pytest -m slow -p no:cacheprovider > $(SLOW_LOG) 2>&1 & slow=$$!; \
-	$(BIN)/pytest -m "not slow"; rest=$$?; \
-	wait $$slow; slow_status=$$?; \
-	echo "---- the slow tests (run alongside) ----"; cat $(SLOW_LOG); \
-	test $$rest -eq 0 && test $$slow_status -eq 0
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
+
+# The browser tests again, saving a full-page picture of every page they check (artifacts/screenshots/).
+screenshots: env system-packages
+	PBEM_SCREENSHOTS=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal -m browser
 
 env: $(STAMP)
 

@@ -16,10 +16,11 @@ pytest_plugins = [
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked exhaustive (the full runs behind a sampled test) run only when asked for by name:
-    `pytest -m exhaustive`."""
-    if "exhaustive" in config.getoption("markexpr", ""):
-        return
-    chosen = [item for item in items if item.get_closest_marker("exhaustive") is None]
-    if len(chosen) < len(items):
-        config.hook.pytest_deselected(items=[item for item in items if item not in chosen])
-        items[:] = chosen
+    `pytest -m exhaustive`. The long tests (marked slow) come first, so that spread over several processes none of
+    them starts last and keeps the others waiting."""
+    if "exhaustive" not in config.getoption("markexpr", ""):
+        chosen = [item for item in items if item.get_closest_marker("exhaustive") is None]
+        if len(chosen) < len(items):
+            config.hook.pytest_deselected(items=[item for item in items if item not in chosen])
+            items[:] = chosen
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
