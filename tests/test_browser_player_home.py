@@ -66,6 +66,7 @@ def test_a_player_signs_in_by_email_sees_their_games_in_order_and_plays(
     accessible(page)
     shoot(page, "my-games")
     page.get_by_role("link", name="Ann to play").click()
+    page.locator('#table[data-script="ready"]').wait_for()  # the hand answers taps once the page's script runs
     card = engine.view(live_server.runtime.games.engine_state(mine)[0], 0)["you"]["hand"][0]
     page.locator(f'.hand-card[data-card="{card["id"]}"]').click()
     page.get_by_role("button", name="Discard it (pass)").click()
