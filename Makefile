@@ -28,11 +28,14 @@ export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
 # tests (marked slow) are handed out first. pytest exits 5 when it collects no test, so that never passes. The full
 # runs behind a sampled test are opt-in and never run here: `$(BIN)/pytest -m exhaustive` (docs/performance.md).
 TEST_WORKERS ?= 3
+# The tests' files (SQLite databases, mail folders, browser profiles) live in memory where the machine has a tmpfs:
+# SQLite waits for the disk at every commit, and no test's files have to outlive the machine.
+TEST_TMPDIR ?= $(if $(wildcard /dev/shm/.),/dev/shm,$(TMPDIR))
 
 test: env system-packages
 	$(BIN)/ruff check engine pbem bench
 	$(BIN)/mypy
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
+	TMPDIR=$(TEST_TMPDIR) $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
 # The browser tests again, saving a full-page picture of every page they check (artifacts/screenshots/).
 screenshots: env system-packages
