@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
@@ -76,9 +77,7 @@ def board_svg(view: Mapping[str, Any], *, name: str = "board", title: str = "The
             continue  # a turned-over goal lies on the board like any card
         cell = (goal["x"], goal["y"])
         if over:
-            # The game is over and every goal is shown (a stone's tunnel stays unknown: it was never laid).
-            art = goal_face(bool(goal["gold"]), [{"edges": "NESW"}] if goal["gold"] else [])
-            parts.append(_placed(frame, cell, "cell goal shown", art))
+            parts.append(_placed(frame, cell, "cell goal shown", _goal_shown(bool(goal["gold"]))))
         else:
             seen = bool(goal.get("seen"))
             art = goal_back(bool(goal["gold"]) if seen else None)
@@ -87,20 +86,30 @@ def board_svg(view: Mapping[str, Any], *, name: str = "board", title: str = "The
         parts.append(_last_marker(frame, last))
     parts.append(Markup('<g class="targets"></g>'))
     wide = " board-wide" if frame.columns > WIDE_COLUMNS else ""
+    drawing = Markup("".join(parts))  # every part is markup already
     return Markup(
         '<svg class="{}{}" viewBox="0 0 {} {}" role="img" aria-labelledby="{}-title" '
         'data-min-x="{}" data-max-y="{}" data-cell-w="{}" data-cell-h="{}" data-margin="{}">{}</svg>'
-    ).format(name, wide, width, height, name, frame.min_x, frame.max_y, CARD_W, CARD_H, LABEL, Markup("").join(parts))
+    ).format(name, wide, width, height, name, frame.min_x, frame.max_y, CARD_W, CARD_H, LABEL, drawing)
 
 
 def _placed(frame: Frame, cell: tuple[int, int], classes: str, art: Markup, *, card_id: int | None = None) -> Markup:
-    x, y = cell
-    card = Markup(' data-card="{}"').format(card_id) if card_id is not None else Markup("")
-    return Markup('<g class="{}" data-x="{}" data-y="{}"{} transform="translate({} {})">{}</g>').format(
-        classes, x, y, card, frame.left(x), frame.top(y), art
+    # The classes are this module's own words and the rest whole numbers: nothing here needs escaping.
+    x, y = int(cell[0]), int(cell[1])
+    card = f' data-card="{int(card_id)}"' if card_id is not None else ""
+    return Markup(
+        f'<g class="{classes}" data-x="{x}" data-y="{y}"{card} transform="translate({frame.left(x)} {frame.top(y)})">'
+        f"{art}</g>"
     )
 
 
+@lru_cache(maxsize=4)
+def _goal_shown(gold: bool) -> Markup:
+    """A goal face up once the game is over (a stone's tunnel stays unknown: it was never laid)."""
+    return goal_face(gold, [{"edges": "NESW"}] if gold else [])
+
+
+@lru_cache(maxsize=64)
 def _grid(frame: Frame) -> Markup:
     # Only numbers go into these strings, so they need no escaping (and the grid is the board's bulk).
     size = f'width="{CARD_W - 6}" height="{CARD_H - 6}" rx="5"'
@@ -112,6 +121,7 @@ def _grid(frame: Frame) -> Markup:
     return Markup(f'<g class="grid">{cells}</g>')
 
 
+@lru_cache(maxsize=64)
 def _labels(frame: Frame) -> Markup:
     columns = "".join(
         f'<text x="{frame.left(x) + CARD_W // 2}" y="18">{x}</text>' for x in range(frame.min_x, frame.max_x + 1)

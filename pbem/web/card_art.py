@@ -98,11 +98,17 @@ def _draw(info: Mapping[str, Any]) -> Markup:
 
 def card_svg(info: Mapping[str, Any], *, css_class: str = "card-art") -> Markup:
     """A card on its own, as a small `<svg>` (a hand card, a card in front of a player)."""
+    return _alone(css_class, _looks(info))
+
+
+@lru_cache(maxsize=1024)
+def _alone(css_class: str, looks: tuple[Any, ...]) -> Markup:
     return Markup('<svg class="{}" viewBox="0 0 {} {}" aria-hidden="true" focusable="false">{}</svg>').format(
-        css_class, CARD_W, CARD_H, card_group(info)
+        css_class, CARD_W, CARD_H, _drawn(looks)
     )
 
 
+@lru_cache(maxsize=4)
 def goal_back(peeked_gold: bool | None) -> Markup:
     """A face-down goal; `peeked_gold` is what this seat saw with a map (None: it has not looked)."""
     parts = [
