@@ -49,8 +49,9 @@ def move(runtime: Runtime, game_id: str, rng: random.Random, choose: Any = engin
     return runtime.games.engine_state(game_id)[0]
 
 
-def finished_game(runtime: Runtime, players: int = 3, seed: int = 2) -> str:
-    """A stored game played to its end by players who dig for the gold (short rounds)."""
+def finished_game(runtime: Runtime, players: int = 3, seed: int = 20) -> str:
+    """A stored game played to its end by players who dig for the gold (short rounds). With three players and seed
+    20 it is 68 moves, the gold found in each of its three rounds."""
     game_id = store_game(runtime, engine.new_game(NAMES[:players], seed=seed))
     rng = random.Random(seed)
     while not engine.is_over(move(runtime, game_id, rng, dig_for_gold)):
@@ -256,6 +257,8 @@ def test_the_archive_holds_every_snapshot_move_event_host_action_and_opened_deal
     archive = json.loads(response.data)
 
     assert response.headers["Content-Disposition"] == 'attachment; filename="test-mine-archive.json"'
+    # Written as json.dumps writes it, indented one space a level, keys sorted
+    assert response.get_data(as_text=True) == json.dumps(archive, ensure_ascii=False, indent=1, sort_keys=True)
     stored = snapshots_events(runtime, game_id)
     assert [snap["seq"] for snap in archive["snapshots"]] == [seq for seq, _ in stored]
     assert [snap["events"] for snap in archive["snapshots"]] == [events for _, events in stored]  # no hat swapped
