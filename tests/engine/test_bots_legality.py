@@ -1,9 +1,10 @@
 """Bots only ever make legal moves: whole seeded games of Saboteur for 3 to 10 players and of Saboteur 2
 for 2 to 12, every phase, every decision checked against the seat's legal moves.
 
-Two hundred games run in some thirty seconds; 195 more on other seeds are marked slow (`make test` runs them
-beside the rest). The full 2,001 games are opt-in (`pytest -m exhaustive`, a few CPU-minutes): a heuristic
-decision costs about 2 ms and a game 0.1-0.3 s, so thousands of games cannot fit in a minute (docs/performance.md).
+The games run here are a sample sized by coverage (GAMES): every table size of each variant, every matchup and every
+option set, on seeds chosen so that together they run every line and branch of engine/ that hundreds of games do.
+The full 2,001 games are opt-in (`pytest -m exhaustive`, a few CPU-minutes): thousands of games cannot fit in the
+suite's time (docs/performance.md).
 """
 from __future__ import annotations
 
@@ -33,26 +34,41 @@ def play_out(players: int, seed: int, diggers: str, saboteurs: str, options: dic
 
 
 MATCHUPS = [("heuristic", "heuristic"), ("heuristic", "random"), ("random", "heuristic")]
+OPTIONS = {"auto_pick_gold": {"auto_pick_gold": True}, "digger_gold_cards": {"digger_gold_cards": "diggers"}}
+
+GAMES = [
+    # variant, players, diggers, saboteurs, seed, options
+    ("base", 3, "heuristic", "heuristic", 0, "auto_pick_gold"),
+    ("base", 3, "heuristic", "heuristic", 1, "digger_gold_cards"),
+    ("base", 4, "random", "heuristic", 4002, ""),
+    ("base", 5, "heuristic", "random", 50001, ""),
+    ("base", 6, "heuristic", "heuristic", 50000, ""),
+    ("base", 7, "heuristic", "random", 50010, ""),
+    ("base", 8, "heuristic", "random", 8002, ""),
+    ("base", 9, "heuristic", "random", 9003, ""),
+    ("base", 10, "random", "heuristic", 10000, ""),
+    ("saboteur2", 2, "heuristic", "heuristic", 4000, ""),
+    ("saboteur2", 2, "random", "heuristic", 4002, ""),
+    ("saboteur2", 3, "random", "heuristic", 6001, ""),
+    ("saboteur2", 4, "heuristic", "random", 8001, ""),
+    ("saboteur2", 5, "heuristic", "random", 10001, ""),
+    ("saboteur2", 6, "random", "heuristic", 50002, ""),
+    ("saboteur2", 7, "heuristic", "random", 50007, ""),
+    ("saboteur2", 8, "heuristic", "heuristic", 50000, ""),
+    ("saboteur2", 9, "heuristic", "random", 50004, ""),
+    ("saboteur2", 10, "heuristic", "random", 50007, ""),
+    ("saboteur2", 11, "random", "heuristic", 22001, ""),
+    ("saboteur2", 12, "heuristic", "random", 50007, ""),
+]
+"""The sample: the fewest and cheapest games that together cover every line and branch of engine/ that the 395 games
+of the earlier sample covered (`python -m bench.legality_cover` plays those under coverage.py and chooses), with
+every table size of each variant, every matchup of each variant and every option set among them."""
 
 
-@pytest.mark.parametrize("players", PLAYERS["base"])
-@pytest.mark.parametrize(("diggers", "saboteurs"), MATCHUPS)
-def test_heuristic_bots_make_only_legal_moves_in_whole_games(players, diggers, saboteurs):
-    for seed in range(4):
-        play_out(players, 1000 * players + seed, diggers, saboteurs)
-
-
-@pytest.mark.parametrize("players", PLAYERS["saboteur2"])
-@pytest.mark.parametrize(("diggers", "saboteurs"), MATCHUPS)
-def test_heuristic_bots_make_only_legal_moves_in_whole_games_of_saboteur2(players, diggers, saboteurs):
-    for seed in range(3):
-        play_out(players, 2000 * players + seed, diggers, saboteurs, variant="saboteur2")
-
-
-def test_heuristic_bots_play_whole_games_with_every_option():
-    for seed, options in enumerate([{"auto_pick_gold": True}, {"digger_gold_cards": "diggers"}]):
-        for players in (3, 7, 10):
-            play_out(players, seed, "heuristic", "heuristic", options)
+@pytest.mark.parametrize(("variant", "players", "diggers", "saboteurs", "seed", "options"), [
+    pytest.param(*game, id="-".join(str(part) for part in game if part)) for game in GAMES])
+def test_bots_make_only_legal_moves_in_whole_games(variant, players, diggers, saboteurs, seed, options):
+    play_out(players, seed, diggers, saboteurs, OPTIONS.get(options), variant)
 
 
 def test_games_of_heuristic_bots_reach_the_gold_picks_and_the_bots_pick():
@@ -62,23 +78,15 @@ def test_games_of_heuristic_bots_reach_the_gold_picks_and_the_bots_pick():
     assert all(d.move["value"] == max(m["value"] for m in d.moves) for d in picks)
 
 
-SLOW_GAMES = {"base": 12, "saboteur2": 9}
-"""Games per player count marked slow: 96 of Saboteur (3-10 players) and 99 of Saboteur 2 (2-12)."""
 EXHAUSTIVE_GAMES = {"base": 125, "saboteur2": 91}
 """Games per player count of the opt-in run: 1,000 of Saboteur and 1,001 of Saboteur 2."""
 TABLES = [(variant, players) for variant, counts in PLAYERS.items() for players in counts]
 
 
 def play_games(variant: str, players: int, games: int) -> None:
-    """`games` seeded games at this table size, the three matchups in turn, on seeds the quick tests leave alone."""
+    """`games` seeded games at this table size, the three matchups in turn, on seeds from 50,000."""
     for seed in range(games):
         play_out(players, 50_000 + seed, *MATCHUPS[seed % 3], variant=variant)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(("variant", "players"), TABLES)
-def test_hundreds_of_games_without_an_illegal_move(variant, players):
-    play_games(variant, players, SLOW_GAMES[variant])
 
 
 @pytest.mark.exhaustive
