@@ -87,19 +87,24 @@ def same_for_all(text: str, game_ids: list[str]) -> str:
     return HEX.sub("#", LINK.sub("LINK", SUBMISSION.sub(r"\1-\2", text)))
 
 
-def everything_seen(client: FlaskClient, game_id: str, over: bool, rounds: list[int]) -> list[str]:
+def everything_seen(client: FlaskClient, game_id: str, rounds: list[int]) -> list[str]:
+    """The seat's pages and JSON, less the finished game's downloads (`downloads`)."""
     base = f"/table/{game_id}"
     paths = [base, f"{base}/state.json", f"{base}/replay", f"{base}/replay?step=0", f"{base}/replay?step=1"]
     for number in rounds:
         paths += [f"{base}/rounds/{number}", f"{base}/rounds/{number}/deal.json"]
-    if over:
-        paths += [f"{base}/archive.json", f"{base}/replay.html"]
-    seen = []
-    for path in paths:
-        response = client.get(path)
-        assert response.status_code == 200, (path, response.status_code)
-        seen.append(f"{path.replace(game_id, 'GAME')}\n{response.get_data(as_text=True)}")
-    return seen
+    return [fetched(client, path, game_id) for path in paths]
+
+
+def downloads(client: FlaskClient, game_id: str) -> list[str]:
+    """The finished game's replay file and archive, through the seat's own address."""
+    return [fetched(client, f"/table/{game_id}/{path}", game_id) for path in ("archive.json", "replay.html")]
+
+
+def fetched(client: FlaskClient, path: str, game_id: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200, (path, response.status_code)
+    return f"{path.replace(game_id, 'GAME')}\n{response.get_data(as_text=True)}"
 
 
 def mail_of(runtime: Runtime, game_id: str, address: str) -> list[str]:
@@ -117,7 +122,7 @@ def test_only_the_holder_ever_sees_the_dwarf_card_given_up_to_swap_your_hats(app
     runtime = app_runtime(app)
     real, twin = twin_deals({"recap_private_moves": private_moves})
     game_ids = [store_game(runtime, real), store_game(runtime, twin)]
-    for game_id, state in zip(game_ids, (real, twin)):
+    for game_id, state in zip(game_ids, (real, twin), strict=True):
         sealed_at_the_deal(runtime, game_id, state)
     clients = {(game_id, seat): app.test_client() for game_id in game_ids for seat in range(5)}
     for (game_id, seat), client in clients.items():
@@ -126,13 +131,27 @@ def test_only_the_holder_ever_sees_the_dwarf_card_given_up_to_swap_your_hats(app
 
     def compare(over: bool, rounds: list[int]) -> None:
         for seat in range(5):
-            seen = [same_for_all("\n".join(everything_seen(clients[(game_id, seat)], game_id, over, rounds)
-                                           + mail_of(runtime, game_id, f"{NAMES[seat].lower()}@example.org")),
-                                 game_ids) for game_id in game_ids]
-            if seat == HOLDER:  # she saw her own card while playing (once the game is over, it stays unsaid for all)
-                assert over or seen[0] != seen[1], "the twins must really differ where the holder looks"
-            else:
-                assert seen[0] == seen[1], f"{NAMES[seat]} can tell which dwarf card {NAMES[HOLDER]} gave up"
+            address = f"{NAMES[seat].lower()}@example.org"
+            pages = [same_for_all("\n".join(everything_seen(clients[(game_id, seat)], game_id, rounds)), game_ids)
+                     for game_id in game_ids]
+            mail = [same_for_all("\n".join(mail_of(runtime, game_id, address)), game_ids) for game_id in game_ids]
+            if seat != HOLDER:
+                assert pages[0] == pages[1] and mail[0] == mail[1], (
+                    f"{NAMES[seat]} can tell which dwarf card {NAMES[HOLDER]} gave up"
+                )
+            elif over:  # her emails still say what she saw; the finished game's pages say it to no one
+                assert pages[0] == pages[1], f"the finished game shows {NAMES[HOLDER]} the card she gave up"
+            else:  # she saw her own card while playing
+                assert (pages[0], mail[0]) != (pages[1], mail[1]), "the twins must really differ where the holder looks"
+        if over:
+            # A finished game's downloads are made from the game alone, not from who asks: the first game's five
+            # seats must be served the same bytes, and that one file must match the twin's (through Ann's address).
+            files = [downloads(clients[(game_ids[0], seat)], game_ids[0]) for seat in range(5)]
+            assert all(copy == files[0] for copy in files), "a seat is served its own copy of a download"
+            twin_files = downloads(clients[(game_ids[1], 0)], game_ids[1])
+            assert same_for_all("\n".join(twin_files), game_ids) == same_for_all("\n".join(files[0]), game_ids), (
+                f"the downloads tell which dwarf card {NAMES[HOLDER]} gave up"
+            )
 
     play(runtime, game_ids, rng, moves=1)  # Ann makes Cat swap her dwarf card
     compare(over=False, rounds=[])
