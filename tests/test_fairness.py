@@ -8,7 +8,6 @@ import hashlib
 import json
 import random
 import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -23,7 +22,6 @@ from tests.support.database import dump
 from tests.support.games import NewGame, dig_for_gold, seat_token, store_game
 from tests.support.mail import compose_waiting_mail, mailbox
 from tests.support.web import app_runtime
-
 
 
 def seals(runtime: Runtime, game_id: str) -> list[RoundCommitment]:
@@ -125,8 +123,8 @@ def _play(runtime: Runtime, game_id: str, seat: int, move: dict[str, Any]) -> en
 # -- what shows, and when --------------------------------------------------------------------------------
 
 
-def seen_everywhere(client: FlaskClient, runtime: Runtime, game_id: str) -> str:
-    """Everything one seat can fetch about the game, and every email queued so far, as one text."""
+def seen_everywhere(client: FlaskClient, game_id: str, mail: str) -> str:
+    """Everything one seat can fetch about the game, with `mail` (every email queued so far), as one text."""
     parts = []
     for path in ("", "/state.json", "/replay", "/replay?step=0"):
         response = client.get(f"/table/{game_id}{path}")
@@ -136,8 +134,14 @@ def seen_everywhere(client: FlaskClient, runtime: Runtime, game_id: str) -> str:
         for path in (f"/rounds/{number}", f"/rounds/{number}/deal.json"):
             response = client.get(f"/table/{game_id}{path}")
             parts.append(response.get_data(as_text=True))
-    parts += [message.body_text + message.body_html for message in mailbox(runtime)]
+    parts.append(mail)
     return "\n".join(parts)
+
+
+def stage(state: engine.Game) -> tuple[int, str, int, int]:
+    """Where a game stands for its seals: the round and its phase, whether the draw pile is full, down to its
+    last card or empty, and how many rounds have ended."""
+    return state.round, state.phase, min(len(state.draw_pile), 2), len(state.results)
 
 
 @pytest.mark.slow
@@ -152,12 +156,19 @@ def test_salt_and_deal_show_nowhere_until_their_round_ends_and_then_everywhere(a
     rng = random.Random(8)
     state, _ = runtime.games.engine_state(game_id)
     moves = 0
-    while not engine.is_over(state):
-        playing = [seal for seal in seals(runtime, game_id) if seal.round not in {r["round"] for r in state.results}]
-        ended = [seal for seal in seals(runtime, game_id) if seal.round in {r["round"] for r in state.results}]
-        if moves % 5 == 0 or state.phase != "play" or len(state.draw_pile) < 2:
+    checked = None
+    while True:
+        # A seal is kept apart from the game state and opened when its round ends; a move that leaves the stage
+        # as it was (round, phase, pile full or nearly out, rounds ended) changes nothing of what may show of
+        # it. So each stage is checked where it begins, every tenth move besides, and the finished game.
+        if stage(state) != checked or moves % 10 == 0 or engine.is_over(state):
+            checked = stage(state)
+            finished = {r["round"] for r in state.results}
+            playing = [seal for seal in seals(runtime, game_id) if seal.round not in finished]
+            ended = [seal for seal in seals(runtime, game_id) if seal.round in finished]
+            mail = "\n".join(message.body_text + message.body_html for message in mailbox(runtime))
             for seat, client in clients.items():
-                text = seen_everywhere(client, runtime, game_id)
+                text = seen_everywhere(client, game_id, mail)
                 for seal in playing:
                     assert seal.commitment in text  # public from the deal on
                     assert seal.salt not in text, f"round {seal.round}'s salt shows to seat {seat} during the round"
@@ -167,6 +178,8 @@ def test_salt_and_deal_show_nowhere_until_their_round_ends_and_then_everywhere(a
                 for seal in ended:
                     assert seal.salt not in text  # the round's secret never shows: only each part's own salt
                     assert engine.opening_text(engine.opening(seal.record, seal.salt)) in text
+        if engine.is_over(state):
+            break
         state = dig_one_move(runtime, game_id, rng)
         compose_waiting_mail(runtime)  # every turn email written, as it goes out before the next move
         moves += 1
