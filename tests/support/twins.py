@@ -16,12 +16,11 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.models import Game, RoundCommitment, Seat, Snapshot
 from pbem.runtime import Runtime
+from tests.support.tables import scramble_hidden
 
 CARD_ATTRIBUTE = re.compile(r'data-card="(\d+)"')
-
-
 MOVE_VALUE = re.compile(r'name="move" value="([^"]*)"')
-from tests.support.tables import scramble_hidden
+
 
 class Twins:
     """For each seat, a stored copy of a game that differs only in what that seat cannot see."""
