@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import orjson
 from flask import Response, request
 
 from pbem.web.app_context import runtime
-from pbem.web.json_text import indented_json
 from pbem.web.params import LARGEST, optional_int
 from pbem.web.player import seat_route
 from pbem.web.replay_page import StepUrl, offline_replay, render_replay
@@ -67,7 +67,7 @@ def replay_file_response(game_id: str) -> Response:
 def archive_response(game_id: str, *, include_emails: bool = False) -> Response:
     """The JSON archive as a download (GameNotOver while the game runs); emails only for the host's pages."""
     data = runtime().chronicle.archive(game_id, include_emails=include_emails)
-    body = indented_json(data)  # as json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) writes it
+    body = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
     return _download(body, "application/json; charset=utf-8", f"{_slug(data['game']['title'])}-archive.json")
 
 
