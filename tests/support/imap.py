@@ -95,6 +95,7 @@ default_login_user = {user}
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+auth_failure_delay = 0
 log_path = {folder}/dovecot.log
 passdb {{
   driver = passwd-file
