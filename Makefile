@@ -7,8 +7,8 @@ BIN    := $(VENV)/bin
 # The stamp is named after pyproject.toml's content, so editing dependencies reinstalls and nothing else does.
 STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-# Debian packages the test suite needs (one place: later issues add e.g. chromium, dovecot here).
-SYSTEM_PACKAGES := chromium dovecot-imapd
+# Debian packages the test suite needs: Chromium's headless shell for the browser tests, Dovecot for the IMAP tests.
+SYSTEM_PACKAGES := chromium-headless-shell dovecot-imapd
 
 .PHONY: run test screenshots env system-packages
 
