@@ -31,8 +31,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Python's cycle collector, as tuned for a test process: what is loaded by now (modules, fixtures, the tests
     themselves) lives to the end, so it is never scanned again, and the young generation is collected after 20,000
-    allocations rather than 700. Tests make and drop many short-lived objects (rows, pages, games): the collector
-    took about a sixth of the CPU of the database and page tests. Garbage is still collected, only less often."""
+    allocations rather than 700. Tests make and drop many short-lived objects (rows, pages, games), and scanning
+    for cycles among them was a large part of their CPU (docs/performance.md). Garbage is still collected, less
+    often."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)

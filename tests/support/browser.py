@@ -74,7 +74,7 @@ def live_server(config: Config, clock: SettableClock) -> Iterator[LiveServer]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium as its headless shell, driven by Playwright (never a downloaded browser): the same engine
-    as the desktop browser without the desktop browser's own processes, at about half the CPU per page."""
+    as the desktop browser, without the desktop browser's own processes and their CPU."""
     from playwright.sync_api import expect, sync_playwright
 
     # Several test processes share two cores: a page's script may take longer than the default 5 s to be ready.
