@@ -49,9 +49,9 @@ COMPILED_TEMPLATES = CompiledTemplates()
 
 
 def compile_each_url_builder_once() -> None:
-    """Werkzeug compiles two small Python functions per route for every app, to build its URLs: a third of a web
-    test's time when each test builds its own app. A builder depends only on the route's pattern, its defaults
-    and whether unknown arguments go to the query string, so the test run compiles each once and shares it."""
+    """Werkzeug compiles two small Python functions per route for every app, to build its URLs, and nearly every
+    web test builds its own app. A builder depends only on the route's pattern, its defaults and whether unknown
+    arguments go to the query string, so the test run compiles each once and shares it (docs/performance.md)."""
     compile_builder = Rule._compile_builder
     builders: dict[tuple[Any, ...], Any] = {}
 
