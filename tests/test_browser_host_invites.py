@@ -73,6 +73,7 @@ def shoot(size: str) -> Any:
 
 def create_open_game(page: Page, shoot: Any, title: str, places: int) -> None:
     page.get_by_role("link", name="New game").click()
+    expect(page.get_by_label("Title")).to_be_visible()
     accessible(page)
     shoot(page, "new-game")
     page.get_by_label("Title").fill(title)
@@ -191,6 +192,7 @@ def test_a_player_starts_the_rematch_from_the_game_over_page_and_everyone_gets_a
     expect(host.locator("#rematch")).to_be_visible()
     host.get_by_label("Let any player start it from the game-over page").check()
     host.get_by_role("button", name="Let players start it").click()
+    expect(host.get_by_role("button", name="Stop players starting it")).to_be_visible()
     accessible(host)
     shoot(host, "game-over-host")
     before = {email: len(delivered_to(smtp_server, smtp_deliverer, email)) for email in

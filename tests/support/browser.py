@@ -196,6 +196,7 @@ def accessible(page: Page) -> None:
     """No serious or critical axe-core violation on the page as it stands (axe-playwright-python bundles axe-core)."""
     from axe_playwright_python.sync_playwright import Axe
 
+    page.wait_for_load_state("load")
     violations = Axe().run(page).response["violations"]
     bad = [(v["id"], v["impact"], [node["target"] for node in v["nodes"]][:3])
            for v in violations if v["impact"] in ("serious", "critical")]
