@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from aiosmtpd.controller import Controller
 from sqlalchemy.orm import Session
 
+from pbem.chance import Chance, SecretChance
 from pbem.clock import Clock, SystemClock
 from pbem.config import Config
 from pbem.db import Database
@@ -125,7 +126,7 @@ class Runtime:
         return listener(self.inbound(), replies, host, port)
 
 
-def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
+def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance | None = None) -> Runtime:
     clock = clock or SystemClock()
     db = Database(config.database_url)
     links = LinkSigner(
@@ -138,7 +139,9 @@ def build_runtime(config: Config, *, clock: Clock | None = None) -> Runtime:
         replies=reply_addresses(config, clock),
     )
     spectator_links = SpectatorLinkSigner(config.secret_keys, config.base_url, clock)
-    games = GameService(db, clock, links, outbox, config.policies, config.link_max_age_days, spectator_links)
+    games = GameService(
+        db, clock, links, outbox, config.policies, config.link_max_age_days, spectator_links, chance or SecretChance()
+    )
     seats = SeatService(db, clock)
     limiter = RateLimiter(clock, config.secret_keys[0])
     fresh_links = FreshLinks(db, clock, links, outbox, limiter, config.link_max_age_days)

@@ -219,8 +219,8 @@ def test_an_https_server_tells_browsers_to_stay_on_https(client) -> None:
     assert response.headers["Strict-Transport-Security"] == "max-age=31536000"
 
 
-def test_a_plain_http_server_sends_no_hsts(config: Config, clock) -> None:
-    for app in built_app(dataclasses.replace(config, base_url="http://127.0.0.1:5000"), clock):
+def test_a_plain_http_server_sends_no_hsts(config: Config, clock, chance) -> None:
+    for app in built_app(dataclasses.replace(config, base_url="http://127.0.0.1:5000"), clock, chance):
         assert "Strict-Transport-Security" not in app.test_client().get("/").headers
 
 

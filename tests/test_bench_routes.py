@@ -27,9 +27,9 @@ def test_the_floor_routes_are_absent_by_default(client, app, new_game) -> None:
     assert client.post(f"/bench/floor-b/{pk}").status_code == 404
 
 
-def test_enabled_floor_a_reads_a_row_and_floor_b_writes_one(config, clock, new_game, runtime) -> None:
+def test_enabled_floor_a_reads_a_row_and_floor_b_writes_one(config, clock, chance, new_game, runtime) -> None:
     game_id = new_game()
-    app = create_app(dataclasses.replace(config, bench_routes=True), clock=clock)
+    app = create_app(dataclasses.replace(config, bench_routes=True), clock=clock, chance=chance)
     client = app.test_client()
     pk = game_pk(runtime, game_id)
     try:

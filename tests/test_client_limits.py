@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from pbem.chance import SeededChance
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.service.seats.fresh_links import PER_ADDRESS as FRESH_LINKS_PER_ADDRESS
@@ -24,9 +25,9 @@ PROXY = "10.0.0.2"
 
 
 @pytest.fixture
-def proxied_app(config: Config, clock: SettableClock) -> Iterator[Flask]:
+def proxied_app(config: Config, clock: SettableClock, chance: SeededChance) -> Iterator[Flask]:
     """The app behind one reverse proxy, which appends the address it saw to X-Forwarded-For."""
-    yield from built_app(dataclasses.replace(config, trusted_proxies=1), clock)
+    yield from built_app(dataclasses.replace(config, trusted_proxies=1), clock, chance)
 
 
 def through_proxy(app: Flask, forwarded_for: str) -> FlaskClient:

@@ -169,9 +169,9 @@ def test_a_host_sees_their_games_and_not_another_hosts(client: FlaskClient, app:
 
 
 @pytest.fixture
-def admin_app(config: Config, clock) -> Flask:
+def admin_app(config: Config, clock, chance) -> Flask:
     access = AccessConfig(admin_emails=("root@example.org",))
-    yield from built_app(dataclasses.replace(config, access=access), clock)
+    yield from built_app(dataclasses.replace(config, access=access), clock, chance)
 
 
 def test_an_admin_sees_every_game(admin_app: Flask) -> None:
@@ -327,9 +327,9 @@ def test_a_hosts_plus_addresses_share_one_daily_limit_on_games(app: Flask) -> No
 # -- who may create games, and how many strangers they may have emailed ------------------------------------------
 
 
-def test_by_default_only_the_servers_admins_may_create_games(config: Config, clock) -> None:
+def test_by_default_only_the_servers_admins_may_create_games(config: Config, clock, chance) -> None:
     default = dataclasses.replace(config, access=AccessConfig(admin_emails=("root@example.org",)))
-    for app in built_app(default, clock):
+    for app in built_app(default, clock, chance):
         runtime = app_runtime(app)
         stranger = app.test_client()
         with_csrf(stranger)
@@ -341,9 +341,9 @@ def test_by_default_only_the_servers_admins_may_create_games(config: Config, clo
 
 
 @pytest.fixture
-def few_invitations(config: Config, clock) -> Flask:
+def few_invitations(config: Config, clock, chance) -> Flask:
     access = dataclasses.replace(config.access, invitations_per_client_per_day=5, invitations_per_day=8)
-    yield from built_app(dataclasses.replace(config, access=access), clock)
+    yield from built_app(dataclasses.replace(config, access=access), clock, chance)
 
 
 def new_players(*emails: str) -> dict[str, str]:

@@ -267,9 +267,9 @@ def test_joining_is_rate_limited_per_client(app: Flask, runtime_of: Runtime, lin
 
 
 @pytest.fixture
-def few_invitations(config: Config, clock) -> Iterator[Flask]:
+def few_invitations(config: Config, clock, chance) -> Iterator[Flask]:
     access = dataclasses.replace(config.access, invitations_per_client_per_day=2, invitations_per_day=50)
-    yield from built_app(dataclasses.replace(config, access=access), clock)
+    yield from built_app(dataclasses.replace(config, access=access), clock, chance)
 
 
 def test_confirmation_emails_count_against_the_daily_invitation_limits(few_invitations: Flask) -> None:

@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select, update
 
 from pbem import create_app
+from pbem.chance import SeededChance
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.models import OutboxMessage, Seat
@@ -192,9 +193,11 @@ def test_an_unknown_email_is_404(client: FlaskClient) -> None:
     assert client.get("/dev/mail/999").status_code == 404
 
 
-def test_the_catcher_does_not_exist_in_production(config: Config, clock: SettableClock, new_game: NewGame) -> None:
+def test_the_catcher_does_not_exist_in_production(
+    config: Config, clock: SettableClock, chance: SeededChance, new_game: NewGame
+) -> None:
     new_game()
-    app = create_app(dataclasses.replace(config, mode="production"), clock=clock)
+    app = create_app(dataclasses.replace(config, mode="production"), clock=clock, chance=chance)
     try:
         client = app.test_client()
         for path in ("/dev/mail", "/dev/mail/1", "/dev/mail/1/html", "/dev/mail/1.eml"):

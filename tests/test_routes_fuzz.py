@@ -96,8 +96,8 @@ class Table:
 
 
 @pytest.fixture
-def table(config: Any, clock: Any) -> Iterator[Table]:
-    for app in built_app(config, clock):
+def table(config: Any, clock: Any, chance: Any) -> Iterator[Table]:
+    for app in built_app(config, clock, chance):
         app.request_class = RecordingRequest
         runtime = app_runtime(app)
         game_id = runtime.games.create_game(title="Fuzzed mine", players=PEOPLE, host_email=HOST)

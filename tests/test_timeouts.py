@@ -4,6 +4,7 @@ that keeps timing out is flagged absent and the host gets one-click links."""
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 import engine
+from pbem.chance import SeededChance
 from pbem.clock import SettableClock
 from pbem.models import ChatMessage, Game, HostAction, Snapshot
 from pbem.runtime import Runtime
@@ -190,7 +192,7 @@ def test_notify_host_waits_for_the_host_and_tells_them_once(
 
 
 def test_the_bot_policy_lets_the_computer_player_decide(
-    runtime: Runtime, new_game: NewGame, clock: SettableClock, monkeypatch: pytest.MonkeyPatch
+    runtime: Runtime, new_game: NewGame, clock: SettableClock, chance: SeededChance
 ) -> None:
     game_id = new_game(policies={"timeout_policy": "bot"})
     play_moves(runtime, game_id, 3, random.Random(5))
@@ -198,8 +200,7 @@ def test_the_bot_policy_lets_the_computer_player_decide(
     with runtime.db.read() as session:
         game_pk = session.scalars(select(Game.id).where(Game.public_id == game_id)).one()
         seen = bots.seat_events(session, game_pk, seat, seq)
-    expected = bots.bot_move(state, seat, 7, seen)
-    monkeypatch.setattr("pbem.service.turns.timeouts.secrets.randbits", lambda _bits: 7)
+    expected = bots.bot_move(state, seat, copy.deepcopy(chance).seed(), seen)  # the seed the sweep will draw
 
     clock.advance(DEADLINE)
     runtime.sweep.run()

@@ -8,6 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from pbem.chance import SeededChance
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.errors import InvalidMove, PbemError, StaleTurn
@@ -42,9 +43,11 @@ def test_healthz_reports_a_reachable_database(client: FlaskClient) -> None:
     assert response.get_json() == {"status": "ok", "database": "reachable"}
 
 
-def test_healthz_reports_an_unreachable_database_with_503(config: Config, clock: SettableClock, tmp_path) -> None:
+def test_healthz_reports_an_unreachable_database_with_503(
+    config: Config, clock: SettableClock, chance: SeededChance, tmp_path
+) -> None:
     broken = dataclasses.replace(config, database_url=f"sqlite:///{tmp_path / 'missing' / 'dir' / 'db.sqlite3'}")
-    for app in build(broken, clock):
+    for app in build(broken, clock, chance):
         response = app.test_client().get("/healthz")
 
         assert response.status_code == 503
@@ -81,8 +84,8 @@ def test_in_development_the_home_page_lists_demo_links_for_people_only(app: Flas
     assert "Bot 1" not in page
 
 
-def test_in_production_the_home_page_lists_no_links(config: Config, clock: SettableClock) -> None:
-    for app in build(dataclasses.replace(config, mode="production"), clock):
+def test_in_production_the_home_page_lists_no_links(config: Config, clock: SettableClock, chance: SeededChance) -> None:
+    for app in build(dataclasses.replace(config, mode="production"), clock, chance):
         games = app_runtime(app).games
         game_id = games.create_game(title="Demo game", players=PEOPLE, host_email="ann@example.org", is_demo=True)
         games.start_game(game_id)

@@ -8,6 +8,7 @@ from pathlib import Path
 from flask import Flask, g
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from pbem.chance import Chance
 from pbem.clock import Clock
 from pbem.config import Config, load_config
 from pbem.db import Database
@@ -39,9 +40,11 @@ from pbem.web import (  # noqa: F401  (their routes join the player blueprint)
 from pbem.web.app_context import EXTENSION_KEY
 
 
-def build_app(config: Config | None = None, *, clock: Clock | None = None) -> Flask:
+def build_app(
+    config: Config | None = None, *, clock: Clock | None = None, chance: Chance | None = None
+) -> Flask:
     config = config or load_config()
-    runtime = build_runtime(config, clock=clock)
+    runtime = build_runtime(config, clock=clock, chance=chance)
     app = Flask("pbem", template_folder=str(TEMPLATES_DIR), static_folder=str(Path(__file__).parent / "static"))
     app.config.update(
         SECRET_KEY=config.secret_keys[0],

@@ -14,6 +14,7 @@ import pytest
 from flask import Flask
 from werkzeug.serving import BaseWSGIServer, make_server
 
+from pbem.chance import SeededChance
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.mail.deliver import Deliverer
@@ -55,12 +56,12 @@ class _Dispatch:
 
 
 @pytest.fixture
-def live_server(config: Config, clock: SettableClock) -> Iterator[LiveServer]:
+def live_server(config: Config, clock: SettableClock, chance: SeededChance) -> Iterator[LiveServer]:
     """The application behind a real HTTP server on 127.0.0.1, in a thread, for headless Chromium."""
     dispatch = _Dispatch()
     server: BaseWSGIServer = make_server("127.0.0.1", 0, dispatch, threaded=True)
     url = f"http://127.0.0.1:{server.server_port}"
-    for app in built_app(dataclasses.replace(config, base_url=url), clock):
+    for app in built_app(dataclasses.replace(config, base_url=url), clock, chance):
         dispatch.app = app
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()

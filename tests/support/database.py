@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -16,6 +17,7 @@ import pytest
 from sqlalchemy import Engine, create_engine, event, select, text
 from sqlalchemy.engine import make_url
 
+from pbem.chance import SeededChance
 from pbem.clock import SettableClock
 from pbem.config import AccessConfig, Config
 from pbem.db import Database, with_driver
@@ -26,6 +28,7 @@ POSTGRES_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
 START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
 TEST_SECRET = "test-secret-key-0123456789abcdef"
 BASE_URL = "https://pbem.test"
+SEED_VARIABLE = "PBEM_TEST_SEED"  # set it to deal every test another game
 NO_FLUSH_AT_COMMIT = "-csynchronous_commit=off"  # a test's data never has to outlive a crash of the server
 
 BACKENDS = [
@@ -175,6 +178,16 @@ def clock() -> SettableClock:
 
 
 @pytest.fixture
+def chance(request: pytest.FixtureRequest) -> SeededChance:
+    """Each test deals from its own seed, the same on every run; `PBEM_TEST_SEED` gives every test another one."""
+    return SeededChance(seed_of_test(request.node.nodeid))
+
+
+def seed_of_test(nodeid: str) -> int:
+    return zlib.crc32(f"{os.environ.get(SEED_VARIABLE, '')}:{nodeid}".encode())
+
+
+@pytest.fixture
 def config(database: Database, tmp_path: Path) -> Config:
     return Config(
         mode="development",
@@ -188,8 +201,8 @@ def config(database: Database, tmp_path: Path) -> Config:
 
 
 @pytest.fixture
-def runtime(config: Config, clock: SettableClock) -> Iterator[Runtime]:
-    built = build_runtime(config, clock=clock)
+def runtime(config: Config, clock: SettableClock, chance: SeededChance) -> Iterator[Runtime]:
+    built = build_runtime(config, clock=clock, chance=chance)
     yield built
     built.close()
 
@@ -227,3 +240,8 @@ def counted(runtime: Runtime) -> Iterator[list[str]]:
 def at(day: int, hour: int, minute: int = 0) -> datetime:
     """A moment of the test week: day 0 is Monday 5 January 2026 (START is 09:00 that day), UTC."""
     return datetime(2026, 1, 5 + day, hour, minute, tzinfo=timezone.utc)
+
+
+def pytest_report_header() -> str:
+    seed = os.environ.get(SEED_VARIABLE)
+    return f"{SEED_VARIABLE}={seed}: every test deals another game" if seed else f"{SEED_VARIABLE} unset: the usual deals"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.chance import SeededChance
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.runtime import Runtime, build_runtime
@@ -27,10 +28,10 @@ REPLY_ADDRESS = "play@replies.pbem.test"
 
 
 @pytest.fixture
-def reply_runtime(config: Config, clock: SettableClock) -> Iterator[Runtime]:
+def reply_runtime(config: Config, clock: SettableClock, chance: SeededChance) -> Iterator[Runtime]:
     """The application with replies on: every player email carries a Reply-To signed for its seat."""
     mail = dataclasses.replace(config.mail, reply_address=REPLY_ADDRESS, inbound_max_kb=64)
-    built = build_runtime(dataclasses.replace(config, mail=mail), clock=clock)
+    built = build_runtime(dataclasses.replace(config, mail=mail), clock=clock, chance=chance)
     yield built
     built.close()
 

@@ -21,6 +21,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import select, update
 
+from pbem.chance import SeededChance
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.mail.deliver import Deliverer
@@ -142,9 +143,11 @@ def smtp_config(config: Config, server: SmtpServer, **mail: Any) -> Config:
 
 
 @pytest.fixture
-def smtp_runtime(config: Config, clock: SettableClock, smtp_server: SmtpServer) -> Iterator[Runtime]:
+def smtp_runtime(
+    config: Config, clock: SettableClock, chance: SeededChance, smtp_server: SmtpServer
+) -> Iterator[Runtime]:
     """The application wired to the test SMTP server instead of the catcher."""
-    built = build_runtime(smtp_config(config, smtp_server), clock=clock)
+    built = build_runtime(smtp_config(config, smtp_server), clock=clock, chance=chance)
     yield built
     built.close()
 

@@ -17,6 +17,7 @@ from werkzeug.routing import Rule
 
 import engine
 from pbem import create_app
+from pbem.chance import SeededChance
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.models import Game, HostAction
@@ -68,8 +69,8 @@ def compile_each_url_builder_once() -> None:
 compile_each_url_builder_once()
 
 
-def built_app(config: Config, clock: SettableClock) -> Iterator[Flask]:
-    app = create_app(config, clock=clock)
+def built_app(config: Config, clock: SettableClock, chance: SeededChance) -> Iterator[Flask]:
+    app = create_app(config, clock=clock, chance=chance)
     app.testing = True
     app.jinja_env.bytecode_cache = COMPILED_TEMPLATES
     yield app
@@ -77,8 +78,8 @@ def built_app(config: Config, clock: SettableClock) -> Iterator[Flask]:
 
 
 @pytest.fixture
-def app(config: Config, clock: SettableClock) -> Iterator[Flask]:
-    yield from built_app(config, clock)
+def app(config: Config, clock: SettableClock, chance: SeededChance) -> Iterator[Flask]:
+    yield from built_app(config, clock, chance)
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -417,7 +416,7 @@ class Invites:
             if claimed != 1:
                 raise GameAlreadyStarted()
             if invite.seat_order == "shuffled":
-                random.SystemRandom().shuffle(confirmed)
+                confirmed = self._games.chance.shuffled(confirmed)
             people = [(row.name, row.email, row.timezone) for row in confirmed]
             settings = (
                 invite.title,

@@ -8,7 +8,6 @@ second is shown the one that exists. Players keep their time zone, quiet hours a
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from sqlalchemy import delete, select
@@ -134,7 +133,7 @@ class Rematches:
             except IntegrityError:
                 raise ValidationError("The rematch is being dealt right now: look again in a moment.") from None
         previous_id, title, host_email, variant, options, policies = settings
-        order_seats = rotated(seats) if order == "rotated" else random.SystemRandom().sample(seats, len(seats))
+        order_seats = rotated(seats) if order == "rotated" else self._games.chance.shuffled(seats)
         try:
             new_id = self._games.create_game(
                 title=title,

@@ -15,7 +15,6 @@ what a person at that seat is shown. It is handed the full state only to build t
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -130,7 +129,7 @@ def play_due_bot_turns(db: Database, clock: Clock, games: GameService, delay: ti
             continue
         with db.read() as session:
             events = seat_events(session, turn.game_pk, turn.seat, seq)
-        move = bot_move(state, turn.seat, secrets.randbits(64), events)
+        move = bot_move(state, turn.seat, games.chance.seed(), events)
         try:
             result = games.submit_move(
                 turn.game_id, turn.seat, move, turn.seq, server_submission_id("bot", turn.seq), source=SERVER

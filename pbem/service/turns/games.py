@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, selectinload
 
 import engine
 from pbem.addresses import same_mailbox
+from pbem.chance import Chance
 from pbem.clock import Clock
 from pbem.config import PolicyConfig
 from pbem.db import Database
@@ -53,7 +54,6 @@ from pbem.tokens import LinkSigner, SeatLink, SpectatorLinkSigner
 MAX_TITLE = 200
 MAX_NAME = 80
 MAX_SUBMISSION_ID = 64
-SEED_BITS = 63
 PLAYER = "player"  # a snapshot's source: a person's move, with the id their form sent
 SERVER = "server"  # a move the server made (a computer seat, a timeout), the deal or a rollback
 
@@ -130,9 +130,11 @@ class GameService:
         policies: PolicyConfig,
         link_max_age_days: int,
         spectator_links: SpectatorLinkSigner,
+        chance: Chance,
     ) -> None:
         self._db = db
         self._clock = clock
+        self.chance = chance  # deals here; computer players, timeouts and seatings draw from it too
         self._links = links
         self._default_policies = dataclasses.asdict(policies)
         self.outbox = outbox  # the host notices of computer seats and timeouts queue here
@@ -202,7 +204,7 @@ class GameService:
                 raise GameAlreadyStarted()
             try:
                 state = engine.new_game(
-                    game.names, seed=secrets.randbits(SEED_BITS), variant=game.variant, options=game.options or None
+                    game.names, seed=self.chance.seed(), variant=game.variant, options=game.options or None
                 )
             except ValueError as exc:
                 raise ValidationError(str(exc)) from None

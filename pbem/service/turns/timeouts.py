@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import logging
 import random
-import secrets
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -111,7 +110,7 @@ class Timeouts:
             self._count(session, game, seat)
             return "notify-host"
         how = "bot" if chosen == "bot" else "auto-pass"
-        seed = secrets.randbits(63)
+        seed = self._games.chance.seed()
         marked = seat.timeout_card
         done: list[str] = []
         seen = seat_events(session, game.id, seat.seat_index, game.current_seq or 0) if how == "bot" else []

@@ -10,7 +10,6 @@ judges player counts and options).
 from __future__ import annotations
 
 import dataclasses
-import random
 import re
 import types
 import typing
@@ -22,6 +21,7 @@ from werkzeug.datastructures import MultiDict
 import engine
 from pbem import config as config_module
 from pbem.addresses import address_mistake
+from pbem.chance import Chance
 from pbem.config import ConfigError, PolicyConfig
 from pbem.errors import ValidationError
 from pbem.service.host.hosting import GameSettings
@@ -194,12 +194,12 @@ class NewGameForm:
     def valid(self) -> bool:
         return not self.errors
 
-    def players(self, host_email: str, rng: random.Random | None = None) -> list[PlayerSpec]:
+    def players(self, host_email: str, chance: Chance) -> list[PlayerSpec]:
         people = [PlayerSpec(name, email) for name, email in self.rows if name or email]
         if self.host_plays:
             people.insert(0, PlayerSpec(self.host_name, host_email))
         if self.order == "shuffled":
-            (rng or random.SystemRandom()).shuffle(people)
+            people = chance.shuffled(people)
         return people + [PlayerSpec(f"Bot {number}", None, is_bot=True) for number in range(1, self.bots + 1)]
 
 

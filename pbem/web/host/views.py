@@ -148,7 +148,7 @@ def create_game() -> Any:
         game_id = runtime().hosting.create_and_start(
             host=host,
             title=form.title,
-            players=form.players(host.email),
+            players=form.players(host.email, runtime().games.chance),
             variant=form.variant,
             options=form.engine_options(),
             policies=form.policies,
