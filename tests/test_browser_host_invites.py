@@ -16,20 +16,14 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from pbem.mail.deliver import Deliverer
 from pbem.runtime import Runtime
-from tests.support.browser import LiveServer, accessible, delivered_to, save_screenshot, sign_in_page
+from tests.support.browser import VIEWPORTS, LiveServer, accessible, delivered_to, save_screenshot, sign_in_page
 from tests.support.mail import SmtpServer
 from tests.support.web import HOST
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
 CONFIRM = re.compile(r"https?://\S+/join/confirm/\S+")
 SEAT_LINK = re.compile(r"https?://\S+/play/\S+")
-
-
-@pytest.fixture(params=sorted(SIZES))
-def size(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
 
 
 class People:
@@ -43,7 +37,9 @@ class People:
         self.errors: list[str] = []
 
     def page(self, timezone_id: str = "Europe/Paris") -> Page:
-        context = self._browser.new_context(viewport=SIZES[self._size], device_scale_factor=1, timezone_id=timezone_id)
+        context = self._browser.new_context(
+            viewport=VIEWPORTS[self._size], device_scale_factor=1, timezone_id=timezone_id
+        )
         self._contexts.append(context)
         opened = context.new_page()
         opened.on("pageerror", lambda error: self.errors.append(str(error)))

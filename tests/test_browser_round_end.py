@@ -15,26 +15,20 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import engine
-from tests.support.browser import LiveServer, accessible, settle
+from tests.support.browser import VIEWPORTS, LiveServer, accessible, settle
 from tests.support.games import dig_for_gold, store_game
 
 pytestmark = pytest.mark.browser
 
 Shoot = Callable[[Any, str], Path]
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
 NAMES = ["Ann", "Ben", "Cat"]
 # Seeds whose tunnellers reach the gold in round 1 (base: gold shared out at once, so the same move deals round 2).
 WINNING_GAMES = {"base": (6, {"auto_pick_gold": True}), "saboteur2": (2, {})}
 
 
-@pytest.fixture(params=sorted(SIZES))
-def size(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
 @pytest.fixture
 def seat_page(browser: Browser, size: str) -> Iterator[Page]:
-    context = browser.new_context(viewport=SIZES[size], device_scale_factor=1, timezone_id="UTC")
+    context = browser.new_context(viewport=VIEWPORTS[size], device_scale_factor=1, timezone_id="UTC")
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))

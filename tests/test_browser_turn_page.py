@@ -17,24 +17,18 @@ from playwright.sync_api import Browser, Page, expect
 
 import engine
 from pbem.times import local_time
-from tests.support.browser import LiveServer, accessible, settle
+from tests.support.browser import VIEWPORTS, LiveServer, accessible, settle
 from tests.support.games import dig_for_gold, play_until, store_game
 from tests.support.tables import card_id, expansion_table
 
 pytestmark = pytest.mark.browser
 
 Shoot = Callable[[Any, str], Path]
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
 NAMES = ["Ann", "Ben", "Cat"]
 
 
-@pytest.fixture(params=sorted(SIZES))
-def size(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
 def open_context(browser: Browser, size: str, **options: Any) -> Any:
-    return browser.new_context(viewport=SIZES[size], device_scale_factor=1, **options)
+    return browser.new_context(viewport=VIEWPORTS[size], device_scale_factor=1, **options)
 
 
 @pytest.fixture

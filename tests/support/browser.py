@@ -108,8 +108,7 @@ def screenshots(request: pytest.FixtureRequest) -> Callable[[Any, str], Path | N
     return lambda page, name: save_screenshot(page, folder, name)
 
 
-VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
-SIZE_NAMES = ("phone", "desktop")
+VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -126,7 +125,7 @@ def is_size_on_the_other_backend(item: pytest.Item) -> bool:
     params = getattr(item, "callspec", None) and item.callspec.params  # type: ignore[attr-defined]
     if not params or item.get_closest_marker("browser") is None or "database_url" not in params:
         return False
-    size = next((value for value in params.values() if isinstance(value, str) and value in SIZE_NAMES), None)
+    size = next((value for value in params.values() if isinstance(value, str) and value in VIEWPORTS), None)
     if size is None:
         return False
     backend = "postgresql" if size == "desktop" and POSTGRES_URL else "sqlite"
@@ -134,13 +133,19 @@ def is_size_on_the_other_backend(item: pytest.Item) -> bool:
 
 
 @pytest.fixture(params=sorted(VIEWPORTS))
-def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+def size(request: pytest.FixtureRequest) -> str:
+    """Each browser test runs at a phone's size and at a desktop's (`VIEWPORTS`)."""
+    return str(request.param)
+
+
+@pytest.fixture
+def page(request: pytest.FixtureRequest, browser: Browser, size: str) -> Iterator[Page]:
     """A fresh browser context (no cookies) at a phone's and at a desktop's size; fails on any script error
     and on any failed request other than a page's own (a page may rightly answer 409 or 422)."""
     if "live_server" in request.fixturenames:
         # Set the server up first, so it is torn down last: the page's own requests finish before it stops.
         request.getfixturevalue("live_server")
-    context = browser.new_context(viewport=VIEWPORTS[request.param], device_scale_factor=1)
+    context = browser.new_context(viewport=VIEWPORTS[size], device_scale_factor=1)
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
