@@ -194,3 +194,24 @@ def test_the_host_sees_each_players_local_time_and_night(
     assert "Mon 18:30" in ben and "New York" in ben and "night" not in ben
     cat = page.split('id="seat-2"', 1)[1].split("</tr>", 1)[0]
     assert "Mon 23:30" in cat and 'tag-night">night' in cat  # UTC, within the default 22:00-08:00
+
+
+def test_a_player_the_host_replaced_in_the_rematch_is_told_it_goes_on_without_them(
+    app: Flask, host: FlaskClient, runtime_of: Runtime, game_id: str
+) -> None:
+    finished(host, game_id)
+    assert post(host, f"/host/games/{game_id}/rematch-permission", confirm="yes", allowed="yes").status_code == 303
+    new_id = post(host, f"/host/games/{game_id}/rematch", confirm="yes", order="rotated").headers["Location"]
+    new_id = new_id.rsplit("/", 1)[1]
+    ann = game_row(runtime_of, new_id).names.index("Ann")
+    assert post(host, f"/host/games/{new_id}/seats/{ann}/replace", confirm="yes", name="Eve",
+                email="eve@example.org").status_code == 303
+    player = app.test_client()
+    with_csrf(player)
+
+    response = post(player, f"/play/{seat_token(runtime_of, game_id, 0)}/rematch")
+
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and "under way without you" in page
+    assert "eve@example.org" not in page and "/play/" not in page
+    assert len(mailbox(runtime_of, "game_started")) == 6  # nothing new was dealt or sent
