@@ -86,7 +86,8 @@ def db_upgrade(state: CliState) -> None:
 @click.argument("target", type=click.Path(dir_okay=False, path_type=Path))
 @pass_state
 def db_backup(state: CliState, target: Path) -> None:
-    """Copy the live database to TARGET (a new file): SQLite's online backup, or pg_dump's custom format.
+    """Copy the live database to TARGET (a new file, readable by you only): SQLite's online backup, or pg_dump's
+    custom format.
 
     Restore (with the web workers and the scheduler stopped): SQLite, copy the file over the database file;
     PostgreSQL, `pg_restore --clean --if-exists --no-owner --dbname URL TARGET`. Then `pbem db upgrade`."""

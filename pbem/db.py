@@ -131,9 +131,8 @@ class Database:
         self.engine.dispose()
 
     def backup(self, target: Path) -> None:
-        """A consistent copy of the whole database in `target` (a new file), taken while the server runs."""
-        if target.exists():
-            raise BackupError(f"{target} exists already; choose a new file name")
+        """A consistent copy of the whole database in `target` (a new file, readable by its owner only), taken
+        while the server runs."""
         if self.is_sqlite:
             _sqlite_backup(self.url, target)
         else:
@@ -144,13 +143,26 @@ class BackupError(Exception):
     """A backup could not be made; the message says why."""
 
 
+def _create_private(target: Path) -> None:
+    """Create `target` empty and readable by its owner only, before a byte of the database is written into it; a
+    file already there is never touched."""
+    try:
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        raise BackupError(f"{target} exists already; choose a new file name") from None
+    except OSError as exc:
+        raise BackupError(f"cannot create {target}: {exc.strerror}") from None
+
+
 def _sqlite_backup(url: URL, target: Path) -> None:
     if url.database in (None, "", ":memory:"):
         raise BackupError("an in-memory database has nothing to back up")
     if not Path(url.database).is_file():
         raise BackupError(f"there is no database file at {url.database}")
+    _create_private(target)
     source = sqlite3.connect(url.database, timeout=SQLITE_BUSY_TIMEOUT_SECONDS)
     try:
+        # SQLite takes the empty file as a new database, and gives its journal the file's permissions.
         with closing(source), closing(sqlite3.connect(target)) as copy:
             source.backup(copy)
     except sqlite3.Error as exc:
@@ -165,9 +177,10 @@ def _pg_dump(url: URL, target: Path) -> None:
         raise BackupError("pg_dump is not installed (Debian: postgresql-client)")
     libpq = url.set(drivername="postgresql", password=None).render_as_string(hide_password=False)
     env = {**os.environ, **({"PGPASSWORD": str(url.password)} if url.password else {})}
+    _create_private(target)  # pg_dump writes into the file it finds, keeping its permissions
     result = subprocess.run(
         [program, "--format=custom", "--no-owner", f"--file={target}", f"--dbname={libpq}"],
-        env=env, capture_output=True, text=True,
+        env=env, capture_output=True, text=True, umask=0o077,
     )
     if result.returncode != 0:
         target.unlink(missing_ok=True)

@@ -1,22 +1,29 @@
 """`pbem db backup` and the documented restore: a game restored from a backup goes on from where the backup was
 taken, and the links emailed before the backup still open the seat and play. SQLite always (the online backup
-API, taken while the game is being played); PostgreSQL (pg_dump / pg_restore) in a private cluster, marked slow."""
+API, taken while the game is being played); PostgreSQL (pg_dump / pg_restore) in a private cluster, marked slow.
+A backup is readable by its owner only from the moment it exists, on SQLite and through pg_dump."""
 
 from __future__ import annotations
 
 import html
 import json
+import os
 import random
 import re
 import shutil
 import sqlite3
+import stat
 import subprocess
+import uuid
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 import engine
 from bench.faults.cluster import private_cluster
@@ -24,10 +31,11 @@ from pbem import create_app
 from pbem.cli import main
 from pbem.clock import SettableClock
 from pbem.config import load_config
+from pbem.db import with_driver
 from pbem.migrate import upgrade
 from pbem.runtime import Runtime, build_runtime
 from pbem.web.app_context import EXTENSION_KEY
-from tests.support.database import START, TEST_SECRET
+from tests.support.database import POSTGRES_URL, START, TEST_SECRET
 from tests.support.games import PEOPLE
 
 HIDDEN_FIELD = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
@@ -160,3 +168,96 @@ def test_a_postgres_game_restored_with_pg_restore_goes_on_and_links_sent_before_
         assert seq == seq_at_backup and to_act is not None
         answer = move_by_link(config_path, links[to_act], clock)
         assert answer["seq_before"] == seq_at_backup and answer["seq"] == seq_at_backup + 1
+
+
+# -- a backup holds every hand, every deal's salt and working seat links: only its owner may read it --------------
+
+
+@pytest.fixture
+def everyday_umask() -> Iterator[None]:
+    """The usual umask (022), under which a file made without care is readable by everyone on the machine."""
+    previous = os.umask(0o022)
+    yield
+    os.umask(previous)
+
+
+@pytest.fixture
+def postgres_database() -> Iterator[str]:
+    """A database of its own on PBEM_TEST_DATABASE_URL's server (pg_dump reads a whole database)."""
+    if not POSTGRES_URL:
+        pytest.skip("PBEM_TEST_DATABASE_URL is not set")
+    name = f"backup_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(with_driver(make_url(POSTGRES_URL)), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        url = make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
+        upgrade(url)
+        yield url
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def private_from_the_start(monkeypatch: pytest.MonkeyPatch, target: Path) -> list[int | None]:
+    """The target's permission bits at the moment the copy starts writing (None: it did not exist yet)."""
+    seen: list[int | None] = []
+
+    def mode() -> int | None:
+        return stat.S_IMODE(target.stat().st_mode) if target.exists() else None
+
+    connect = sqlite3.connect
+
+    def watched_connect(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        if Path(database) == target:
+            seen.append(mode())
+        return connect(database, *args, **kwargs)
+
+    run = subprocess.run
+
+    def watched_run(command: list[str], *args: Any, **kwargs: Any) -> Any:
+        if Path(command[0]).name == "pg_dump":
+            seen.append(mode())
+        return run(command, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", watched_connect)
+    monkeypatch.setattr(subprocess, "run", watched_run)
+    return seen
+
+
+def test_a_sqlite_backup_is_readable_by_its_owner_only_from_the_moment_it_exists(
+    sqlite_setup: tuple[Path, Path], tmp_path: Path, everyday_umask: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config_path, _ = sqlite_setup
+    target = tmp_path / "backup.sqlite3"
+    seen = private_from_the_start(monkeypatch, target)
+
+    backup(config_path, target)
+
+    assert seen == [0o600]
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+
+
+@pytest.mark.postgres
+def test_a_postgres_backup_is_readable_by_its_owner_only_from_the_moment_it_exists(
+    postgres_database: str, tmp_path: Path, everyday_umask: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config_path = write_config(tmp_path / "config.toml", postgres_database)
+    target = tmp_path / "backup.dump"
+    seen = private_from_the_start(monkeypatch, target)
+
+    backup(config_path, target)
+
+    assert seen == [0o600]
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600 and target.stat().st_size > 0
+
+
+def test_a_failed_backup_leaves_no_file_behind(tmp_path: Path) -> None:
+    config_path = write_config(tmp_path / "config.toml", f"sqlite:///{tmp_path / 'missing.sqlite3'}")
+    target = tmp_path / "backup.sqlite3"
+
+    result = CliRunner().invoke(main, ["--config", str(config_path), "db", "backup", str(target)])
+
+    assert result.exit_code == 1 and "no database file" in result.output
+    assert not target.exists()
