@@ -177,6 +177,11 @@ class Config:
     def is_development(self) -> bool:
         return self.mode == "development"
 
+    @property
+    def mail_stays_here(self) -> bool:
+        """Development with the mail catcher: no email ever leaves this machine."""
+        return self.is_development and self.mail.backend == "catcher"
+
 
 ENV_OVERRIDES = {
     "PBEM_SECRET_KEYS": ("secret_keys",),

@@ -159,7 +159,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
         presence=Presence(db, clock),
         host_access=HostAccess(
             db, clock, HostLinkSigner(config.secret_keys, config.base_url, HOST_LINK_MAX_AGE, clock), outbox, limiter,
-            config.access,
+            config.access, anyone_may_create=config.mail_stays_here,
         ),
         hosting=Hosting(db, clock, games, limiter, turn_controls.status, InvitationLimits(limiter, config.access)),
         moderation=Moderation(

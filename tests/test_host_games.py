@@ -328,7 +328,7 @@ def test_a_hosts_plus_addresses_share_one_daily_limit_on_games(app: Flask) -> No
 
 
 def test_by_default_only_the_servers_admins_may_create_games(config: Config, clock, chance) -> None:
-    default = dataclasses.replace(config, access=AccessConfig(admin_emails=("root@example.org",)))
+    default = dataclasses.replace(config, mode="production", access=AccessConfig(admin_emails=("root@example.org",)))
     for app in built_app(default, clock, chance):
         runtime = app_runtime(app)
         stranger = app.test_client()

@@ -160,8 +160,9 @@ def test_a_link_request_without_the_csrf_token_is_refused(client: FlaskClient, a
 
 @pytest.fixture
 def admins_only(config: Config, clock, chance) -> Flask:
+    """Production: development with the mail catcher lets anyone host (tests/test_dev_hosting.py)."""
     access = AccessConfig(game_creators="admins", admin_emails=("boss@example.org",))
-    yield from built_app(dataclasses.replace(config, access=access), clock, chance)
+    yield from built_app(dataclasses.replace(config, mode="production", access=access), clock, chance)
 
 
 def test_strangers_get_no_link_when_only_admins_may_host(admins_only: Flask, new_game) -> None:
@@ -189,7 +190,7 @@ def test_an_existing_host_may_sign_in_to_look_after_their_games_even_when_only_a
 @pytest.fixture
 def domains_only(config: Config, clock, chance) -> Flask:
     access = AccessConfig(game_creators="domains", creator_domains=("club.example",))
-    yield from built_app(dataclasses.replace(config, access=access), clock, chance)
+    yield from built_app(dataclasses.replace(config, mode="production", access=access), clock, chance)
 
 
 def test_only_listed_domains_get_a_host_link_when_the_config_says_domains(domains_only: Flask) -> None:

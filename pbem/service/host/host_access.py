@@ -1,10 +1,11 @@
 """Host sign-in without passwords: an emailed host link, spent once, then a session that lasts days.
 
-Who may host comes from the configuration (`access.game_creators`, `creator_domains`, `admin_emails`);
-anyone who already hosts a game may sign in to look after it. The mechanics (one-use links, server-side
-sessions, rate limits per client and per mailbox, a form that tells nobody who hosts here) are every audience's
-(`pbem/service/sign_in.py`); the host's are the tables `host_sign_ins` and `host_sessions`, the host link salt,
-these limits and words.
+Who may host comes from the configuration (`access.game_creators`, `creator_domains`, `admin_emails`), except
+where no email leaves the machine (development with the mail catcher, as `make run` starts it): there anyone may,
+so a newcomer can host a game without writing a file. Anyone who already hosts a game may sign in to look after
+it. The mechanics (one-use links, server-side sessions, rate limits per client and per mailbox, a form that tells
+nobody who hosts here) are every audience's (`pbem/service/sign_in.py`); the host's are the tables
+`host_sign_ins` and `host_sessions`, the host link salt, these limits and words.
 
 A link is bound to one browser session by being one-use: the browser that presses "continue" spends it and gets
 the session cookie; every later use is refused. We chose this over a nonce in the requesting browser's cookie
@@ -55,9 +56,10 @@ def normal_email(email: str) -> str:
 class HostAccess(SignIns):
     def __init__(
         self, db: Database, clock: Clock, signer: HostLinkSigner, outbox: Outbox, limiter: RateLimiter,
-        access: AccessConfig,
+        access: AccessConfig, *, anyone_may_create: bool = False,
     ) -> None:
         self.access = access
+        self.anyone_may_create = anyone_may_create
         super().__init__(db, clock, signer, outbox, limiter, Audience(
             may_sign_in=self._may_host, links=HostSignIn, sessions=HostSessionRecord, per_client=PER_CLIENT,
             per_mailbox=PER_ADDRESS, too_many=TOO_MANY, spent=SPENT, mail_kind="host_link",
@@ -72,7 +74,12 @@ class HostAccess(SignIns):
     def session_for(self, email: str) -> HostSession:
         return HostSession(email=email, is_admin=self.access.is_admin(email))
 
+    def may_create_games(self, email: str) -> bool:
+        """Whether this address may host a new game: anyone where mail stays on this machine, else whom the
+        configuration names."""
+        return self.anyone_may_create or self.access.may_create_games(email)
+
     def _may_host(self, session: Session, address: str) -> bool:
-        """Whoever the configuration lets host, and anyone who already hosts a game."""
+        """Whoever may create games, and anyone who already hosts a game."""
         hosts_a_game = session.scalar(select(exists().where(func.lower(Game.host_email) == normal_email(address))))
-        return self.access.may_create_games(address) or bool(hosts_a_game)
+        return self.may_create_games(address) or bool(hosts_a_game)

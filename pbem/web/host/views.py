@@ -73,7 +73,7 @@ def index() -> Any:
     return render_template(
         "host/dashboard.html", host=host, games=runtime().hosting.games(host),
         invites=runtime().invites.for_host(host),
-        may_create=runtime().host_access.access.may_create_games(host.email),
+        may_create=runtime().host_access.may_create_games(host.email),
         notices=get_flashed_messages(category_filter=["host"]),
     )
 
@@ -168,7 +168,7 @@ def create_game() -> Any:
 
 def _creator() -> HostSession:
     host = require_host()
-    if not runtime().host_access.access.may_create_games(host.email):
+    if not runtime().host_access.may_create_games(host.email):
         raise NotAllowed("This server's configuration does not let your address create games.")
     return host
 
