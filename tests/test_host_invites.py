@@ -177,16 +177,6 @@ def test_the_same_mailbox_cannot_take_two_seats(app: Flask, runtime_of: Runtime,
     assert sent(runtime_of) == mails
 
 
-def test_a_second_join_while_waiting_replaces_the_first_and_its_link(app: Flask, runtime_of: Runtime, link: str) -> None:
-    assert join(app, link, "Ann", "ann@example.org").status_code == 200
-    first = confirm_path(runtime_of, "ann@example.org")
-    assert join(app, link, "Annie", "ann@example.org").status_code == 200
-    assert person(app).get(first).status_code == 403  # replaced
-    assert post(person(app), confirm_path(runtime_of, "ann@example.org")).status_code == 200
-    with runtime_of.db.read() as session:
-        assert session.scalars(select(Joiner.name)).all() == ["Annie"]
-
-
 def test_a_full_game_says_so_and_a_late_confirmation_takes_no_seat(
     app: Flask, host: FlaskClient, runtime_of: Runtime
 ) -> None:

@@ -8,11 +8,16 @@ once every place is confirmed, if the host chose that).
 - Nothing but the confirmation is ever sent to an address that joined, and only confirmed joiners take seats.
   The confirmation link (`/join/confirm/<token>`, salt `pbem.invite.confirm`, `CONFIRM_MAX_AGE`) names a random
   nonce kept only hashed; its GET shows a button, only the POST behind it confirms (mail scanners open links).
-- Joining is rate limited per client and per invite, and every confirmation email to a mailbox that never
-  confirmed counts against the daily invitation limits (`pbem/service/host/invitations.py`), so a shared link
-  cannot make the server mail a list of strangers. Confirming counts as the mailbox's confirmation.
-- One seat per mailbox (`pbem.addresses.mailbox_key`); a second join from a mailbox still waiting replaces its
-  first (a new name or a lost email), a confirmed one is refused.
+- Joining is rate limited per client; one mailbox gets at most `JOINS_PER_MAILBOX` confirmation emails a day,
+  whatever the invites and clients asking, counted before the invite's daily joins and the server's budget, so
+  joins aimed at one stranger neither flood them nor use up what real joiners need (past it, nothing is sent
+  and the joiner is told so). Every confirmation email to a mailbox that never confirmed counts against the
+  daily invitation limits (`pbem/service/host/invitations.py`), so a shared link cannot make the server mail a
+  list of strangers. Confirming counts as the mailbox's confirmation.
+- One seat per mailbox (`pbem.addresses.mailbox_key`); a confirmed one refuses a second join. A second join from
+  a mailbox still waiting changes nothing of its place, since anyone may type an address: its first link keeps
+  working, and its name and time zone stay. The email it sends (the first one was lost) carries another link
+  to the same place, naming its stored digest, signed, so only the server can make one.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ INVITE_DAYS = 7
 CONFIRM_MAX_AGE = timedelta(days=2)
 JOINS_PER_CLIENT = Limit("invite_join_client", count=10, window=timedelta(hours=1))
 JOINS_PER_INVITE = Limit("invite_join_invite", count=60, window=timedelta(days=1))
+JOINS_PER_MAILBOX = Limit("invite_join_mailbox", count=3, window=timedelta(days=1))
 PER_HOST_INVITES = Limit("host_create_invite", count=10, window=timedelta(days=1))
 
 CLOSED = "The host has closed this invite link: the game takes no more players. Ask the host if you expected a place."
@@ -61,8 +67,8 @@ REPLACED = "This invite link was replaced by a newer one. Ask the host for the c
 EXPIRED = "This invite link has expired. Ask the host for a new one."
 STARTED = "This game has started already, so it takes no more players."
 FULL = "Every place in this game is taken. Ask the host whether another game is planned."
-CONFIRM_INVALID = ("This confirmation link is not valid any more (it works once, for two days, and a newer join from "
-                   "the same address replaces it). Open the invite link again to join.")
+CONFIRM_INVALID = ("This confirmation link is not valid any more: it works for two days, while the place is on the "
+                   "host's list. Open the invite link again to join.")
 
 
 @dataclass(frozen=True)
@@ -150,6 +156,7 @@ class JoinPage:
 class Joined:
     email: str
     title: str
+    sent: bool = True  # False: the mailbox has had its confirmation emails for the day, none was sent now
 
 
 @dataclass(frozen=True)
@@ -187,14 +194,21 @@ class InviteLinks:
     def confirm_url(self, nonce: str) -> str:
         return f"{self._base_url}/join/confirm/{self._confirm.dumps({'n': nonce})}"
 
+    def confirm_again_url(self, nonce_hash: str) -> str:
+        """Another link to a place waiting to confirm, its first one still working: it names the stored digest."""
+        return f"{self._base_url}/join/confirm/{self._confirm.dumps({'h': nonce_hash})}"
+
     def read_confirm(self, token: str) -> str:
+        """The digest of the nonce that names the place a confirmation link confirms."""
         try:
             data: Any = self._confirm.loads(token, max_age=int(CONFIRM_MAX_AGE.total_seconds()))
         except BadSignature:
             raise BadLink(CONFIRM_INVALID) from None
-        if not isinstance(data, dict) or not isinstance(data.get("n"), str):
-            raise BadLink(CONFIRM_INVALID)
-        return str(data["n"])
+        if isinstance(data, dict) and isinstance(data.get("n"), str):
+            return _hash(data["n"])
+        if isinstance(data, dict) and isinstance(data.get("h"), str):
+            return str(data["h"])
+        raise BadLink(CONFIRM_INVALID)
 
 
 class Invites:
@@ -309,7 +323,9 @@ class Invites:
             )
 
     def join(self, token: str, name: object, email: object, timezone_name: object, client: str) -> Joined:
-        """Put a person on the list and email their address a confirmation link; nothing else is sent to it."""
+        """Put a person on the list and email their address a confirmation link; nothing else is sent to it.
+        A mailbox already waiting keeps its place as it is and is sent another link to it. Past the mailbox's
+        confirmation emails for the day nothing changes and nothing is sent (`Joined.sent`)."""
         clean_name = _clean_name(name)
         address = _clean_address(email)
         tz = _zone_name(timezone_name)
@@ -318,40 +334,32 @@ class Invites:
             if not self._limiter.allow(session, JOINS_PER_CLIENT, client):
                 raise RateLimited("Many people have joined games from here in the last hour. Please wait a little.")
             invite = self._from_link(session, token, lock=True)
+            mailbox = mailbox_key(address)
+            waiting = _place_of(invite, mailbox, clean_name)
+            if not self._limiter.allow(session, JOINS_PER_MAILBOX, mailbox):
+                return Joined(address, invite.title, sent=False)
             if not self._limiter.allow(session, JOINS_PER_INVITE, invite.public_id):
                 raise RateLimited("This game's link has been used very often today. Please try again tomorrow.")
-            mailbox = mailbox_key(address)
-            same = next((row for row in invite.joiners if row.mailbox == mailbox), None)
-            if same is not None and same.confirmed_at is not None:
-                raise ValidationError("This address already has a place in this game: one place per person.")
-            for other in invite.joiners:
-                if (
-                    other is not same
-                    and other.confirmed_at is not None
-                    and other.name.casefold() == clean_name.casefold()
-                ):
-                    raise ValidationError(
-                        f"Someone in this game is already called {other.name}: "
-                        "please add an initial or choose another name."
-                    )
             self._invitations.count(session, [address], client)
-            nonce = secrets.token_urlsafe(24)
-            if same is None:
-                same = Joiner(mailbox=mailbox)
-                invite.joiners.append(same)
-            same.name, same.email, same.timezone = clean_name, address, tz
-            same.nonce_hash, same.joined_at, same.confirmed_at = _hash(nonce), now, None
+            if waiting is None:
+                nonce = secrets.token_urlsafe(24)
+                waiting = Joiner(mailbox=mailbox, name=clean_name, email=address, timezone=tz,
+                                 nonce_hash=_hash(nonce), joined_at=now)
+                invite.joiners.append(waiting)
+                link = self.links.confirm_url(nonce)
+            else:
+                link = self.links.confirm_again_url(waiting.nonce_hash)
             self._outbox.enqueue_standalone(
                 session,
-                to_address=address,
+                to_address=waiting.email,
                 kind="join_confirm",
-                dedupe_key=f"join_confirm:{_hash(nonce)[:32]}",
+                dedupe_key=f"join_confirm:{secrets.token_hex(16)}",
                 subject=f"Confirm your place in {invite.title} - Saboteur",
                 context={
-                    "name": clean_name,
+                    "name": waiting.name,
                     "title": invite.title,
                     "host_name": _host_name(invite),
-                    "link": self.links.confirm_url(nonce),
+                    "link": link,
                     "confirm_days": CONFIRM_MAX_AGE.days,
                 },
             )
@@ -359,9 +367,9 @@ class Invites:
 
     def confirmation(self, token: str) -> Confirmation:
         """What a confirmation link would confirm, changing nothing (the GET behind the email's button)."""
-        nonce = self.links.read_confirm(token)
+        nonce_hash = self.links.read_confirm(token)
         with self._db.read() as session:
-            joiner = _joiner(session, nonce)
+            joiner = _joiner(session, nonce_hash)
             if joiner.confirmed_at is not None:
                 return Confirmation(joiner.invite.title, joiner.name, joiner.email, already=True,
                                     game_running=joiner.invite.started_at is not None)
@@ -371,9 +379,9 @@ class Invites:
     def confirm(self, token: str) -> Confirmation:
         """The address is the joiner's: their place counts. When it fills the game and the host chose so, the game
         starts at once (everyone is emailed their link)."""
-        nonce = self.links.read_confirm(token)
+        nonce_hash = self.links.read_confirm(token)
         with self._db.write() as session:
-            found = _joiner(session, nonce)
+            found = _joiner(session, nonce_hash)
             invite = _lock(session, found.invite.public_id)
             joiner = next(row for row in invite.joiners if row.id == found.id)
             if joiner.confirmed_at is None:
@@ -539,11 +547,25 @@ def _lock(session: Session, public_id: str) -> Invite:
     return invite
 
 
-def _joiner(session: Session, nonce: str) -> Joiner:
-    joiner = session.scalar(select(Joiner).where(Joiner.nonce_hash == _hash(nonce)))
+def _joiner(session: Session, nonce_hash: str) -> Joiner:
+    joiner = session.scalar(select(Joiner).where(Joiner.nonce_hash == nonce_hash))
     if joiner is None:
         raise BadLink(CONFIRM_INVALID)
     return joiner
+
+
+def _place_of(invite: Invite, mailbox: str, name: str) -> Joiner | None:
+    """The place this mailbox is waiting to confirm, if any; ValidationError when it has one confirmed already or
+    someone confirmed is called `name`."""
+    same = next((row for row in invite.joiners if row.mailbox == mailbox), None)
+    if same is not None and same.confirmed_at is not None:
+        raise ValidationError("This address already has a place in this game: one place per person.")
+    for other in invite.joiners:
+        if other is not same and other.confirmed_at is not None and other.name.casefold() == name.casefold():
+            raise ValidationError(
+                f"Someone in this game is already called {other.name}: please add an initial or choose another name."
+            )
+    return same
 
 
 def _not_started(invite: Invite) -> None:
