@@ -30,7 +30,7 @@ from pbem.mail.reply_address import ReplyAddresses
 from pbem.mail.threads import conversation_root, threading_headers
 from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.models import Game, OutboxMessage, Seat
-from pbem.models.row_writes import insert_row
+from pbem.models.row_writes import insert_row, insert_row_if
 from pbem.paths import TEMPLATES_DIR
 
 EMAIL_TEMPLATE_DIR = "email"
@@ -223,16 +223,34 @@ class Outbox:
         """One email about no game (a host's sign-in link): no conversation, no Reply-To, no unsubscribe."""
         if self._queued_before(session, dedupe_key):
             return None
-        message = OutboxMessage(**self._queued(
+        message = OutboxMessage(**self._standalone(to_address, kind, dedupe_key, subject, context))
+        session.add(message)
+        return message
+
+    def enqueue_standalone_if(
+        self, session: Session, wanted: bool, *, to_address: str, kind: str, dedupe_key: str, subject: str,
+        context: dict[str, Any],
+    ) -> None:
+        """`enqueue_standalone` for a caller whose cost must not tell whether it sent (a sign-in form): the email is
+        rendered and one INSERT run either way, and the row is written only when `wanted`. The dedupe key must be
+        new (random), as none is looked for: the unique constraint stays the guard."""
+        insert_row_if(session, OutboxMessage, self._standalone(to_address, kind, dedupe_key, subject, context), wanted)
+
+    def _standalone(
+        self, to_address: str, kind: str, dedupe_key: str, subject: str, context: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The columns of one email about no game, its content rendered."""
+        values = self._queued(
             game_id=None, seat_id=None, to_address=to_address, kind=kind, dedupe_key=dedupe_key,
             message_id=self._message_id(), game_seq=None, drop_when_stale=False,
-        ))
+        )
+        message = OutboxMessage(**values)
         _fill(
             message, subject, {"Auto-Submitted": "auto-generated"},
             {"game_title": subject, "masthead": "Saboteur", "recipient_name": "", **context},
         )
-        session.add(message)
-        return message
+        return {**values, "subject": message.subject, "headers": message.headers, "body_text": message.body_text,
+                "body_html": message.body_html}
 
     def _queued_before(self, session: Session, dedupe_key: str) -> bool:
         return session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == dedupe_key)) is not None

@@ -15,7 +15,19 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Executable, Insert, Table, Update, bindparam, insert, inspect, update
+from sqlalchemy import (
+    Boolean,
+    CursorResult,
+    Executable,
+    Insert,
+    Table,
+    Update,
+    bindparam,
+    insert,
+    inspect,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -25,6 +37,14 @@ from pbem.models.base import Base
 def insert_row(session: Session, model: type[Base], values: dict[str, Any]) -> None:
     """INSERT one row of `model`'s table now, in the session's transaction (no object is created)."""
     session.connection().execute(_insert(_table(model)), values)
+
+
+def insert_row_if(session: Session, model: type[Base], values: dict[str, Any], wanted: bool) -> None:
+    """INSERT one row of `model`'s table only when `wanted`, by the same statement either way
+    (`INSERT ... SELECT ... WHERE :wanted`): for a caller whose cost must not tell which way it went."""
+    names = tuple(sorted(values))
+    params: dict[str, Any] = {f"v_{name}": values[name] for name in names}
+    session.connection().execute(_insert_if(_table(model), names), {**params, "wanted": wanted})
 
 
 def update_row(session: Session, row: Base, **values: Any) -> None:
@@ -81,6 +101,12 @@ def _table(model: type[Base]) -> Table:
 def _insert(table: Table) -> Insert:
     # inline: no RETURNING of the new primary key, which nobody asks for.
     return insert(table).inline()
+
+
+@lru_cache(maxsize=16)
+def _insert_if(table: Table, names: tuple[str, ...]) -> Insert:
+    chosen = select(*(bindparam(f"v_{name}", type_=table.c[name].type) for name in names))
+    return insert(table).from_select(list(names), chosen.where(bindparam("wanted", type_=Boolean())))
 
 
 @lru_cache(maxsize=256)

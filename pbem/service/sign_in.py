@@ -4,7 +4,10 @@
 An audience brings its own tables, signer (its own salt), rate limits, wording and the rule for who may sign
 in; this module asks for a link, checks and spends it, and opens, finds and ends sessions in those tables.
 A request for a link answers the same whether or not a link was sent, so the form tells nobody who is known
-here; it is rate limited per client and per mailbox so it cannot be used to fill a stranger's inbox.
+here, and costs the same: the same statements run and the same email is rendered either way, and only whether
+the address may sign in decides whether they write a row. It is rate limited per client and per mailbox (every
+address asked about is counted, known or not), so it cannot be used to fill a stranger's inbox; a mailbox asked
+for too often is told so, the same way whoever it belongs to.
 The database keeps only SHA-256 digests of link nonces and session tokens.
 """
 
@@ -15,6 +18,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import Enum
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
@@ -24,7 +28,7 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, RateLimited
 from pbem.mail.outbox import Outbox
-from pbem.models.row_writes import rows_changed
+from pbem.models.row_writes import insert_row_if, rows_changed
 from pbem.models.sign_ins import SignedInBrowserRow, SignInLinkRow
 from pbem.service.host.invitations import confirm_mailbox
 from pbem.service.rate_limits import Limit, RateLimiter
@@ -49,6 +53,13 @@ class Audience:
     session_days: int
 
 
+class LinkRequest(Enum):
+    """What a request for a link came to, in what the page may say: never whether the address is known here."""
+
+    ANSWERED = "answered"  # a link was emailed if the address may sign in
+    ASKED_OFTEN = "asked_often"  # this mailbox was asked for too often lately: nothing was sent this time
+
+
 @dataclass(frozen=True)
 class OpenedSession:
     """A new session: the address it signs in, and the random token its browser keeps (stored only hashed)."""
@@ -71,32 +82,40 @@ class SignIns:
         self._limiter = limiter
         self._audience = audience
 
-    def request_link(self, email: str, client: str) -> None:
-        """Email a link if the audience lets this address sign in; RateLimited for a noisy client, silence otherwise."""
+    def request_link(self, email: str, client: str) -> LinkRequest:
+        """Email a link if the audience lets this address sign in; RateLimited for a noisy client, ASKED_OFTEN for
+        a mailbox asked for too often (whether or not it is known here)."""
         audience = self._audience
         address = (email or "").strip()
         with self._db.write() as session:
             if not self._limiter.allow(session, audience.per_client, client):
                 raise RateLimited(audience.too_many)
             if not EMAIL_PATTERN.match(address) or len(address) > 320:
-                return
+                return LinkRequest.ANSWERED
             if not self._limiter.allow(session, audience.per_mailbox, mailbox_key(address)):
-                return
-            if not audience.may_sign_in(session, address):
-                return
-            nonce = secrets.token_urlsafe(24)
-            session.add(audience.links(nonce_hash=digest(nonce), email=address, created_at=self._clock.now()))
-            self._outbox.enqueue_standalone(
-                session,
-                to_address=address,
-                kind=audience.mail_kind,
-                dedupe_key=f"{audience.mail_kind}:{digest(nonce)[:32]}",
-                subject=audience.subject,
-                context={
-                    "link": self._signer.url(HostLink(email=address, nonce=nonce)),
-                    "link_minutes": int(audience.link_max_age.total_seconds() // 60),
-                },
-            )
+                return LinkRequest.ASKED_OFTEN
+            self._link_if(session, address, audience.may_sign_in(session, address))
+        return LinkRequest.ANSWERED
+
+    def _link_if(self, session: Session, address: str, wanted: bool) -> None:
+        """A link and its email, made the same way whether or not it is `wanted`, which alone decides whether they
+        are written: so the time a request takes tells nobody who may sign in."""
+        audience = self._audience
+        nonce = secrets.token_urlsafe(24)
+        link = {"nonce_hash": digest(nonce), "email": address, "created_at": self._clock.now(), "used_at": None}
+        insert_row_if(session, audience.links, link, wanted)
+        self._outbox.enqueue_standalone_if(
+            session,
+            wanted,
+            to_address=address,
+            kind=audience.mail_kind,
+            dedupe_key=f"{audience.mail_kind}:{digest(nonce)[:32]}",
+            subject=audience.subject,
+            context={
+                "link": self._signer.url(HostLink(email=address, nonce=nonce)),
+                "link_minutes": int(audience.link_max_age.total_seconds() // 60),
+            },
+        )
 
     def check_link(self, token: str) -> HostLink:
         """The address a link signs in, without spending it (the GET behind the email's button)."""

@@ -12,6 +12,7 @@ from flask import Blueprint, flash, get_flashed_messages, redirect, render_templ
 from pbem.errors import NotSignedIn, ValidationError
 from pbem.service.players.access import Player
 from pbem.service.players.preferences import Preferences
+from pbem.service.sign_in import LinkRequest
 from pbem.times import local_time, until
 from pbem.web import csrf, signed_in
 from pbem.web.app_context import runtime
@@ -44,8 +45,8 @@ def require_player() -> Player:
 
 @blueprint.post("/sign-in")
 def request_link() -> Any:
-    runtime().player_access.request_link(request.form.get("email", ""), request.remote_addr or "unknown")
-    return render_template("my_games/link_sent.html")
+    answer = runtime().player_access.request_link(request.form.get("email", ""), request.remote_addr or "unknown")
+    return render_template("my_games/link_sent.html", asked_often=answer is LinkRequest.ASKED_OFTEN)
 
 
 @blueprint.get("/sign-in/<token>")

@@ -14,6 +14,7 @@ from pbem.models import GameStatus
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.hosting import GameRow
 from pbem.service.host.invites import InviteSettings, seat_order_label
+from pbem.service.sign_in import LinkRequest
 from pbem.times import ago, local_time, until
 from pbem.variants import variant_choices
 from pbem.web import csrf
@@ -80,8 +81,8 @@ def index() -> Any:
 
 @blueprint.post("")
 def request_link() -> Any:
-    runtime().host_access.request_link(request.form.get("email", ""), request.remote_addr or "unknown")
-    return render_template("host/link_sent.html")
+    answer = runtime().host_access.request_link(request.form.get("email", ""), request.remote_addr or "unknown")
+    return render_template("host/link_sent.html", asked_often=answer is LinkRequest.ASKED_OFTEN)
 
 
 @blueprint.get("/sign-in/<token>")
