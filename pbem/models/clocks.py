@@ -37,3 +37,7 @@ class TurnClock(Base):
     extended_seconds: Mapped[int] = mapped_column(default=0)
     away_from: Mapped[datetime | None]
     away_seconds: Mapped[int] = mapped_column(default=0)
+    # The deadline the turn began with (what its first email said): a later one is shown as moved from it.
+    first_deadline_at: Mapped[datetime | None]
+    # The deadline a seat's own settings may not bring earlier, less the time held back when it was kept.
+    kept_deadline_base: Mapped[datetime | None]

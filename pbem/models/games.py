@@ -69,6 +69,9 @@ class Game(Base):
     current_seq: Mapped[int | None]
     to_act_seat: Mapped[int | None]
     turn_started_at: Mapped[datetime | None]
+    # Who held a seat before the host replaced them: {"seat", "name", "upto_seq"}, oldest first
+    # (pbem/service/history/holders.py). History names the person who made each move at the time.
+    former_holders: Mapped[list[Any]] = mapped_column(default=list, server_default="[]")
     # Counts the chat's messages as they are committed (pbem/service/talk/chat.py, the only writer): a page drawn for
     # one count holds every message of that count, so the chat can be drawn once per count (pbem/memo.py).
     chat_version: Mapped[int] = mapped_column(default=0, server_default="0")

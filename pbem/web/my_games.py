@@ -5,6 +5,7 @@ scanners follow links)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request
@@ -16,6 +17,7 @@ from pbem.service.sign_in import LinkRequest
 from pbem.times import local_time, until
 from pbem.web import csrf, signed_in
 from pbem.web.app_context import runtime
+from pbem.web.timing_form import changed, quiet_hours_from, shown_quiet_hours
 from pbem.web.urls import url_for
 
 blueprint = Blueprint("my_games", __name__)
@@ -80,6 +82,7 @@ def index() -> Any:
         "my_games/index.html", player=player, games=home.my_games(player), record=home.record(player),
         preferences=preferences, notices=get_flashed_messages(category_filter=["my_games"]),
         deadline_text=lambda moment: f"{local_time(moment, preferences.timezone)} ({until(moment, now)})",
+        local_time=lambda moment: local_time(moment, preferences.timezone),
     )
 
 
@@ -93,16 +96,26 @@ def preferences_page() -> Any:
 @blueprint.post("/my-games/preferences")
 def save_preferences() -> Any:
     player = require_player()
-    wanted = Preferences(
-        timezone=request.form.get("timezone", ""),
-        quiet_hours=request.form.get("quiet_hours", ""),
-        notify_mode=request.form.get("notify_mode", ""),
-    )
+    form = request.form
+    shown = Preferences(timezone=form.get("was_timezone", ""), quiet_hours=shown_quiet_hours(form),
+                        notify_mode=form.get("was_notify_mode", ""))
+    wanted = Preferences(timezone=form.get("timezone", ""), quiet_hours=form.get("quiet_hours", "").strip() or None,
+                         notify_mode=form.get("notify_mode", ""))
     try:
-        changed = runtime().player_home.set_preferences(player, wanted)
+        wanted = dataclasses.replace(wanted, quiet_hours=quiet_hours_from(form))
+        changes = [name for name in ("timezone", "notify_mode")
+                   if changed(form, f"was_{name}", getattr(wanted, name), getattr(shown, name))]
+        if changed(form, "was_quiet", wanted.quiet_hours, shown.quiet_hours):
+            changes.append("quiet_hours")
+        count = runtime().player_home.set_preferences(player, wanted, changes)
     except ValidationError as problem:
         return render_template("my_games/preferences.html", player=player, preferences=wanted, zones=COMMON_ZONES,
+                               shown=shown if "was_timezone" in form else None,
                                problem=problem.message), problem.status
-    flash(f"Saved for all your games ({changed} game{'s' if changed != 1 else ''} now running or about to start). "
-          "A game's own page can still set it differently.", "my_games")
+    if changes:
+        flash(f"Saved for all your games ({count} game{'s' if count != 1 else ''} now running or about to start). "
+              "A game's own page can still set it differently; a running deadline never moves earlier for it.",
+              "my_games")
+    else:
+        flash("Nothing changed: your preferences are as they were.", "my_games")
     return redirect(url_for("my_games.index"), 303)

@@ -30,6 +30,7 @@ from markupsafe import Markup
 
 from pbem.errors import BadLink, ExpiredLink, GameNotFound, PbemError, RevokedLink, StaleTurn, ValidationError
 from pbem.service.events import describe
+from pbem.service.seats.presence import UNCHANGED
 from pbem.service.seats.seats import SeatProfile
 from pbem.service.turns.games import GameState
 from pbem.web import csrf
@@ -47,6 +48,7 @@ from pbem.web.seat_access import (
     seat_routes,
 )
 from pbem.web.security import no_store
+from pbem.web.timing_form import changed, quiet_hours_from, shown_quiet_hours, timing_saved
 from pbem.web.turn_page import TurnPage, build_turn_page, join_words, log_entries, new_submission_id
 from pbem.web.urls import url_for
 
@@ -152,12 +154,15 @@ def presence(access: SeatAccess) -> Any:
         flash("Welcome back: the game waits for you again.", "notice")
     elif action == "quiet":
         zone_name = request.form.get("timezone", "").strip()
-        raw = request.form.get("quiet_hours", "").strip()
+        quiet = quiet_hours_from(request.form)
+        zone_changed = bool(zone_name) and changed(request.form, "was_timezone", zone_name,
+                                                   request.form.get("was_timezone"))
+        quiet_changed = changed(request.form, "was_quiet", quiet, shown_quiet_hours(request.form))
         service.set_timing(
-            game_id, seat, timezone_name=zone_name or None, quiet_hours="" if raw.lower() == "none" else raw or None
+            game_id, seat, timezone_name=zone_name if zone_changed else None,
+            quiet_hours=quiet if quiet_changed else UNCHANGED,
         )
-        flash(f"Saved: quiet hours {raw or 'as the game sets them'}" + (f", in {zone_name}." if zone_name else "."),
-              "notice")
+        flash(timing_saved(zone_name if zone_changed else None, quiet, quiet_changed), "notice")
     elif action == "timeout_card":
         card = optional_int(request.form.get("timeout_card"), "Choose a card from your hand.")
         service.mark_timeout_card(game_id, seat, card)

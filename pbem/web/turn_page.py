@@ -119,6 +119,7 @@ class TurnPage:
     waiting_since: str | None
     deadline: str | None
     deadline_close: bool  # inside the warning window: the deadline is shown as urgent
+    deadline_moved_from: str | None  # the deadline the turn began with, when it has moved since
     board: Markup
     board_listing: list[str]
     hand: list[HandCard]
@@ -195,6 +196,10 @@ def build_turn_page(
         else None,
         deadline=f"{local_time(deadline, profile.timezone)} ({until(deadline, now)})" if deadline else None,
         deadline_close=deadline is not None and deadline - now <= _warning_window(profile.policies),
+        deadline_moved_from=(
+            local_time(profile.deadline_moved_from, profile.timezone)
+            if deadline is not None and profile.deadline_moved_from is not None else None
+        ),
         board=drawn.board,
         board_listing=drawn.board_listing,
         hand=[HandCard(card, card["id"] in legal_cards) for card in you.get("hand", [])],

@@ -72,6 +72,7 @@ class GameRow:
     waiting_for_host: bool  # notify-host: the deadline passed and the game waits for the host
     to_act_local: LocalTime | None = None  # the clock of the player whose turn it is
     nudges: int = 0  # of `reminders_sent`, those the host sent
+    deadline_moved_from: datetime | None = None  # the deadline the turn began with, when it has moved since
 
 
 @dataclass(frozen=True)
@@ -327,6 +328,7 @@ def _row(
         to_act=game.names[game.to_act_seat] if running and game.to_act_seat is not None else None,
         waiting_since=game.turn_started_at if running and game.to_act_seat is not None else None,
         deadline=turn.deadline if running else None,
+        deadline_moved_from=turn.deadline_moved_from if running else None,
         last_activity=game.updated_at,
         mail_trouble=[status.name for status in mail if status.in_trouble] if game.current_seq is not None else [],
         reminders_sent=turn.reminders_sent + nudges,

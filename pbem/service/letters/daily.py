@@ -29,7 +29,7 @@ from pbem.service.players.mailboxes import seats_of
 from pbem.service.snapshots import latest_state
 from pbem.service.talk.chat_lines import mark_shown, unread_excerpt
 from pbem.service.timing.deadlines import is_quiet
-from pbem.service.timing.turn_clock import current_clock
+from pbem.service.timing.turn_clock import current_clock, deadline_moved_from
 from pbem.times import format_duration, format_when, parse_quiet_hours, zone
 
 DIGEST_TIME = time(8, 0)
@@ -214,6 +214,7 @@ def game_news(
         "paused": game.paused,
         "deadline": format_when(deadline, zone_name) if deadline is not None else None,
         "left": format_duration(deadline - now) if deadline is not None else None,
+        "deadline_moved_from": format_when(moved, zone_name) if (moved := deadline_moved_from(clock)) else None,
         "moves": moves,
         "first_email": since is None,
         **contents.chat(chat.lines, chat.more, zone_name),

@@ -28,7 +28,7 @@ from pbem.service.snapshots import latest_state, seat_view
 from pbem.service.talk.chat_lines import ChatExcerpt, mark_shown, unread_excerpt
 from pbem.service.timing.deadlines import policy
 from pbem.service.timing.deadlines import turn_deadline as policy_deadline
-from pbem.service.timing.turn_clock import current_clock
+from pbem.service.timing.turn_clock import current_clock, deadline_moved_from
 from pbem.times import format_duration, format_when, since_day
 from pbem.tokens import LinkSigner, SeatLink, SpectatorLinkSigner
 
@@ -37,6 +37,14 @@ from pbem.tokens import LinkSigner, SeatLink, SpectatorLinkSigner
 LOOKBACK_PAGE = 16
 # Lines of "what happened" in a daily digest; the rest are on the turn page.
 DIGEST_LINES = 40
+
+
+def moved_deadline(game: Game) -> datetime | None:
+    """The deadline the pending turn began with, when the one in force now differs from it."""
+    if game.to_act_seat is None or game.paused:
+        return None
+    session = object_session(game)
+    return deadline_moved_from(current_clock(session, game)) if session is not None else None
 
 
 def turn_deadline(game: Game) -> datetime | None:
@@ -283,6 +291,7 @@ class GameMail:
             "waiting_since": format_when(started_at, seat.timezone),
             "since": since_day(started_at, now, seat.timezone),
             "deadline": format_when(deadline, seat.timezone) if deadline is not None else None,
+            "deadline_moved_from": _when_moved(game, seat) if deadline is not None else None,
             "at_deadline": at_deadline,
         }
 
@@ -333,7 +342,8 @@ class GameMail:
             format_when(game.turn_started_at, seat.timezone) if game.turn_started_at else None,
             format_when(deadline, seat.timezone) if deadline is not None else None,
         )
-        context.update(day=f"{day:%A} {day.day} {day:%B}", paused=game.paused)
+        context.update(day=f"{day:%A} {day.day} {day:%B}", paused=game.paused,
+                       deadline_moved_from=_when_moved(game, seat) if deadline is not None else None)
         return self._to_seat(
             session, game, seat, "daily_digest", (day.isoformat(),), context, chat=unread_excerpt(session, game, seat)
         )
@@ -386,6 +396,11 @@ def _people(game: Game) -> list[Seat]:
 def _takes_turn_mail(seat: Seat) -> bool:
     """A person who asked for an email at each turn (the others hear of it in their daily digest)."""
     return not seat.is_bot and seat.email is not None and seat.notify_mode == "turn"
+
+
+def _when_moved(game: Game, seat: Seat) -> str | None:
+    moved = moved_deadline(game)
+    return format_when(moved, seat.timezone) if moved is not None else None
 
 
 def _visible_since(

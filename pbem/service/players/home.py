@@ -8,6 +8,7 @@ Every fact shown is the seat's own view or public: the round, whose turn, the de
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -23,10 +24,17 @@ from pbem.models.players import PLAYER_NOTIFY_MODES
 from pbem.service.history.disclosure import game_is_closed
 from pbem.service.players.access import Player
 from pbem.service.players.mailboxes import seats_of
-from pbem.service.players.preferences import Preferences, apply_to_seat, preferences_of
+from pbem.service.players.preferences import (
+    FIELDS,
+    Preferences,
+    apply_to_seat,
+    preferences_in_force,
+    preferences_of,
+)
 from pbem.service.players.record import GameRecord, Record, game_record
 from pbem.service.snapshots import latest_state
-from pbem.service.timing.turn_clock import current_clock, reschedule
+from pbem.service.timing.deadlines import policy
+from pbem.service.timing.turn_clock import current_clock, deadline_moved_from, keep_deadline, reschedule
 from pbem.times import parse_quiet_hours, zone
 from pbem.tokens import LinkSigner, SeatLink
 from pbem.variants import variant_choices
@@ -45,11 +53,15 @@ class GameEntry:
     rounds: int | None
     to_act_name: str | None
     deadline: datetime | None
+    deadline_moved_from: datetime | None  # the deadline the turn began with, when it has moved since
     unread: int
     link: str
     seat_name: str
     updated_at: datetime
     paused: bool
+    timezone: str  # the seat's settings in force in this game
+    quiet_hours: str  # in force: "22:00-08:00", or "" for none (the game's default resolved)
+    quiet_setting: str | None  # as the seat stores it: None for the game's default
 
 
 def sort_entries(entries: list[GameEntry]) -> list[GameEntry]:
@@ -91,14 +103,18 @@ class PlayerHome:
         return Record(games=games)
 
     def preferences(self, player: Player) -> Preferences:
+        """The preferences saved, or for a player who never saved any, those their newest seat uses."""
         with self._db.read() as session:
             row = session.get(PlayerPreferences, player.mailbox)
-        return Preferences() if row is None else preferences_of(row)
+            return preferences_of(row) if row is not None else preferences_in_force(seats_of(session, player.mailbox))
 
-    def set_preferences(self, player: Player, preferences: Preferences) -> int:
-        """Keep `preferences` and apply them to every seat of the player's games that are not over (each game can
-        be changed on its own page afterwards); how many seats changed. Checked before anything changes."""
+    def set_preferences(self, player: Player, preferences: Preferences, changed: Iterable[str] = FIELDS) -> int:
+        """Keep `preferences` and apply the `changed` ones to every seat of the player's games that are not over
+        (each game can be changed on its own page afterwards); how many seats changed. Checked before anything
+        changes. A seat's running deadline may move later, never earlier: the new hours apply in full from its
+        next turn."""
         wanted = checked(preferences)
+        fields = [name for name in FIELDS if name in set(changed)]
         with self._db.write() as session:
             row = session.get(PlayerPreferences, player.mailbox)
             if row is None:
@@ -110,9 +126,10 @@ class PlayerHome:
             now = self._clock.now()
             seats = [seat for seat in seats_of(session, player.mailbox) if not game_is_closed(seat.game)]
             for seat in seats:
-                apply_to_seat(wanted, seat)
+                apply_to_seat(wanted, seat, fields)
                 clock = current_clock(session, seat.game)
                 if clock is not None and clock.seat == seat.seat_index and seat.game.status == GameStatus.ACTIVE:
+                    keep_deadline(clock)
                     reschedule(seat.game, clock, now)  # the pending turn's reminders follow the new quiet hours
             return len(seats)
 
@@ -131,11 +148,15 @@ class PlayerHome:
             rounds=view["rounds"] if view else None,
             to_act_name=game.names[to_act] if to_act is not None else None,
             deadline=clock.deadline_at if clock is not None else None,
+            deadline_moved_from=deadline_moved_from(clock),
             unread=unread_count(session, game, seat),
             link=self._links.url(SeatLink(game_id=game.public_id, seat=seat.seat_index, version=seat.token_version)),
             seat_name=seat.display_name,
             updated_at=game.updated_at,
             paused=game.paused,
+            timezone=seat.timezone,
+            quiet_hours=seat.quiet_hours if seat.quiet_hours is not None else policy(game.policies, "quiet_hours"),
+            quiet_setting=seat.quiet_hours,
         )
 
 
@@ -160,11 +181,13 @@ def checked(preferences: Preferences) -> Preferences:
     name = (preferences.timezone or "").strip()
     if zone(name).key != name:
         raise ValidationError(f"Unknown time zone {name!r}: use a name such as Europe/Berlin.")
-    quiet = (preferences.quiet_hours or "").strip().replace(" ", "")
-    try:
-        parse_quiet_hours(quiet)
-    except ValueError as exc:
-        raise ValidationError(f"Quiet hours: {exc}.") from None
+    quiet = preferences.quiet_hours
+    if quiet is not None:
+        quiet = quiet.strip().replace(" ", "")
+        try:
+            parse_quiet_hours(quiet)
+        except ValueError as exc:
+            raise ValidationError(f"Quiet hours: {exc}.") from None
     if preferences.notify_mode not in PLAYER_NOTIFY_MODES:
         raise ValidationError("Choose how to be emailed: at every turn, or one daily email.")
-    return Preferences(timezone=name, quiet_hours=quiet or None, notify_mode=preferences.notify_mode)
+    return Preferences(timezone=name, quiet_hours=quiet, notify_mode=preferences.notify_mode)

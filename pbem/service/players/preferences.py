@@ -1,15 +1,21 @@
-"""A player's preferences for all games, as one seat takes them (kept in `player_preferences` by mailbox)."""
+"""A player's preferences for all games, as one seat takes them (kept in `player_preferences` by mailbox).
+
+Quiet hours mean the same everywhere: None is the game's own default (a server's 22:00-08:00 unless its host
+chose others), "" is none, and "22:00-08:00" the player's own.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.addresses import mailbox_key
 from pbem.models import PlayerPreferences, Seat
+
+FIELDS = ("timezone", "quiet_hours", "notify_mode")
 
 
 @dataclass(frozen=True)
@@ -19,11 +25,15 @@ class Preferences:
     notify_mode: str = "turn"  # 'turn': an email at each turn; 'daily': one email a day across games
 
 
-def apply_to_seat(preferences: Preferences, seat: Seat) -> None:
-    """A seat takes the player's preferences: with the daily email, the seat's turn emails stop."""
-    seat.timezone = preferences.timezone
-    seat.quiet_hours = preferences.quiet_hours
-    seat.notify_mode = "digest" if preferences.notify_mode == "daily" else "turn"
+def apply_to_seat(preferences: Preferences, seat: Seat, fields: Iterable[str] = FIELDS) -> None:
+    """A seat takes the player's preferences (only `fields`): with the daily email, the seat's turn emails stop."""
+    chosen = set(fields)
+    if "timezone" in chosen:
+        seat.timezone = preferences.timezone
+    if "quiet_hours" in chosen:
+        seat.quiet_hours = preferences.quiet_hours
+    if "notify_mode" in chosen:
+        seat.notify_mode = "digest" if preferences.notify_mode == "daily" else "turn"
 
 
 def apply_preferences(session: Session, seats: Iterable[Seat]) -> None:
@@ -43,3 +53,14 @@ def apply_preferences(session: Session, seats: Iterable[Seat]) -> None:
 
 def preferences_of(row: PlayerPreferences) -> Preferences:
     return Preferences(timezone=row.timezone, quiet_hours=row.quiet_hours, notify_mode=row.notify_mode)
+
+
+def preferences_in_force(seats: list[Seat]) -> Preferences:
+    """For a player who never saved preferences: what their newest seat uses (the defaults without one)."""
+    if not seats:
+        return Preferences()
+    newest = max(seats, key=lambda seat: seat.game.created_at)
+    return replace(
+        Preferences(), timezone=newest.timezone, quiet_hours=newest.quiet_hours,
+        notify_mode="daily" if newest.notify_mode == "digest" else "turn",
+    )

@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
+from enum import Enum
+from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.orm import Session
@@ -26,6 +28,7 @@ from pbem.service.talk.chat import post_system_line
 from pbem.service.timing.turn_clock import (
     charge_away,
     current_clock,
+    keep_deadline,
     quiet_hours_of,
     refund_away,
     reschedule,
@@ -34,6 +37,13 @@ from pbem.service.timing.turn_clock import (
 from pbem.times import parse_quiet_hours, zone
 
 MAX_AWAY_AHEAD = timedelta(days=365)
+
+
+class Unchanged(Enum):
+    UNCHANGED = "unchanged"
+
+
+UNCHANGED = Unchanged.UNCHANGED  # a setting the player left as it was
 
 
 def away_label(away_until: datetime | None, zone_name: str | None, now: datetime) -> str | None:
@@ -90,9 +100,13 @@ class Presence:
             if was:
                 post_system_line(session, game, f"{row.display_name} is back.", "away", now=now)
 
-    def set_timing(self, game_id: str, seat: int, *, timezone_name: str | None, quiet_hours: str | None) -> None:
+    def set_timing(
+        self, game_id: str, seat: int, *, timezone_name: str | None,
+        quiet_hours: str | None | Literal[Unchanged.UNCHANGED] = UNCHANGED,
+    ) -> None:
         """The seat's time zone (an IANA name such as "Europe/Berlin"; None: unchanged) and quiet hours
-        ("22:00-08:00"; "" for none; None for the game's default). Both are checked before either changes."""
+        ("22:00-08:00"; "" for none; None for the game's default; UNCHANGED). Both are checked before either
+        changes; the seat's running deadline may move later for it, never earlier."""
         if timezone_name is not None:
             timezone_name = timezone_name.strip()
             try:
@@ -101,7 +115,7 @@ class Presence:
                 raise ValidationError(
                     f"Unknown time zone {timezone_name!r}: use a name such as Europe/Berlin."
                 ) from None
-        if quiet_hours is not None:
+        if quiet_hours is not None and quiet_hours is not UNCHANGED:
             if not isinstance(quiet_hours, str):
                 raise ValidationError("Quiet hours are written like 22:00-08:00.")
             try:
@@ -114,8 +128,9 @@ class Presence:
             game, row = _game_seat(session, game_id, seat)
             if timezone_name is not None:
                 row.timezone = timezone_name
-            row.quiet_hours = quiet_hours
-            self._retime(session, game, row, now, away_until=row.away_until)
+            if quiet_hours is not UNCHANGED:
+                row.quiet_hours = quiet_hours
+            self._retime(session, game, row, now, away_until=row.away_until, own_settings=True)
 
     def mark_timeout_card(self, game_id: str, seat: int, card: int | None) -> None:
         """The card to discard face down if this seat's turn times out (None: a random one)."""
@@ -131,10 +146,16 @@ class Presence:
                     raise ValidationError("That card is not in your hand.")
             row.timeout_card = card
 
-    def _retime(self, session: Session, game: Game, row: Seat, now: datetime, *, away_until: datetime | None) -> None:
-        """Store the seat's new away time and replan its pending turn, if it has one."""
+    def _retime(
+        self, session: Session, game: Game, row: Seat, now: datetime, *, away_until: datetime | None,
+        own_settings: bool = False,
+    ) -> None:
+        """Store the seat's new away time and replan its pending turn, if it has one. A change of the seat's own
+        time zone or quiet hours (`own_settings`) never brings that turn's deadline earlier."""
         clock = current_clock(session, game)
         mine = clock is not None and clock.seat == row.seat_index and game.status == GameStatus.ACTIVE
+        if mine and own_settings:
+            keep_deadline(clock)  # type: ignore[arg-type]
         if mine:
             refund_away(game, clock, now)  # type: ignore[arg-type]
         row.away_until = away_until

@@ -20,7 +20,7 @@ from pbem.models.games import NOTIFY_MODES
 from pbem.service.host.invitations import confirm_mailbox
 from pbem.service.rows import find_game, require_seat
 from pbem.service.seats.presence import away_label
-from pbem.service.timing.turn_clock import away_cap, current_clock
+from pbem.service.timing.turn_clock import away_cap, current_clock, deadline_moved_from
 from pbem.times import zone
 
 
@@ -36,6 +36,7 @@ class SeatProfile:
     # Keeping long games moving (pbem/service/seats/presence.py, turn_clock.py): the pending turn's deadline with
     # quiet hours, away time and extensions; "away until Fri 3 Dec" per seat; this seat's own settings.
     deadline_at: datetime | None = None
+    deadline_moved_from: datetime | None = None  # the deadline the turn began with, when it has moved since
     away: dict[int, str] = field(default_factory=dict)
     away_until: datetime | None = None
     away_until_date: str = ""  # the date the player gave, for the form (ISO, in their time zone)
@@ -72,6 +73,7 @@ class SeatService:
                 computer_seats=frozenset(other.seat_index for other in game.seats if other.is_bot),
                 policies=dict(game.policies),
                 deadline_at=clock.deadline_at if clock is not None and not game.paused else None,
+                deadline_moved_from=deadline_moved_from(clock) if not game.paused else None,
                 away={
                     other.seat_index: label
                     for other in game.seats

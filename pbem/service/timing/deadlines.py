@@ -7,7 +7,7 @@ stores the result in the indexed `turn_clocks` row the sweep reads; pages and em
 - Reminders: the first `reminder_delay_hours` after the turn began, then every `reminder_interval_hours`, at
   most `reminder_count`; none falls in the seat's quiet hours (it waits for their end), none after the warning.
 - Deadline: `deadline_hours` (None: no deadline) plus pauses, away time and host extensions; a deadline in
-  quiet hours moves to their end.
+  quiet hours moves to their end; never before `not_before` (a seat's own settings change kept it).
 - Warning: `warning_hours` before the deadline; one that would fall in quiet hours comes before them instead.
 """
 
@@ -78,6 +78,7 @@ class TurnFacts:
     extended: timedelta = timedelta(0)  # the host's extensions of the deadline
     reminders_sent: int = 0
     warned: bool = False
+    not_before: datetime | None = None  # the deadline a seat's change of its own settings may not bring earlier
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,8 @@ def turn_schedule(facts: TurnFacts, policies: dict[str, Any], zone_name: str | N
     began = facts.started_at + facts.held_back
     deadline = turn_deadline(facts.started_at, policies, held_back=facts.held_back + facts.extended,
                              zone_name=zone_name, quiet=quiet)
+    if deadline is not None and facts.not_before is not None:
+        deadline = max(deadline, facts.not_before)
     warning = None
     hours = policy(policies, "warning_hours")
     if deadline is not None and hours and not facts.warned:

@@ -31,13 +31,36 @@ def quiet_hours_of(game: Game, seat: Seat) -> QuietHours:
 
 
 def facts_of(clock: TurnClock) -> TurnFacts:
+    held_back = timedelta(seconds=clock.paused_seconds + clock.away_seconds)
+    extended = timedelta(seconds=clock.extended_seconds)
     return TurnFacts(
         started_at=clock.started_at,
-        held_back=timedelta(seconds=clock.paused_seconds + clock.away_seconds),
-        extended=timedelta(seconds=clock.extended_seconds),
+        held_back=held_back,
+        extended=extended,
         reminders_sent=clock.reminders_sent,
         warned=clock.warned,
+        not_before=clock.kept_deadline_base + held_back + extended if clock.kept_deadline_base else None,
     )
+
+
+def keep_deadline(clock: TurnClock) -> None:
+    """Before a seat changes its own settings: its running deadline may move later, never earlier.
+
+    Kept net of the time held back, so that a pause, an extension or away time moves it as they move the
+    deadline, and "I'm back" still gives back the away time not used."""
+    if clock.deadline_at is None:
+        return
+    held = timedelta(seconds=clock.paused_seconds + clock.away_seconds + clock.extended_seconds)
+    base = clock.deadline_at - held
+    if clock.kept_deadline_base is None or base > clock.kept_deadline_base:
+        clock.kept_deadline_base = base
+
+
+def deadline_moved_from(clock: TurnClock | None) -> datetime | None:
+    """The deadline the turn began with, when the one in force now differs from it (None: it never moved)."""
+    if clock is None or clock.deadline_at is None or clock.first_deadline_at is None:
+        return None
+    return clock.first_deadline_at if clock.first_deadline_at != clock.deadline_at else None
 
 
 def schedule_of(game: Game, clock: TurnClock) -> TurnSchedule | None:
@@ -102,8 +125,10 @@ def _start_turn(game: Game, clock: TurnClock, now: datetime) -> None:
     clock.extended_seconds = 0
     clock.away_from = None
     clock.away_seconds = 0
+    clock.kept_deadline_base = None
     charge_away(game, clock, now)
     reschedule(game, clock, now)
+    clock.first_deadline_at = clock.deadline_at
 
 
 def reschedule(game: Game, clock: TurnClock, now: datetime) -> None:

@@ -34,7 +34,7 @@ from pbem.service.rows import find_game, lock_game
 from pbem.service.snapshots import latest_state
 from pbem.service.talk.chat import post_system_line
 from pbem.service.text import visible_text
-from pbem.service.timing.turn_clock import current_clock, plan_turn, refund_away, reschedule
+from pbem.service.timing.turn_clock import current_clock, deadline_moved_from, plan_turn, refund_away, reschedule
 from pbem.service.turns.timeouts import Timeouts
 
 NUDGE_EVERY = timedelta(hours=1)
@@ -63,6 +63,7 @@ class TurnStatus:
     paused: bool
     waiting_for_host: bool  # notify-host: the deadline passed and the game waits for the host
     seats: list[SeatTurnStatus]
+    deadline_moved_from: datetime | None = None  # the deadline the turn began with, when it has moved since
 
 
 @dataclass(frozen=True)
@@ -273,6 +274,7 @@ def turn_status_of(game: Game, clock: TurnClock | None) -> TurnStatus:
         deadline=clock.deadline_at if pending and not game.paused else None,  # type: ignore[union-attr]
         paused=game.paused,
         waiting_for_host=bool(pending and clock.timed_out),  # type: ignore[union-attr]
+        deadline_moved_from=deadline_moved_from(clock) if pending and not game.paused else None,
         seats=[
             SeatTurnStatus(
                 seat=row.seat_index,

@@ -56,6 +56,11 @@ def when_filter(moment: Any) -> str:
     return f"{local_time(moment, 'UTC')} ({ago(moment, runtime().clock.now())})"
 
 
+@blueprint.app_template_filter("local")
+def local_filter(moment: Any) -> str:
+    return "-" if moment is None else local_time(moment, "UTC")
+
+
 @blueprint.app_template_filter("due")
 def due_filter(moment: Any) -> str:
     if moment is None:
