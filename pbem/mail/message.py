@@ -4,17 +4,62 @@ A multipart/alternative message (plain text first, HTML second, as RFC 2046 orde
 the last part they can), one address in `To`, never Cc or Bcc. Pictures the HTML part shows (a turn email's
 board) go with it as a multipart/related, each named by its Content-ID (`<img src="cid:...">`). The Date is when the
 email was composed, so a retry resends the very same message, Message-ID and all.
+
+Headers are written by `WIRE_POLICY`: a header of plain ASCII is folded only at its own spaces, never into RFC 2047
+encoded-words, which are for words a person reads: a `List-Unsubscribe` link or a Message-ID so written is none.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
+from email.policy import EmailPolicy
 from email.utils import format_datetime
 from typing import Any
 
 from pbem.models import OutboxMessage
+
+# RFC 5322's limit for any line; 78 is what a line should keep to where it can.
+LINE_LIMIT = 998
+# A header value cut before each run of spaces or tabs: where it may be folded.
+WORDS = re.compile(r"[ \t]*[^ \t]+")
+
+
+class WirePolicy(EmailPolicy):
+    """The email library's default policy, except that a header of plain ASCII is folded only at its spaces.
+
+    The library writes a word too long for one line (a long link, a Message-ID) as encoded-words; here it stays
+    whole on a line of its own, within RFC 5322's 998 characters. Anything else (words not in ASCII, a value that
+    reads like an encoded-word, a word longer than that) is folded by the library as before.
+    """
+
+    def fold(self, name: str, value: Any) -> str:
+        return self._folded_at_spaces(name, value) or super().fold(name, value)
+
+    def fold_binary(self, name: str, value: Any) -> bytes:
+        folded = self._folded_at_spaces(name, value)
+        return folded.encode("ascii") if folded is not None else super().fold_binary(name, value)
+
+    def _folded_at_spaces(self, name: str, value: Any) -> str | None:
+        text = str(value)
+        words = WORDS.findall(" " + text)
+        if not text.isascii() or "=?" in text or "".join(words) != " " + text or "\r" in text or "\n" in text:
+            return None
+        width = self.max_line_length or LINE_LIMIT
+        lines = [name + ":" + words[0]]
+        for word in words[1:]:
+            if len(lines[-1]) + len(word) > width:
+                lines.append(word)
+            else:
+                lines[-1] += word
+        if any(len(line) > LINE_LIMIT for line in lines):
+            return None
+        return self.linesep.join(lines) + self.linesep
+
+
+WIRE_POLICY = WirePolicy()
 
 
 @dataclass(frozen=True)
@@ -46,7 +91,7 @@ class OutgoingMail:
 
 
 def build_message(mail: OutgoingMail, from_address: str) -> EmailMessage:
-    message = EmailMessage()
+    message = EmailMessage(policy=WIRE_POLICY)
     message["From"] = from_address
     message["To"] = mail.to_address
     message["Subject"] = mail.subject

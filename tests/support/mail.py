@@ -28,13 +28,15 @@ from pbem.mail.deliver import Deliverer
 from pbem.models import Game, OutboxMessage, Seat
 from pbem.runtime import Runtime, build_runtime
 
+
 @dataclass(frozen=True)
 class ReceivedMail:
-    """One message as the test SMTP server accepted it: the envelope and the parsed message."""
+    """One message as the test SMTP server accepted it: the envelope, the parsed message and its bytes as sent."""
 
     mail_from: str
     rcpt_tos: list[str]
     message: EmailMessage
+    data: bytes
 
 
 class SmtpHandler:
@@ -67,7 +69,9 @@ class SmtpHandler:
         if reply.startswith("2"):  # taken: kept, as a relay would
             message = BytesParser(policy=email.policy.default).parsebytes(envelope.content)
             assert isinstance(message, EmailMessage)
-            self.received.append(ReceivedMail(envelope.mail_from, list(envelope.rcpt_tos), message))
+            self.received.append(
+                ReceivedMail(envelope.mail_from, list(envelope.rcpt_tos), message, envelope.original_content)
+            )
         return reply
 
 
