@@ -30,6 +30,7 @@ from markupsafe import Markup
 
 from pbem.errors import BadLink, ExpiredLink, GameNotFound, PbemError, RevokedLink, StaleTurn, ValidationError
 from pbem.service.events import describe
+from pbem.service.seats.fresh_links import FreshLink
 from pbem.service.seats.presence import UNCHANGED
 from pbem.service.seats.seats import SeatProfile
 from pbem.service.turns.games import GameState
@@ -183,13 +184,19 @@ def seen(access: SeatAccess) -> tuple[str, int]:
 
 
 def fresh_link(**_: str) -> tuple[str, int]:
-    """Always the same answer, whether or not a link was sent: it must not tell anyone anything."""
+    """What became of the request: a fresh link on its way, a few sent today already, or why none can come."""
+    answer = runtime().fresh_links.request(_named_token(), request.remote_addr or "unknown")
+    if answer in (FreshLink.SENT, FreshLink.ASKED_OFTEN):
+        return render_template("play/fresh_link_sent.html", answer=answer.value), 200
+    return render_template("play/link_invalid.html", message=BadLink.default_message, fate=answer.value), 200
+
+
+def _named_token() -> str:
+    """The token this request names, in its URL or this browser's cookie ("" for none)."""
     try:
-        token = requested_token()
+        return requested_token()
     except (NoSeatHere, GameNotFound):
-        token = ""
-    runtime().fresh_links.request(token, request.remote_addr or "unknown")
-    return render_template("play/fresh_link_sent.html"), 200
+        return ""
 
 
 blueprint.add_url_rule("/play/<token>/fresh-link", "fresh_link", fresh_link, methods=["POST"])
@@ -281,14 +288,19 @@ def on_error(error: PbemError) -> Any:
 
 
 def _invalid_link(error: PbemError) -> tuple[str, int]:
-    """One message for every case; the fresh-link button posts back whatever this request named."""
-    args = request.view_args or {}
+    """What this link may still bring: the fresh-link button only when a fresh link would come (it posts back
+    whatever this request named), else why none can."""
+    fate = runtime().fresh_links.look(_named_token())
     action = None
-    if "token" in args:
-        action = url_for("player.fresh_link", token=args["token"])
-    elif not isinstance(error, NoSeatHere):
-        action = url_for("player.fresh_link", game_id=args.get("game_id", ""))
-    return render_template("play/link_invalid.html", message=error.message, action=action), error.status
+    if fate is FreshLink.MAY_ASK:
+        args = request.view_args or {}
+        if "token" in args:
+            action = url_for("player.fresh_link", token=args["token"])
+        else:
+            action = url_for("player.fresh_link", game_id=args.get("game_id", ""))
+    return render_template(
+        "play/link_invalid.html", message=error.message, fate=fate.value, action=action
+    ), error.status
 
 
 def _stale_message() -> str:
