@@ -13,11 +13,13 @@ SYSTEM_PACKAGES := chromium-headless-shell dovecot-imapd
 .PHONY: run test screenshots env system-packages
 
 # PORT=5001 make run serves on another port (macOS keeps 5000 for AirPlay); links printed and emailed name it.
+# The demo comes before the server, so it is told the address; the server records it in instance/base_url for
+# every command run after it.
 PORT ?= 5000
 run: env
 	$(BIN)/pbem db upgrade
 	PBEM_BASE_URL=$${PBEM_BASE_URL:-http://127.0.0.1:$(PORT)} $(BIN)/pbem demo
-	PBEM_BASE_URL=$${PBEM_BASE_URL:-http://127.0.0.1:$(PORT)} $(BIN)/pbem run --port $(PORT)
+	$(BIN)/pbem run --port $(PORT)
 
 # Python keeps compiled modules (and pytest its rewritten test modules) under the virtual environment, even where
 # the environment says not to write them: each test process would otherwise compile every module again.

@@ -6,7 +6,6 @@ service like the web app does; errors come out as one readable line and a non-ze
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from typing import Any
 import click
 
 from pbem import create_app
-from pbem.config import DEVELOPMENT_BASE_URL, Config, ConfigError, load_config
+from pbem.config import Config, ConfigError, load_config, record_served_base_url
 from pbem.db import BackupError, Database
 from pbem.errors import PbemError
 from pbem.mail.imap_poll import MailboxUnavailable
@@ -37,10 +36,11 @@ class CliState:
     config_path: str | None
     _config: Config | None = field(default=None, init=False)
 
-    def config(self) -> Config:
+    def config(self, *, serving: str | None = None) -> Config:
+        """The configuration; `serving`: this process is the development server at that address."""
         if self._config is None:
             try:
-                self._config = load_config(self.config_path)
+                self._config = load_config(self.config_path, serving=serving)
             except ConfigError as exc:
                 raise click.ClickException(f"configuration: {exc}") from None
         return self._config
@@ -104,18 +104,19 @@ def db_backup(state: CliState, target: Path) -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int, envvar="PORT",
-              help="Port to serve on (or the PORT environment variable); links then name this port.")
+              help="Port to serve on (or the PORT environment variable); links, the other commands' too, "
+                   "then name this port.")
 @pass_state
 def run(state: CliState, host: str, port: int) -> None:
     """Development server with the scheduler running inside it."""
-    config = state.config()
-    if config.base_url == DEVELOPMENT_BASE_URL:  # no address configured: links point where this server listens
-        config = dataclasses.replace(config, base_url=f"http://{host}:{port}")
+    # No address configured: links point where this server listens, and so do the other commands' links.
+    config = state.config(serving=f"http://{host}:{port}")
     if not config.is_development:
         raise click.ClickException(
             "pbem run is the development server; in production run gunicorn 'pbem:create_app()' "
             "and one 'pbem scheduler' process"
         )
+    record_served_base_url(config)
     configure_logging()
     app = create_app(config)
     scheduler = build_scheduler(app.extensions[EXTENSION_KEY], "background")

@@ -33,6 +33,8 @@ GameCreators = Literal["anyone", "domains", "admins"]
 
 DEVELOPMENT_BASE_URL = "http://127.0.0.1:5000"
 SECRET_KEY_FILE = "secret_key"
+# Where `pbem run` keeps the base URL its links use, so that the other commands' links point at the same server.
+SERVED_BASE_URL_FILE = "base_url"
 MIN_SECRET_LENGTH = 16
 # A new game's form with the largest deck file (pbem/variants.py, 256 KB) and its fields must fit in a request.
 MIN_REQUEST_KB = 320
@@ -192,14 +194,28 @@ ENV_OVERRIDES = {
 }
 
 
-def load_config(path: str | Path | None = None, *, environ: Mapping[str, str] | None = None) -> Config:
-    """Read the file (argument, else `PBEM_CONFIG`, else none), apply environment overrides, validate."""
+def load_config(
+    path: str | Path | None = None, *, environ: Mapping[str, str] | None = None, serving: str | None = None
+) -> Config:
+    """Read the file (argument, else `PBEM_CONFIG`, else none), apply environment overrides, validate.
+
+    Without a configured `base_url`, development links name `serving` (the development server's own address,
+    when this process is it), else where the development server last served, else DEVELOPMENT_BASE_URL."""
     env = os.environ if environ is None else environ
     chosen = path if path is not None else env.get("PBEM_CONFIG") or None
     raw = _read_toml(Path(chosen)) if chosen is not None else {}
     _apply_environment(raw, env)
     config = _build(Config, raw, prefix="")
-    return _resolve(config)
+    return _resolve(config, serving)
+
+
+def record_served_base_url(config: Config) -> None:
+    """Keep the development server's base URL in the instance folder, for the commands run beside it."""
+    instance = Path(config.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    draft = instance / f".{SERVED_BASE_URL_FILE}.{secrets.token_hex(8)}"
+    draft.write_text(config.base_url + "\n")
+    os.replace(draft, instance / SERVED_BASE_URL_FILE)  # atomic: a command reading it sees one whole address
 
 
 def known_keys(cls: type = Config, prefix: str = "") -> list[str]:
@@ -296,7 +312,7 @@ def _convert(key: str, expected: Any, value: Any, metadata: Mapping[str, Any]) -
     raise TypeError(f"the loader does not know how to read {expected!r} for {key}")  # a programming error
 
 
-def _resolve(config: Config) -> Config:
+def _resolve(config: Config, serving: str | None = None) -> Config:
     """Fill in development defaults, check values that need more than a type, refuse unsafe production."""
     instance = Path(config.instance_path) if config.instance_path else DEFAULT_INSTANCE_DIR
     updates: dict[str, Any] = {"instance_path": str(instance)}
@@ -310,7 +326,7 @@ def _resolve(config: Config) -> Config:
             raise ConfigError(
                 "production mode needs an https:// base_url (set allow_http_base_url = true only for a test set-up)"
             )
-    base_url = (config.base_url or DEVELOPMENT_BASE_URL).rstrip("/")
+    base_url = (config.base_url or serving or _served_base_url(instance) or DEVELOPMENT_BASE_URL).rstrip("/")
     if not base_url.startswith(("http://", "https://")):
         raise ConfigError(f"base_url must start with http:// or https://, not {config.base_url!r}")
     updates["base_url"] = base_url
@@ -353,6 +369,17 @@ def _resolve(config: Config) -> Config:
     if config.access.game_creators == "domains" and not config.access.creator_domains:
         raise ConfigError("access.creator_domains must list at least one domain when game_creators is 'domains'")
     return dataclasses.replace(config, **updates)
+
+
+def _served_base_url(instance: Path) -> str | None:
+    """Where the development server last served (`pbem run` records it), if it has run here."""
+    try:
+        served = (instance / SERVED_BASE_URL_FILE).read_text().strip()
+    except FileNotFoundError:
+        return None
+    if not served.startswith(("http://", "https://")):
+        raise ConfigError(f"{instance / SERVED_BASE_URL_FILE} holds no address; delete it (pbem run writes it again)")
+    return served
 
 
 def _development_secret(instance: Path) -> str:
