@@ -12,7 +12,6 @@ import subprocess
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
@@ -41,7 +40,7 @@ def development(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPat
         monkeypatch.delenv(variable, raising=False)
     path = tmp_path / "config.toml"
     path.write_text(f'database_url = "{database_url}"\ninstance_path = "{tmp_path / "instance"}"\n')
-    assert pbem(path, "db", "upgrade").exit_code == 0
+    pbem(path, "db", "upgrade")
     return path
 
 
@@ -51,37 +50,30 @@ def pbem(config_path: Path, *args: str, env: dict[str, str] | None = None) -> Re
     return result
 
 
-@dataclass
-class DevServer:
-    port: int
-    process: subprocess.Popen[bytes]
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-
-def serve(config_path: Path, port: int) -> Iterator[DevServer]:
-    """`pbem run --port PORT` in a process of its own, until the test ends; returns once it answers."""
+@pytest.fixture
+def server(development: Path) -> Iterator[str]:
+    """`pbem run --port P` in a process of its own, on a free port (never 5000), until the test ends; yields the
+    address it serves once it answers."""
+    port = free_port()
+    assert port != 5000
     env = {key: value for key, value in os.environ.items() if key not in ("PBEM_BASE_URL", "PBEM_CONFIG", "PORT")}
-    process = subprocess.Popen([str(PBEM), "--config", str(config_path), "run", "--port", str(port)], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log = development.with_name("pbem-run.log")
+    with log.open("wb") as output:
+        process = subprocess.Popen([str(PBEM), "--config", str(development), "run", "--port", str(port)], env=env,
+                                   stdout=output, stderr=subprocess.STDOUT)
     try:
-        wait_until_answering(process, port)
-        yield DevServer(port, process)
+        wait_until_answering(process, port, log)
+        yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
         process.wait(timeout=10)
-        assert process.stderr is not None
-        process.stderr.close()
 
 
-def wait_until_answering(process: subprocess.Popen[bytes], port: int) -> None:
+def wait_until_answering(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            assert process.stderr is not None
-            pytest.fail(f"pbem run exited with {process.returncode}: {process.stderr.read().decode()}")
+            pytest.fail(f"pbem run exited with {process.returncode}: {log.read_text()}")
         try:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             connection.request("GET", "/healthz")
@@ -89,14 +81,7 @@ def wait_until_answering(process: subprocess.Popen[bytes], port: int) -> None:
                 return
         except OSError:
             time.sleep(0.05)  # a server process starting up, not the application's clock
-    pytest.fail(f"pbem run did not answer on port {port} within {START_SECONDS} seconds")
-
-
-@pytest.fixture
-def server(development: Path) -> Iterator[DevServer]:
-    port = free_port()
-    assert port != 5000
-    yield from serve(development, port)
+    pytest.fail(f"pbem run did not answer on port {port} within {START_SECONDS} seconds: {log.read_text()}")
 
 
 def links_in(text: str) -> list[str]:
@@ -135,7 +120,7 @@ def make_a_reminder_due(config_path: Path) -> None:
 
 @pytest.mark.slow
 def test_after_the_server_starts_on_another_port_every_command_links_to_that_port(
-    development: Path, server: DevServer
+    development: Path, server: str
 ) -> None:
     demo = pbem(development, "demo", "--variant", "saboteur2", "--new")
     game = pbem(development, "create-game", "--title", "Friday mine", "--player", "Ann <ann@example.org>",
@@ -146,7 +131,7 @@ def test_after_the_server_starts_on_another_port_every_command_links_to_that_por
     printed = links_in(demo.output) + links_in(game.output)
     assert len(printed) == 4 and "reminders 0," not in sweep.output
     emailed = outbox_links(development)
-    assert emailed and all(link.startswith(f"{server.base_url}/") for link in printed + emailed)
+    assert emailed and all(link.startswith(f"{server}/") for link in printed + emailed)
     assert {opens(link) for link in printed} == {200}
 
 
