@@ -42,8 +42,9 @@ from pbem.memo import remember_when_committed, remembered
 from pbem.models import Game, GameStatus, HostAction, Seat, Snapshot
 from pbem.models.games import OVER_STATUSES, RUNNING_STATUSES, SNAPSHOT_SOURCES
 from pbem.models.row_writes import insert_row, update_row
-from pbem.service.events import describe, visible_events
+from pbem.service.events import visible_events
 from pbem.service.history.fairness import seal_dealt_round
+from pbem.service.history.holders import lines_at, names_at
 from pbem.service.letters.game_mail import GameMail
 from pbem.service.rows import find_game, lock_for_move, lock_game, require_seat
 from pbem.service.snapshots import latest_state, seat_view, state_at
@@ -118,6 +119,7 @@ class HistoryEntry:
     created_at: datetime
     actor: int | None
     lines: list[str]
+    actor_name: str | None = None  # who held the actor's seat when the move was made
 
 
 class GameService:
@@ -155,6 +157,27 @@ class GameService:
         is_demo: bool = False,
     ) -> str:
         """Create a game waiting to start; returns its public id. Bad input raises ValidationError."""
+        with self._db.write() as session:
+            game = self.create_game_in(
+                session, title=title, players=players, host_email=host_email, variant=variant, options=options,
+                policies=policies, is_demo=is_demo,
+            )
+            return game.public_id
+
+    def create_game_in(
+        self,
+        session: Session,
+        *,
+        title: str,
+        players: Sequence[PlayerSpec],
+        host_email: str,
+        variant: str = "base",
+        options: dict[str, Any] | None = None,
+        policies: dict[str, Any] | None = None,
+        is_demo: bool = False,
+    ) -> Game:
+        """`create_game` in the caller's transaction (a use case that does more in the same unit of work): the new
+        game with its seats, flushed. Bad input raises ValidationError before anything is written."""
         title = clean_line("title", title, MAX_TITLE)
         host_email = clean_email("host email", host_email)
         seats = [_clean_player(index, player) for index, player in enumerate(players)]
@@ -171,49 +194,51 @@ class GameService:
             raise ValidationError(str(exc)) from None
 
         now = self._clock.now()
-        with self._db.write() as session:
-            game = Game(
-                title=title,
-                variant=variant,
-                options=options or {},
-                policies=game_policies,
-                status=GameStatus.CREATED,
-                paused=False,
-                is_demo=is_demo,
-                host_email=host_email,
-                host_plays=any(seat.email is not None and same_mailbox(seat.email, host_email) for seat in seats),
-                created_at=now,
-                updated_at=now,
-            )
-            game.seats = [
-                Seat(seat_index=index, display_name=seat.name, email=seat.email, is_bot=seat.is_bot)
-                for index, seat in enumerate(seats)
-            ]
-            session.add(game)
-            session.flush()
-            self._log_host_action(
-                session, game, host_email, "create_game", {"title": title, "variant": variant, "players": game.names}
-            )
-            return game.public_id
+        game = Game(
+            title=title,
+            variant=variant,
+            options=options or {},
+            policies=game_policies,
+            status=GameStatus.CREATED,
+            paused=False,
+            is_demo=is_demo,
+            host_email=host_email,
+            host_plays=any(seat.email is not None and same_mailbox(seat.email, host_email) for seat in seats),
+            created_at=now,
+            updated_at=now,
+        )
+        game.seats = [
+            Seat(seat_index=index, display_name=seat.name, email=seat.email, is_bot=seat.is_bot)
+            for index, seat in enumerate(seats)
+        ]
+        session.add(game)
+        session.flush()
+        self._log_host_action(
+            session, game, host_email, "create_game", {"title": title, "variant": variant, "players": game.names}
+        )
+        return game
 
     def start_game(self, game_id: str, *, actor_email: str | None = None) -> None:
         """Deal round 1 from a fresh secret seed, record snapshot 0 and email every player their link."""
         with self._db.write() as session:
-            game = lock_game(session, game_id)
-            if game.status != GameStatus.CREATED:
-                raise GameAlreadyStarted()
-            try:
-                state = engine.new_game(
-                    game.names, seed=self.chance.seed(), variant=game.variant, options=game.options or None
-                )
-            except ValueError as exc:
-                raise ValidationError(str(exc)) from None
-            game.status = GameStatus.ACTIVE
-            self._append_snapshot(
-                session, game, state, move=None, events=[], actor=None, submission_id=None, source=SERVER
+            self.start_game_in(session, lock_game(session, game_id), actor_email=actor_email)
+
+    def start_game_in(self, session: Session, game: Game, *, actor_email: str | None = None) -> None:
+        """`start_game` in the caller's transaction, which holds the game locked (`lock_game`) or created it."""
+        if game.status != GameStatus.CREATED:
+            raise GameAlreadyStarted()
+        try:
+            state = engine.new_game(
+                game.names, seed=self.chance.seed(), variant=game.variant, options=game.options or None
             )
-            self._log_host_action(session, game, actor_email or game.host_email, "start_game", {})
-            self.mail.game_started(session, game, state)
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
+        game.status = GameStatus.ACTIVE
+        self._append_snapshot(
+            session, game, state, move=None, events=[], actor=None, submission_id=None, source=SERVER
+        )
+        self._log_host_action(session, game, actor_email or game.host_email, "start_game", {})
+        self.mail.game_started(session, game, state)
 
     # -- moves -----------------------------------------------------------------------------------
 
@@ -513,7 +538,8 @@ class GameService:
                         seq=row.seq,
                         created_at=row.created_at,
                         actor=row.actor_seat,
-                        lines=describe(visible_events(row.events, seat), names, seat),
+                        lines=lines_at(game, row.seq, row.events, seat),
+                        actor_name=names_at(game, row.seq)[row.actor_seat] if row.actor_seat is not None else None,
                     )
                     for row in rows
                 ]
@@ -521,7 +547,7 @@ class GameService:
             if game.current_seq is None:
                 return []
             # A copy of the list: the stored one is shared with later requests.
-            key = (game.public_id, game.current_seq, seat, tuple(names))
+            key = (game.public_id, game.current_seq, seat, tuple(names), len(game.former_holders or ()))
             return list(remembered(session, "history", key, described))
 
     def engine_state(self, game_id: str) -> tuple[engine.Game, int]:
