@@ -31,7 +31,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 import engine
@@ -42,7 +42,6 @@ from pbem.errors import BadLink, GameAlreadyStarted, InviteUnavailable, NotYourG
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Invite, Joiner, RematchPermission
 from pbem.models.invites import SEAT_ORDERS
-from pbem.models.row_writes import rows_changed
 from pbem.service.host.host_access import HostSession, normal_email
 from pbem.service.host.invitations import InvitationLimits, confirm_mailbox
 from pbem.service.host.local_times import LocalTime, local_time_of
@@ -300,9 +299,9 @@ class Invites:
 
     def start(self, invite_id: str, host: HostSession) -> str:
         """Deal the game with the confirmed joiners (and the computer players); the game's public id."""
-        with self._db.read() as session:
-            self._owned(session, invite_id, host)
-        return self._start(invite_id, actor_email=host.email)
+        with self._db.write() as session:
+            invite = self._owned(session, invite_id, host, lock=True)
+            return self._start_in(session, invite, actor_email=host.email).public_id
 
     # -- a person with the shared link ----------------------------------------------------------------
 
@@ -378,90 +377,67 @@ class Invites:
 
     def confirm(self, token: str) -> Confirmation:
         """The address is the joiner's: their place counts. When it fills the game and the host chose so, the game
-        starts at once (everyone is emailed their link)."""
+        starts at once, in the same transaction (everyone is emailed their link).
+
+        The invite is locked before anything of it is read, so a start by the host that commits first is seen:
+        the joiner is told the game started without them, never that their place is confirmed."""
         nonce_hash = self.links.read_confirm(token)
         with self._db.write() as session:
-            found = _joiner(session, nonce_hash)
-            invite = _lock(session, found.invite.public_id)
-            joiner = next(row for row in invite.joiners if row.id == found.id)
+            invite = _lock(session, _invite_of(session, nonce_hash))
+            joiner = next((row for row in invite.joiners if row.nonce_hash == nonce_hash), None)
+            if joiner is None:  # the host took the place off the list meanwhile
+                raise BadLink(CONFIRM_INVALID)
             if joiner.confirmed_at is None:
                 _still_open_for(invite)
                 joiner.confirmed_at = self._clock.now()
                 confirm_mailbox(session, joiner.email, self._clock.now())
-            full = sum(row.confirmed_at is not None for row in invite.joiners) >= invite.places
-            starts = full and invite.auto_start and invite.started_at is None
             result = Confirmation(invite.title, joiner.name, joiner.email)
-            invite_id = invite.public_id
-        if starts:
+            full = sum(row.confirmed_at is not None for row in invite.joiners) >= invite.places
+            if not (full and invite.auto_start and invite.started_at is None):
+                return result
             try:
-                return Confirmation(result.title, result.name, result.email, self._start(invite_id, actor_email=None))
-            except (GameAlreadyStarted, ValidationError):
-                pass  # another confirmation started it first, or the host must settle something
-        return result
+                with session.begin_nested():  # a start refused leaves the confirmation standing
+                    game = self._start_in(session, invite, actor_email=None)
+            except ValidationError:
+                return result  # the host must settle something (the start page says what)
+            return dataclasses.replace(result, started_game=game.public_id)
 
     # -- helpers ---------------------------------------------------------------------------------------
 
-    def _start(self, invite_id: str, *, actor_email: str | None) -> str:
-        with self._db.write() as session:
-            invite = _lock(session, invite_id)
-            _not_started(invite)
-            confirmed = [row for row in invite.joiners if row.confirmed_at is not None]
-            total = len(confirmed) + invite.bots
-            choice = next(c for c in variant_choices() if c.name == invite.variant)
-            if not choice.min_players <= total <= choice.max_players:
-                raise ValidationError(
-                    f"{choice.title} takes {choice.min_players} to {choice.max_players} players; "
-                    f"{len(confirmed)} confirmed and {invite.bots} computer player(s) make {total}. "
-                    "Wait for more people to confirm, or change the computer players in a new game."
-                )
-            claimed = rows_changed(
-                session,
-                update(Invite)
-                .where(Invite.id == invite.id, Invite.started_at.is_(None))
-                .values(started_at=self._clock.now())
-                .execution_options(synchronize_session=False)
+    def _start_in(self, session: Session, invite: Invite, *, actor_email: str | None) -> Game:
+        """The game made from the locked invite and dealt, all in the caller's transaction: the seats of the
+        confirmed joiners (with their time zones) and the computer players; the invite then leads to it."""
+        _not_started(invite)
+        confirmed = [row for row in invite.joiners if row.confirmed_at is not None]
+        total = len(confirmed) + invite.bots
+        choice = next(c for c in variant_choices() if c.name == invite.variant)
+        if not choice.min_players <= total <= choice.max_players:
+            raise ValidationError(
+                f"{choice.title} takes {choice.min_players} to {choice.max_players} players; "
+                f"{len(confirmed)} confirmed and {invite.bots} computer player(s) make {total}. "
+                "Wait for more people to confirm, or change the computer players in a new game."
             )
-            if claimed != 1:
-                raise GameAlreadyStarted()
-            if invite.seat_order == "shuffled":
-                confirmed = self._games.chance.shuffled(confirmed)
-            people = [(row.name, row.email, row.timezone) for row in confirmed]
-            settings = (
-                invite.title,
-                invite.host_email,
-                invite.variant,
-                invite.options or None,
-                dict(invite.policies),
-                invite.bots,
-                invite.players_may_rematch,
-            )
-        title, host_email, variant, options, policies, bots, may_rematch = settings
-        players = [PlayerSpec(name, email) for name, email, _ in people]
-        players += [PlayerSpec(f"Bot {number}", None, is_bot=True) for number in range(1, bots + 1)]
-        try:
-            game_id = self._games.create_game(
-                title=title,
-                players=players,
-                host_email=host_email,
-                variant=variant,
-                options=options,
-                policies=policies,
-            )
-        except ValidationError:
-            with self._db.write() as session:  # nothing was created: the host may try again
-                session.execute(update(Invite).where(Invite.public_id == invite_id).values(started_at=None))
-            raise
-        with self._db.write() as session:
-            game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
-            assert game is not None
-            for seat, (_, _, tz) in zip(game.seats, people, strict=False):
-                seat.timezone = tz
-            invite = _lock(session, invite_id)
-            invite.game_id = game.id
-            if may_rematch:
-                session.add(RematchPermission(game_id=game.id, granted_at=self._clock.now()))
-        self._games.start_game(game_id, actor_email=actor_email or host_email)
-        return game_id
+        if invite.seat_order == "shuffled":
+            confirmed = self._games.chance.shuffled(confirmed)
+        players = [PlayerSpec(row.name, row.email) for row in confirmed]
+        players += [PlayerSpec(f"Bot {number}", None, is_bot=True) for number in range(1, invite.bots + 1)]
+        game = self._games.create_game_in(
+            session,
+            title=invite.title,
+            players=players,
+            host_email=invite.host_email,
+            variant=invite.variant,
+            options=invite.options or None,
+            policies=dict(invite.policies),
+        )
+        for seat, joiner in zip(game.seats, confirmed, strict=False):
+            seat.timezone = joiner.timezone
+        now = self._clock.now()
+        invite.started_at, invite.game_id = now, game.id
+        if invite.players_may_rematch:
+            session.add(RematchPermission(game_id=game.id, granted_at=now))
+        self._games.start_game_in(session, game, actor_email=actor_email or invite.host_email)
+        return game
 
     def _from_link(self, session: Session, token: str, *, lock: bool = False) -> Invite:
         public_id, version = self.links.read_invite(token)
@@ -538,13 +514,25 @@ def _find(session: Session, public_id: str) -> Invite:
 
 
 def _lock(session: Session, public_id: str) -> Invite:
-    """The invite row, locked against other writers (PostgreSQL; SQLite already holds its write lock)."""
+    """The invite row, locked against other writers (PostgreSQL; SQLite already holds its write lock), and its
+    joiners, as committed once the lock is held (whatever this session read of them before)."""
     invite = session.scalar(
         select(Invite).where(Invite.public_id == public_id).with_for_update().options(selectinload(Invite.joiners))
+        .execution_options(populate_existing=True)
     )
     if invite is None:
         raise InviteUnavailable("There is no such game to join. Check that the link was copied whole.")
     return invite
+
+
+def _invite_of(session: Session, nonce_hash: str) -> str:
+    """The public id of the invite a confirmation link's place belongs to (reading nothing else of it)."""
+    public_id = session.scalar(
+        select(Invite.public_id).join(Joiner, Joiner.invite_id == Invite.id).where(Joiner.nonce_hash == nonce_hash)
+    )
+    if public_id is None:
+        raise BadLink(CONFIRM_INVALID)
+    return public_id
 
 
 def _joiner(session: Session, nonce_hash: str) -> Joiner:

@@ -11,13 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import delete, select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
 
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.errors import GameNotOver, NotAllowed, ValidationError
+from pbem.errors import GameNotFound, GameNotOver, NotAllowed, ValidationError
 from pbem.models import Game, GameStatus, Rematch, RematchPermission
+from pbem.service.rows import lock_game
 from pbem.service.turns.games import MAX_TITLE, GameService, PlayerSpec
 
 ORDERS = ("rotated", "shuffled")
@@ -89,75 +88,48 @@ class Rematches:
                 session.add(RematchPermission(game_id=game.id, granted_at=self._clock.now()))
 
     def start(self, game_id: str, *, requested_by: str, order: str = "rotated", by_player: bool = False) -> str:
-        """The rematch of a finished game, dealt and mailed; its public id (the existing one if asked twice).
+        """The rematch of a finished game, dealt and mailed, in one transaction; its public id (the existing one if
+        asked twice: the previous game's lock makes a second asker wait for the first and find the rematch).
         `by_player`: asked from the game-over page, which the host must have allowed."""
         if order not in ORDERS:
             raise ValidationError("Choose the seats of the rematch: rotated by one, or shuffled.")
         now = self._clock.now()
         with self._db.write() as session:
-            game = session.scalar(select(Game).where(Game.public_id == game_id).options(selectinload(Game.seats)))
-            if game is None:
-                raise ValidationError("There is no such game.")
+            try:
+                game = lock_game(session, game_id)
+            except GameNotFound:
+                raise ValidationError("There is no such game.") from None
             if game.status != GameStatus.FINISHED:
                 raise GameNotOver("A rematch starts once the game is over.")
             if by_player and session.get(RematchPermission, game.id) is None:
                 raise NotAllowed("The host starts this game's rematch; ask them on the table talk.")
-            existing = session.get(Rematch, game.id)
-            if existing is not None:
-                if existing.game_id is None:
-                    raise ValidationError("The rematch is being dealt right now: look again in a moment.")
-                return str(session.scalar(select(Game.public_id).where(Game.id == existing.game_id)))
+            rematch = session.get(Rematch, game.id)
+            if rematch is not None and rematch.game_id is not None:
+                return str(session.scalar(select(Game.public_id).where(Game.id == rematch.game_id)))
             seats = [
-                SeatCopy(
-                    seat.display_name,
-                    seat.email,
-                    seat.is_bot,
-                    seat.timezone,
-                    seat.quiet_hours,
-                    seat.notify_mode,
-                    seat.chat_emails,
-                )
+                SeatCopy(seat.display_name, seat.email, seat.is_bot, seat.timezone, seat.quiet_hours,
+                         seat.notify_mode, seat.chat_emails)
                 for seat in game.seats
             ]
-            settings = (
-                game.id,
-                rematch_title(game.title),
-                game.host_email,
-                game.variant,
-                dict(game.options or {}),
-                dict(game.policies or {}),
-            )
-            try:
-                session.add(Rematch(previous_game_id=game.id, requested_by=requested_by, created_at=now))
-                session.flush()
-            except IntegrityError:
-                raise ValidationError("The rematch is being dealt right now: look again in a moment.") from None
-        previous_id, title, host_email, variant, options, policies = settings
-        order_seats = rotated(seats) if order == "rotated" else self._games.chance.shuffled(seats)
-        try:
-            new_id = self._games.create_game(
-                title=title,
-                host_email=host_email,
-                variant=variant,
-                options=options or None,
-                policies=policies,
+            order_seats = rotated(seats) if order == "rotated" else self._games.chance.shuffled(seats)
+            new_game = self._games.create_game_in(
+                session,
+                title=rematch_title(game.title),
+                host_email=game.host_email,
+                variant=game.variant,
+                options=dict(game.options or {}) or None,
+                policies=dict(game.policies or {}),
                 players=[PlayerSpec(seat.name, seat.email, seat.is_bot) for seat in order_seats],
             )
-        except ValidationError:
-            with self._db.write() as session:
-                session.execute(delete(Rematch).where(Rematch.previous_game_id == previous_id))
-            raise
-        with self._db.write() as session:
-            new_game = session.scalar(select(Game).where(Game.public_id == new_id).options(selectinload(Game.seats)))
-            assert new_game is not None
-            for row, seat in zip(new_game.seats, order_seats, strict=False):
+            for row, seat in zip(new_game.seats, order_seats, strict=True):
                 row.timezone, row.quiet_hours = seat.timezone, seat.quiet_hours
                 row.notify_mode, row.chat_emails = seat.notify_mode, seat.chat_emails
-            rematch = session.get(Rematch, previous_id)
-            assert rematch is not None
+            if rematch is None:  # (a row without a game is left by a start that was cut short before this)
+                rematch = Rematch(previous_game_id=game.id, requested_by=requested_by, created_at=now)
+                session.add(rematch)
             rematch.game_id = new_game.id
-            if session.get(RematchPermission, previous_id) is not None:
+            if session.get(RematchPermission, game.id) is not None:
                 session.add(RematchPermission(game_id=new_game.id, granted_at=now))
             self._games.log_host_action(session, new_game, requested_by, "rematch", {"order": order})
-        self._games.start_game(new_id, actor_email=requested_by)
-        return new_id
+            self._games.start_game_in(session, new_game, actor_email=requested_by)
+            return new_game.public_id
