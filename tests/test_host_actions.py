@@ -177,7 +177,7 @@ def test_ending_early_finishes_with_the_standings_and_opens_the_export(
     export = host.get(f"/host/games/{game_id}/export.json")
     assert export.status_code == 200
     archive = export.get_json()
-    assert archive["format"] == "saboteur-pbem-archive-2"
+    assert archive["format"] == "saboteur-pbem-archive-3"
     assert [a["action"] for a in archive["host_actions"]] == ["create_game", "start_game", "end_game"]
     assert archive["snapshots"][0]["view"]["open"] and archive["seats"][0]["email"] == "ann@example.org"
 

@@ -118,7 +118,7 @@ def test_a_chat_message_posted_elsewhere_shows_on_the_next_look(player, runtime:
     assert "Nobody look at the left goal." in player.get(f"/table/{game_id}").get_data(as_text=True)
 
 
-def test_a_new_name_shows_in_the_log_after_the_seat_changes_hands(
+def test_the_handover_shows_in_the_log_after_the_seat_changes_hands(
     app: Flask, player, runtime: Runtime, runtime_of: Runtime, new_game
 ) -> None:
     game_id = new_game()
@@ -130,7 +130,7 @@ def test_a_new_name_shows_in_the_log_after_the_seat_changes_hands(
     post(host, f"/host/games/{game_id}/seats/1/replace", confirm="yes", name="Eve", email="eve@example.org")
 
     log = player.get(f"/table/{game_id}").get_data(as_text=True).split('id="log-heading"')[1].split("</section>")[0]
-    assert "Eve" in log and "Ben" not in log
+    assert "Eve takes over Ben&#39;s seat." in log and "<strong>Ben</strong>" in log  # Ben's moves stay his
 
 
 def test_the_downloads_appear_when_the_host_abandons_the_game(

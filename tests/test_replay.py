@@ -258,7 +258,7 @@ def test_the_archive_holds_every_snapshot_move_event_host_action_and_opened_deal
 
     assert response.headers["Content-Disposition"] == 'attachment; filename="test-mine-archive.json"'
     text = response.get_data(as_text=True)
-    assert text.startswith('{\n  "format": "saboteur-pbem-archive-2",\n  "game": {\n    "')  # indented, to read
+    assert text.startswith('{\n  "format": "saboteur-pbem-archive-3",\n  "game": {\n    "')  # indented, to read
     assert list(archive) == sorted(archive) and list(archive["game"]) == sorted(archive["game"])
     stored = snapshots_events(runtime, game_id)
     assert [snap["seq"] for snap in archive["snapshots"]] == [seq for seq, _ in stored]

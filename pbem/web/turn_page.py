@@ -403,7 +403,9 @@ def _peeks(view: Mapping[str, Any]) -> list[str]:
 
 
 def _log_entry(entry: HistoryEntry, names: Sequence[str], zone_name: str) -> LogEntry:
-    actor = names[entry.actor] if entry.actor is not None and 0 <= entry.actor < len(names) else None
+    actor = entry.actor_name
+    if actor is None and entry.actor is not None and 0 <= entry.actor < len(names):
+        actor = names[entry.actor]
     return LogEntry(seq=entry.seq, when=local_time(entry.created_at, zone_name), actor=actor, lines=list(entry.lines))
 
 

@@ -24,10 +24,12 @@ import engine
 from pbem.models import Game, HostAction, Snapshot
 from pbem.service.history.disclosure import Disclosure
 from pbem.service.history.fairness import SealedRound, sealed_rounds
+from pbem.service.history.holders import former_holders_of, names_at
 from pbem.service.history.replay import unsaid
 
-# 2: snapshots as open views with their events and moves as everyone may read them; deals opened in parts.
-FORMAT = "saboteur-pbem-archive-2"
+# 3: snapshots as open views with their events and moves as everyone may read them; deals opened in parts;
+# each snapshot names who held its actor's seat then, and each seat lists its earlier holders.
+FORMAT = "saboteur-pbem-archive-3"
 
 
 def game_archive(session: Session, game: Game, *, include_emails: bool = False) -> dict[str, Any]:
@@ -57,10 +59,14 @@ def game_archive(session: Session, game: Game, *, include_emails: bool = False) 
                 "name": seat.display_name,
                 "is_bot": seat.is_bot,
                 "email": seat.email if include_emails else None,
+                "former_holders": [
+                    {"name": entry["name"], "upto_seq": entry["upto_seq"]}
+                    for entry in former_holders_of(game, seat.seat_index)
+                ],
             }
             for seat in game.seats
         ],
-        "snapshots": _shown_snapshots(snapshots.tuples().all()),
+        "snapshots": _shown_snapshots(game, snapshots.tuples().all()),
         "host_actions": [
             {
                 "created_at": action.created_at.isoformat(),
@@ -77,7 +83,7 @@ def game_archive(session: Session, game: Game, *, include_emails: bool = False) 
 SnapshotRow = tuple[int, datetime, int | None, dict[str, Any] | None, list[dict[str, Any]], dict[str, Any]]
 
 
-def _shown_snapshots(rows: Sequence[SnapshotRow]) -> list[dict[str, Any]]:
+def _shown_snapshots(game: Game, rows: Sequence[SnapshotRow]) -> list[dict[str, Any]]:
     """Each snapshot as everyone may see it once the game is over."""
     hidden = unsaid([(seq, events) for seq, _, _, _, events, _ in rows])
     shown = []
@@ -92,6 +98,7 @@ def _shown_snapshots(rows: Sequence[SnapshotRow]) -> list[dict[str, Any]]:
                 "seq": seq,
                 "created_at": created_at.isoformat(),
                 "actor": actor,
+                "actor_name": names_at(game, seq)[actor] if actor is not None else None,
                 "move": engine.open_move(move, state.options),
                 "events": [event for event in told if event is not None],
                 "view": engine.open_view(state, secret_roles=hidden.after[seq]),

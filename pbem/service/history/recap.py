@@ -18,6 +18,7 @@ import engine
 from pbem.errors import RoundNotOver
 from pbem.models import Game, Snapshot
 from pbem.service.history.disclosure import Disclosure
+from pbem.service.history.holders import handover_lines, names_at
 from pbem.service.history.timeline import round_span, round_starts
 from pbem.service.snapshots import state_at
 
@@ -56,7 +57,7 @@ def round_recap(session: Session, game: Game, round_number: int, disclosure: Dis
         return None
     first, last = round_span(starts, round_number, game.current_seq)
     dealt = state_at(session, game, first)
-    names = game.names
+    names = names_at(game, last)  # who held each seat when the round ended
     roles = list(dealt.roles)
     rows = session.execute(
         select(Snapshot.seq, Snapshot.events)
@@ -71,7 +72,7 @@ def round_recap(session: Session, game: Game, round_number: int, disclosure: Dis
     held = [[SECRET_ROLE if seat in swapped else engine.role_name(role)] for seat, role in enumerate(roles)]
     entries: list[RecapEntry] = []
     for seq, events in moves:
-        lines = _declassified(events, kinds, names, roles, held, secret)
+        lines = _declassified(events, kinds, names_at(game, seq), roles, held, secret) + handover_lines(game, seq)
         if lines:
             entries.append(RecapEntry(seq=seq, lines=lines))
     return Recap(

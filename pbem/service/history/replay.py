@@ -23,6 +23,7 @@ import engine
 from pbem.models import Game, Snapshot
 from pbem.service.events import SERVER_EVENTS, describe, describe_openly, visible_events
 from pbem.service.history.disclosure import game_is_closed
+from pbem.service.history.holders import handover_lines, names_at
 from pbem.service.history.timeline import round_starts
 from pbem.service.snapshots import state_at
 
@@ -192,7 +193,7 @@ def _step(
     return ReplayStep(
         game_id=game.public_id,
         title=game.title,
-        players=game.names,
+        players=names_at(game, entry.seq),
         computer_seats=frozenset(seat.seat_index for seat in game.seats if seat.is_bot),
         seat=eyes.seat,
         open=eyes.open,
@@ -210,8 +211,8 @@ def _entry(
     game: Game, eyes: Eyes, seq: int, actor: int | None, when: datetime, events: list[dict[str, Any]],
     options: dict[str, Any], secrets: Sequence[frozenset[int]],
 ) -> ReplayEntry:
-    names = game.names
-    lines = eyes.lines(events, names, options, secrets)
+    names = names_at(game, seq)
+    lines = eyes.lines(events, names, options, secrets) + handover_lines(game, seq)
     if seq == 0:
         lines = ["The cards are dealt.", *lines]
     who = names[actor] if actor is not None and 0 <= actor < len(names) else None

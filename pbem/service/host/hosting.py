@@ -25,7 +25,7 @@ from pbem.errors import GameNotFound, NotYourGame, RateLimited, RollbackAcrossRo
 from pbem.mail.status import SeatMailStatus, mail_statuses, seat_mail_status
 from pbem.models import Game, GameStatus, HostAction, Snapshot
 from pbem.models.games import OVER_STATUSES
-from pbem.service.events import describe, visible_events
+from pbem.service.history.holders import lines_at, names_at
 from pbem.service.host.host_access import HostSession, normal_email
 from pbem.service.host.invitations import InvitationLimits
 from pbem.service.host.local_times import LocalTime, local_time_of
@@ -223,10 +223,9 @@ class Hosting:
                 )
                 .order_by(Snapshot.seq.desc())
             ).all()
-        names = detail_game.names
         return [
-            Turn(seq, created_at, names[actor] if actor is not None else None,
-                 describe(visible_events(events, None), names))
+            Turn(seq, created_at, names_at(detail_game, seq)[actor] if actor is not None else None,
+                 lines_at(detail_game, seq, events, None))
             for seq, created_at, actor, events in rows
         ]
 

@@ -33,6 +33,7 @@ from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import AddressChange, Game, GameStatus, Seat
 from pbem.models.games import RUNNING_STATUSES
 from pbem.models.row_writes import rows_changed
+from pbem.service.history.holders import record_handover
 from pbem.service.host.host_access import HostSession, normal_email
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.rows import lock_game
@@ -138,6 +139,7 @@ class Moderation:
                 raise ValidationError(f"Another seat is already called {new_name}; choose a different name.")
             check_receiver(game, row, new_email, host.email, newcomer=True)
             old_name, was_bot, old_email = row.display_name, row.is_bot, row.email
+            record_handover(game, seat, old_name)  # the moves so far stay theirs in every history
             row.display_name, row.email, row.is_bot = new_name, new_email, False
             row.token_version += 1
             row.notify_mode, row.last_seen_at, row.chat_emails = "turn", None, False

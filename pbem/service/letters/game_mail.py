@@ -18,7 +18,8 @@ import engine
 from pbem.addresses import mailbox_key
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import Game, OutboxMessage, Rematch, Seat, Snapshot
-from pbem.service.events import describe, visible_events
+from pbem.service.events import visible_events
+from pbem.service.history.holders import lines_at
 from pbem.service.letters import contents, trust_context
 from pbem.service.letters.board_picture import board_content_id
 from pbem.service.letters.spectator_mail import queue_round_end_emails
@@ -203,11 +204,11 @@ class GameMail:
             .where(Snapshot.game_id == game.id, Snapshot.actor_seat == seat.seat_index, Snapshot.seq < game.current_seq)
             .scalar_subquery()
         )
-        events = _visible_since(session, game, seat.seat_index, last_own)
+        lines = _lines_since(session, game, seat.seat_index, last_own)
         deadline = turn_deadline(game)
         context = contents.your_turn(
             seat_view(state, seat.seat_index, game.names),
-            describe(events, game.names, seat.seat_index),
+            lines,
             format_when(deadline, seat.timezone) if deadline is not None else None,
         )
         context["waiting_since"] = format_when(game.turn_started_at, seat.timezone) if game.turn_started_at else None
@@ -332,8 +333,7 @@ class GameMail:
             .order_by(OutboxMessage.id.desc())
             .limit(1)
         )
-        events = _visible_since(session, game, seat.seat_index, previous if previous is not None else 0)
-        lines = describe(events, game.names, seat.seat_index)
+        lines = _lines_since(session, game, seat.seat_index, previous if previous is not None else 0)
         deadline = turn_deadline(game)
         context = contents.daily_digest(
             seat_view(state, seat.seat_index, game.names),
@@ -403,14 +403,16 @@ def _when_moved(game: Game, seat: Seat) -> str | None:
     return format_when(moved, seat.timezone) if moved is not None else None
 
 
-def _visible_since(
+def _lines_since(
     session: Session, game: Game, seat: int, after_seq: int | ColumnElement[int]
-) -> list[dict[str, Any]]:
-    """The events after snapshot `after_seq` that `seat` may see, in order."""
-    batches = session.scalars(
-        select(Snapshot.events).where(Snapshot.game_id == game.id, Snapshot.seq > after_seq).order_by(Snapshot.seq)
+) -> list[str]:
+    """The lines `seat` may read of the moves after snapshot `after_seq`, each named as at the time, in order."""
+    rows = session.execute(
+        select(Snapshot.seq, Snapshot.events)
+        .where(Snapshot.game_id == game.id, Snapshot.seq > after_seq)
+        .order_by(Snapshot.seq)
     )
-    return [event for batch in batches for event in visible_events(batch, seat)]
+    return [line for seq, events in rows.tuples() for line in lines_at(game, seq, events, seat)]
 
 
 def _payout_events(session: Session, game: Game, round_number: int) -> list[dict[str, Any]]:

@@ -42,8 +42,9 @@ from pbem.memo import remember_when_committed, remembered
 from pbem.models import Game, GameStatus, HostAction, Seat, Snapshot
 from pbem.models.games import OVER_STATUSES, RUNNING_STATUSES, SNAPSHOT_SOURCES
 from pbem.models.row_writes import insert_row, update_row
-from pbem.service.events import describe, visible_events
+from pbem.service.events import visible_events
 from pbem.service.history.fairness import seal_dealt_round
+from pbem.service.history.holders import lines_at, names_at
 from pbem.service.letters.game_mail import GameMail
 from pbem.service.rows import find_game, lock_for_move, lock_game, require_seat
 from pbem.service.snapshots import latest_state, seat_view, state_at
@@ -118,6 +119,7 @@ class HistoryEntry:
     created_at: datetime
     actor: int | None
     lines: list[str]
+    actor_name: str | None = None  # who held the actor's seat when the move was made
 
 
 class GameService:
@@ -536,7 +538,8 @@ class GameService:
                         seq=row.seq,
                         created_at=row.created_at,
                         actor=row.actor_seat,
-                        lines=describe(visible_events(row.events, seat), names, seat),
+                        lines=lines_at(game, row.seq, row.events, seat),
+                        actor_name=names_at(game, row.seq)[row.actor_seat] if row.actor_seat is not None else None,
                     )
                     for row in rows
                 ]
@@ -544,7 +547,7 @@ class GameService:
             if game.current_seq is None:
                 return []
             # A copy of the list: the stored one is shared with later requests.
-            key = (game.public_id, game.current_seq, seat, tuple(names))
+            key = (game.public_id, game.current_seq, seat, tuple(names), len(game.former_holders or ()))
             return list(remembered(session, "history", key, described))
 
     def engine_state(self, game_id: str) -> tuple[engine.Game, int]:

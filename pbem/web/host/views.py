@@ -285,7 +285,8 @@ def game_json(game_id: str) -> Response:
             for seat in detail.seats
         ],
         view=detail.public_view,
-        log=[{"seq": entry.seq, "actor": entry.actor, "lines": entry.lines} for entry in detail.history],
+        log=[{"seq": entry.seq, "actor": entry.actor, "actor_name": entry.actor_name, "lines": entry.lines}
+             for entry in detail.history],
         host_actions=[
             {
                 "action": action.action,
@@ -436,12 +437,11 @@ def render_game(game_id: str, *, status: int = 200, problem: str | None = None) 
     host = require_host()
     hosting = runtime().hosting
     detail = hosting.detail(game_id, host)
-    names = [seat.name for seat in detail.seats]
     log = [
         LogEntry(
             seq=entry.seq,
             when=local_time(entry.created_at, "UTC"),
-            actor=names[entry.actor] if entry.actor is not None else None,
+            actor=entry.actor_name,
             lines=list(entry.lines),
         )
         for entry in reversed(detail.history)
