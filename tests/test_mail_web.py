@@ -2,27 +2,34 @@
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import random
 import re
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
+from playwright.sync_api import Page
 from sqlalchemy import select, update
 
 from pbem import create_app
 from pbem.chance import SeededChance
 from pbem.clock import SettableClock
 from pbem.config import Config
+from pbem.mail.deliver import Deliverer
 from pbem.models import OutboxMessage, Seat
-from pbem.runtime import Runtime
+from pbem.runtime import Runtime, board_painter
 from pbem.service.turns.games import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
 from pbem.web.security import CONTENT_SECURITY_POLICY
+from tests.support.browser import LiveServer
 from tests.support.database import dump
-from tests.support.games import NewGame, play_moves
-from tests.support.mail import mailbox
-
+from tests.support.games import Arranged, NewGame, play_moves
+from tests.support.mail import SmtpServer, mailbox
+from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
 
 
 def unsubscribe_path(message: OutboxMessage) -> str:
@@ -170,7 +177,61 @@ def test_the_source_of_an_email_is_what_smtp_would_carry(
 
     source = client.get(f"/dev/mail/{row.id}.eml").get_data(as_text=True)
 
-    assert f"Message-ID: {row.message_id}" in source and "Content-Type: multipart/alternative" in source
+    assert f"Message-ID: {row.message_id}\r\n" in source and "Content-Type: multipart/alternative" in source
+
+
+def a_turn_email_with_its_board(runtime: Runtime, arranged_game: Arranged) -> tuple[OutboxMessage, bytes]:
+    """Ann builds a card; Bo's turn email, written, and the board picture it carries."""
+    state = arrange(4, board=TO_THE_GOALS, hands={0: ["straight_ew"]}, turn=0)
+    game_id = arranged_game(state)
+    move = {"type": "play", "card": card_in_hand(state, 0, "straight_ew"), "x": 7, "y": 0, "rotated": False}
+    runtime.games.submit_move(game_id, 0, move, runtime.games.current_state(game_id).seq, "m-0")
+    [turn] = mailbox(runtime, "your_turn")
+    return turn, board_painter().public_board(runtime.games.engine_state(game_id)[0])
+
+
+def test_the_catcher_shows_the_turn_emails_board_picture_from_the_message_itself(
+    client: FlaskClient, runtime: Runtime, arranged_game: Arranged
+) -> None:
+    turn, picture = a_turn_email_with_its_board(runtime, arranged_game)
+    assert "cid:board." in turn.body_html
+
+    response = client.get(f"/dev/mail/{turn.id}/html")
+
+    body = response.get_data(as_text=True)
+    [shown] = re.findall(r'<img src="data:image/png;base64,([^"]+)"', body)
+    assert base64.b64decode(shown) == picture and "cid:" not in body
+    assert "img-src data:" in response.headers["Content-Security-Policy"]
+
+
+@pytest.mark.browser
+def test_in_chromium_the_catcher_shows_the_turn_email_with_its_board_picture(
+    live_server: LiveServer, runtime: Runtime, arranged_game: Arranged, page: Page,
+    screenshots: Callable[[Any, str], Path | None], size: str,
+) -> None:
+    turn, _ = a_turn_email_with_its_board(runtime, arranged_game)
+
+    page.goto(f"{live_server.url}/dev/mail/{turn.id}")
+
+    picture = page.frame_locator("iframe").locator("img[alt^='The board']")
+    picture.wait_for()
+    assert picture.evaluate("image => image.complete && image.naturalWidth > 0")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # long headers wrap
+    screenshots(page, f"catcher-turn-email-{size}")
+
+
+def test_the_catchers_source_of_a_turn_email_is_the_bytes_smtp_carried(
+    client: FlaskClient, smtp_runtime: Runtime, smtp_deliverer: Deliverer, smtp_server: SmtpServer,
+    arranged_game: Arranged,
+) -> None:
+    turn, _ = a_turn_email_with_its_board(smtp_runtime, arranged_game)
+    smtp_deliverer.run()
+    [carried] = [mail for mail in smtp_server.received if turn.to_address in mail.rcpt_tos]
+
+    source = client.get(f"/dev/mail/{turn.id}.eml").get_data()
+
+    assert source == carried.data
+    assert any(part.get_content_type() == "image/png" for part in carried.message.walk())
 
 
 def test_a_turn_email_not_written_yet_is_listed_and_says_so(

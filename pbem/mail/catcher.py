@@ -12,13 +12,14 @@ from contextlib import contextmanager
 from email.message import EmailMessage
 
 from pbem.mail.backends import PermanentFailure
+from pbem.mail.message import wire_bytes
 
 
 class CatcherConnection:
     def send(self, message: EmailMessage, recipient: str) -> None:
         if message["To"] != recipient:
             raise PermanentFailure(f"the message is addressed to {message['To']}, not {recipient}")
-        message.as_bytes()  # what SMTP would transmit: a header that cannot be encoded fails here
+        wire_bytes(message)  # what SMTP would transmit: a header that cannot be encoded fails here
 
 
 class CatcherBackend:

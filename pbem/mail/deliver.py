@@ -195,13 +195,26 @@ class Deliverer:
                 games = _load_games(session, rows)
                 ordered = sorted(rows, key=lambda row: (row.next_attempt_at, row.id))
                 claims = [
-                    Claim(outgoing_mail(row, self._pictures(session, row) if self._pictures else ()), token)
+                    Claim(self._outgoing(session, row), token)
                     for row in ordered
                     if self._ready(session, row, games, now, report)
                 ]
                 if claims:
                     return claims
                 # Every candidate was taken by another deliverer or settled here: look again.
+
+    def preview(self, row_id: int) -> EmailMessage | None:
+        """The message this deliverer would send for one outbox row, pictures and all, changing nothing (for the
+        mail catcher); None when there is no such row or it is not written yet."""
+        with self._db.read() as session:
+            row = session.get(OutboxMessage, row_id)
+            if row is None or not row.composed:
+                return None
+            return build_message(self._outgoing(session, row), self._settings.from_address)
+
+    def _outgoing(self, session: Session, row: OutboxMessage) -> OutgoingMail:
+        """A written row as plain data, with the pictures its HTML part shows."""
+        return outgoing_mail(row, self._pictures(session, row) if self._pictures else ())
 
     def _ready(
         self, session: Session, row: OutboxMessage, games: dict[int, Game], now: datetime, report: DeliveryReport

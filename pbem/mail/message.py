@@ -3,7 +3,8 @@
 A multipart/alternative message (plain text first, HTML second, as RFC 2046 orders them: clients show
 the last part they can), one address in `To`, never Cc or Bcc. Pictures the HTML part shows (a turn email's
 board) go with it as a multipart/related, each named by its Content-ID (`<img src="cid:...">`). The Date is when the
-email was composed, so a retry resends the very same message, Message-ID and all.
+email was composed and the MIME boundaries are named after the Message-ID, so every build of a row gives the same
+bytes: a retry resends the very same message, and the mail catcher shows what SMTP carried.
 
 Headers are written by `WIRE_POLICY`: a header of plain ASCII is folded only at its own spaces, never into RFC 2047
 encoded-words, which are for words a person reads: a `List-Unsubscribe` link or a Message-ID so written is none.
@@ -11,6 +12,7 @@ encoded-words, which are for words a person reads: a `List-Unsubscribe` link or 
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -106,7 +108,21 @@ def build_message(mail: OutgoingMail, from_address: str) -> EmailMessage:
     for image in mail.inline:
         html.add_related(image.data, "image", "png", cid=f"<{image.content_id}>", filename=image.filename,
                          disposition="inline")
+    _name_boundaries(message, mail.message_id)
     return message
+
+
+def _name_boundaries(message: EmailMessage, message_id: str) -> None:
+    """Each multipart's boundary from the Message-ID (random, and unknown to whoever wrote the text) and its place."""
+    stem = hashlib.sha256(message_id.encode()).hexdigest()[:32]
+    multiparts = [part for part in message.walk() if part.is_multipart()]
+    for place, part in enumerate(multiparts):
+        part.set_boundary(f"=_{stem}.{place}")
+
+
+def wire_bytes(message: EmailMessage) -> bytes:
+    """The message as SMTP carries it: every header and part as `WIRE_POLICY` writes them, lines ended by CRLF."""
+    return message.as_bytes(policy=message.policy.clone(linesep="\r\n"))
 
 
 def outgoing_mail(row: OutboxMessage, inline: tuple[InlineImage, ...] = ()) -> OutgoingMail:

@@ -1,20 +1,24 @@
 """The mail catcher's window, development mode only: every email the server queued, as its recipient would see it.
 
 Registered only in development (production answers 404). Mail comes from the outbox table, never from
-a mailbox. The HTML part is served on its own with a CSP sandbox (an opaque origin: no script, no
+a mailbox, built by the deliverer exactly as it goes out (`Deliverer.preview`): the source is the bytes SMTP
+carries, pictures and all. The HTML part is served on its own with a CSP sandbox (an opaque origin: no script, no
 access to this application's cookies or pages) and shown in a sandboxed iframe that may only open
-links in a new tab; the app's own pages keep their Content-Security-Policy.
+links in a new tab; the pictures it names by `cid:` are shown from the message's own parts, as data: URLs.
+The app's own pages keep their Content-Security-Policy.
 """
 
 from __future__ import annotations
 
+import base64
 import re
+from email.message import EmailMessage
 
 from flask import Blueprint, Response, abort, render_template
 from markupsafe import Markup, escape
 from sqlalchemy import select
 
-from pbem.mail.message import build_message, outgoing_mail
+from pbem.mail.message import wire_bytes
 from pbem.models import OutboxMessage
 from pbem.web.app_context import runtime
 
@@ -51,14 +55,14 @@ def message(message_id: int) -> str:
     row = _row(message_id)
     if row.body_text is None:  # not composed yet
         return render_template("dev/mail_message.html", message=row, headers=[], text=None)
-    built = build_message(outgoing_mail(row), runtime().config.mail.from_address)
+    built = _built(message_id)
     headers = [(name, str(value)) for name, value in built.items() if name.lower() != "content-type"]
     return render_template("dev/mail_message.html", message=row, headers=headers, text=linkify(row.body_text))
 
 
 @blueprint.get("/<int:message_id>/html")
 def html_part(message_id: int) -> Response:
-    body = _composed_row(message_id).body_html or ""
+    body = with_pictures(_built(message_id))
     head = body.find("<head>")
     framed = body[: head + len("<head>")] + NEW_TAB + body[head + len("<head>") :] if head >= 0 else NEW_TAB + body
     response = Response(framed, mimetype="text/html")
@@ -69,8 +73,19 @@ def html_part(message_id: int) -> Response:
 
 @blueprint.get("/<int:message_id>.eml")
 def source(message_id: int) -> Response:
-    built = build_message(outgoing_mail(_composed_row(message_id)), runtime().config.mail.from_address)
-    return Response(built.as_string(), mimetype="text/plain")
+    return Response(wire_bytes(_built(message_id)), mimetype="text/plain")
+
+
+def with_pictures(built: EmailMessage) -> str:
+    """The HTML part, each picture it names by `cid:` written in as a data: URL of that part of the message."""
+    html = built.get_body(("html",))
+    body = html.get_content() if html is not None else ""
+    for part in built.walk():
+        content_id = part["Content-ID"]
+        if content_id is not None and part.get_content_maintype() == "image":
+            data = base64.b64encode(part.get_content()).decode("ascii")
+            body = body.replace(f"cid:{content_id.strip('<>')}", f"data:{part.get_content_type()};base64,{data}")
+    return body
 
 
 def linkify(text: str) -> Markup:
@@ -94,8 +109,10 @@ def _row(message_id: int) -> OutboxMessage:
     return row
 
 
-def _composed_row(message_id: int) -> OutboxMessage:
-    row = _row(message_id)
-    if not row.composed:
+def _built(message_id: int) -> EmailMessage:
+    """The email as the deliverer sends it; 404 for no such email, or one not written yet."""
+    _row(message_id)
+    built = runtime().deliverer().preview(message_id)
+    if built is None:
         abort(404, "This email has not been written yet: a turn email is written when it goes out.")
-    return row
+    return built
