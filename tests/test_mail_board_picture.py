@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import struct
 import zlib
 from collections.abc import Mapping
 from email.message import EmailMessage
+from html.parser import HTMLParser
 from typing import Any
 
 import engine
@@ -42,6 +44,48 @@ def decoded_png(data: bytes) -> tuple[int, int, bytes]:
 def natural_size(view: Mapping[str, Any]) -> tuple[int, int]:
     frame = frame_of(view)
     return LABEL + frame.columns * CARD_W, LABEL + frame.rows * CARD_H
+
+
+def style_of(attributes: list[tuple[str, str | None]]) -> dict[str, str]:
+    style = dict(attributes).get("style") or ""
+    pairs = (declaration.split(":", 1) for declaration in style.split(";") if ":" in declaration)
+    return {name.strip(): value.strip() for name, value in pairs}
+
+
+class PictureStyle(HTMLParser):
+    """The colour of the board picture's fallback text (its own, or the one it inherits) and its background."""
+
+    VOID = frozenset({"img", "br", "meta", "hr", "input", "link"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.colours: list[str | None] = []
+        self.found: tuple[str, str] | None = None
+        self.alt = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        style = style_of(attrs)
+        colour = style.get("color") or next((c for c in reversed(self.colours) if c), "#000000")
+        if tag == "img" and (dict(attrs).get("src") or "").startswith("cid:board."):
+            self.found = (colour, style.get("background-color") or style.get("background", "#ffffff"))
+            self.alt = dict(attrs).get("alt") or ""
+        if tag not in self.VOID:
+            self.colours.append(style.get("color"))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in self.VOID and self.colours:
+            self.colours.pop()
+
+
+def contrast(foreground: str, background: str) -> float:
+    """WCAG 2's contrast ratio of two #rrggbb colours."""
+    def luminance(colour: str) -> float:
+        channels = [int(colour[at:at + 2], 16) / 255 for at in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    lighter, darker = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
 
 
 def one_build_to_go(runtime: Runtime, arranged_game: Arranged) -> tuple[str, engine.Game]:
@@ -127,3 +171,19 @@ def test_a_turn_email_lists_the_hand_only_for_a_seat_that_asked(runtime: Runtime
 
     assert f"Your hand: {hands[1]}." in asked[0] and "Your hand:</strong>" in asked[1]
     assert "Your hand" not in not_asked[0] + not_asked[1]
+
+
+def test_the_pictures_fallback_text_is_light_and_readable_on_the_dark_board_box(
+    runtime: Runtime, arranged_game: Arranged
+) -> None:
+    """A client that blocks pictures shows the alt text in the picture's own box, on the board's dark colour."""
+    one_build_to_go(runtime, arranged_game)
+    [turn] = mailbox(runtime, "your_turn")
+
+    picture = PictureStyle()
+    picture.feed(turn.body_html)
+
+    assert picture.found is not None and picture.alt.startswith("The board: ")
+    colour, background = picture.found
+    assert re.fullmatch(r"#[0-9a-f]{6}", colour) and re.fullmatch(r"#[0-9a-f]{6}", background)
+    assert contrast(colour, background) >= 7  # WCAG AAA for text of any size
