@@ -13,7 +13,7 @@ The harness (`engine.bots.match`) reads each round's roles to seat the right bot
 see the game: each gets its seat's view, legal moves and visible events only. Every move a bot
 returns is checked against the legal moves.
 
-    .venv/bin/python -m bench.bot_bench [--games 96] [--seed 0]
+    .venv/bin/python -m bench.bot_bench [--games 96] [--seed 0] [--short]
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 
 import engine
+from bench.short import parse_args
 from engine.bots.match import Decider, bot_game
 from engine.bots.tunnel import layout_from_view, survey
 from engine.variants import get_variant
@@ -96,7 +97,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=96, help="games per match-up (players cycle 3..10)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
-    args = parser.parse_args()
+    args = parse_args(parser, games=2)
     print(f"{args.games} games per match-up, 3-10 players, seeds {args.seed}..{args.seed + args.games - 1}")
     for name, (diggers, saboteurs) in MATCHUPS.items():
         tally = Tally()

@@ -7,7 +7,7 @@ a 10-player base game and a 12-player Saboteur 2 game, complete random games per
 Every time is also given as a ratio to a baseline measured in the same run (a JSON round trip
 of the same snapshot), so figures from a busy machine stay comparable.
 
-    .venv/bin/python -m bench.engine_bench [--games 40]
+    .venv/bin/python -m bench.engine_bench [--games 40] [--repeat 300] [--short]
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import statistics
 import time
 
 import engine
+from bench.short import parse_args
 from engine.rules import legal_moves
 from engine.variants import get_variant
 
@@ -89,25 +90,27 @@ def games_per_second(players: int, games: int, variant: str = "base") -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
-    args = parser.parse_args()
+    parser.add_argument("--repeat", type=int, default=300, help="calls per median (default 300)")
+    args = parse_args(parser, games=2, repeat=20)
+    repeat = args.repeat
 
     g, seat = big_board_state()
     snapshot = g.to_dict()
-    baseline = median_time(lambda: json.loads(json.dumps(snapshot)), 300)
+    baseline = median_time(lambda: json.loads(json.dumps(snapshot)), repeat)
 
     def fresh_legal():
         g.reach = None  # as after loading a snapshot: nothing cached
         legal_moves(g, seat)
 
-    legal = median_time(fresh_legal, 300)
+    legal = median_time(fresh_legal, repeat)
     moves = legal_moves(g, seat)
     move = next(m for m in moves if "rotated" in m)
-    apply = median_time(lambda: engine.apply_move(g, seat, move), 300)
+    apply = median_time(lambda: engine.apply_move(g, seat, move), repeat)
     view_times = {}
     for variant, players in (("base", 10), ("saboteur2", 12)):
         for stage, state in mid_and_late(players, variant).items():
             view_times[f"{variant}, {players} players, {stage}"] = (
-                median_time(lambda state=state: engine.view(state, 0), 300), len(state.results), len(state.board))
+                median_time(lambda state=state: engine.view(state, 0), repeat), len(state.results), len(state.board))
     five = games_per_second(5, args.games)
     ten = games_per_second(10, max(args.games // 2, 5))
     s2_five = games_per_second(5, args.games, "saboteur2")

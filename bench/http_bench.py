@@ -6,6 +6,7 @@ move / floor B. Scenarios, options and figures: docs/performance.md.
 
     .venv/bin/python -m bench.http_bench [--seconds 10] [--concurrency 8] [--games 200] [--workers 4]
         [--rounds 2] [--warmup 1] [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test] [--json results.json]
+        [--short]
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 from bench.http_client import CSRF_ATTRIBUTE, Reply, Stats, closed_loop, send, session_cookie
 from bench.pg_schemas import scratch_schema
 from bench.production import production
+from bench.short import parse_args
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 SIX = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
@@ -228,7 +230,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=1.0, help="seconds of each scenario before measuring")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", default="", help="also write the figures to this file")
-    args = parser.parse_args()
+    args = parse_args(parser, seconds=1.0, concurrency=4, games=10, workers=2, rounds=1, warmup=0.2)
 
     with scratch_schema(args.postgres) as url, production(url, workers=args.workers, bench_routes=True) as prod:
         started = time.perf_counter()

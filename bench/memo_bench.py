@@ -11,7 +11,7 @@ In-process (Flask's test client, a SQLite file), so the figures are the app's ow
 
 and prints the medians, the ratio warm / cold, and the memory.
 
-    .venv/bin/python -m bench.memo_bench [--games 120] [--moves 40]
+    .venv/bin/python -m bench.memo_bench [--games 120] [--moves 40] [--short]
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import time
 import tracemalloc
 
 import engine
+from bench.short import parse_args
 from pbem import create_app
 from pbem.config import Config
 from pbem.memo import CAPACITY
@@ -34,13 +35,7 @@ from pbem.web.app_context import EXTENSION_KEY
 SIX = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=120)
-    parser.add_argument("--moves", type=int, default=40)
-    args = parser.parse_args()
-
-    folder = tempfile.mkdtemp(prefix="memo-bench-")
+def measure(folder: str, games: int, moves: int) -> None:
     url = f"sqlite:///{folder}/bench.db"
     upgrade(url)
     config = Config(database_url=url, instance_path=folder, secret_keys=("m" * 32,), base_url="http://localhost")
@@ -48,17 +43,17 @@ def main() -> None:
     runtime = app.extensions[EXTENSION_KEY]
     rng = random.Random(1)
     pages: list[tuple[str, list[str]]] = []
-    for number in range(args.games):
+    for number in range(games):
         game_id = runtime.games.create_game(title=f"Memo {number}", players=SIX, host_email="host@example.org")
         runtime.games.start_game(game_id)
-        for _ in range(args.moves):
+        for _ in range(moves):
             state, seq = runtime.games.engine_state(game_id)
             seat = engine.to_act(state)
             if seat is None:
                 break
             runtime.games.submit_move(game_id, seat, engine.bots.choose(state, seat, rng), seq, f"m-{seq}")
         pages.append((game_id, [invite.link.rsplit("/", 1)[1] for invite in runtime.games.invites(game_id)]))
-    print(f"{args.games} games of six, {args.moves} moves each, set up in {folder}")
+    print(f"{games} games of six, {moves} moves each, set up")
 
     clients = []
     for game_id, tokens in pages[:20]:
@@ -100,6 +95,16 @@ def main() -> None:
     tracemalloc.stop()
     print(f"memo entries per kind  {memo.sizes()} (capacity {dict(CAPACITY)})")
     print(f"memory held            {(held - before) / 1e6:7.1f} MB after {len(pages) * 6} seats' pages")
+    runtime.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=120)
+    parser.add_argument("--moves", type=int, default=40)
+    args = parse_args(parser, games=3, moves=10)
+    with tempfile.TemporaryDirectory(prefix="memo-bench-") as folder:
+        measure(folder, args.games, args.moves)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ game is also stored twice over, back to back, as one synthetic history of about 
 - the offline replay file (every step in one HTML file): time to build, size, size gzipped;
 - the JSON archive: time to build, size.
 
-    .venv/bin/python -m bench.replay_bench [--postgres postgresql+psycopg://postgres@127.0.0.1/test]
+    .venv/bin/python -m bench.replay_bench [--postgres postgresql+psycopg://postgres@127.0.0.1/test] [--players 12]
+        [--moves N] [--steps 40] [--short]
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from sqlalchemy import select
 
 import engine
 from bench.pg_schemas import scratch_schema
+from bench.short import parse_args
 from pbem import create_app
 from pbem.clock import SettableClock
 from pbem.config import Config
@@ -40,13 +42,13 @@ from pbem.service.turns.games import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu"]
-STEPS_MEASURED = 40
 
 
-def long_game(runtime: Runtime) -> str:
-    """A 12-player Saboteur 2 game through the game service, played to its end with one-card passes."""
+def long_game(runtime: Runtime, seats: int, length: int) -> str:
+    """A Saboteur 2 game of `seats` players through the game service, played with one-card passes to its end, or
+    to snapshot `length` if that is more than 0 (the benchmark then marks it over all the same)."""
     # Computer players all: the game is played here, move by move, and nobody needs an email.
-    players = [PlayerSpec(name, is_bot=True) for name in NAMES]
+    players = [PlayerSpec(name, is_bot=True) for name in NAMES[:seats]]
     game_id = runtime.games.create_game(title="Long mine", players=players, host_email="h@example.org",
                                         variant="saboteur2")
     runtime.games.start_game(game_id)
@@ -54,7 +56,7 @@ def long_game(runtime: Runtime) -> str:
     while True:
         state, seq = runtime.games.engine_state(game_id)
         seat = engine.to_act(state)
-        if seat is None:
+        if seat is None or seq >= length > 0:
             return game_id
         moves = engine.legal_moves(state, seat)
         short = [m for m in moves if m["type"] != "pass" or len(m["cards"]) == 1]
@@ -97,7 +99,7 @@ def get(client: FlaskClient, path: str) -> bytes:
     return response.data
 
 
-def measure(runtime: Runtime, client: FlaskClient, game_id: str, label: str) -> None:
+def measure(runtime: Runtime, client: FlaskClient, game_id: str, label: str, measured_steps: int) -> None:
     with runtime.db.write() as session:
         game = session.scalars(select(Game).where(Game.public_id == game_id)).one()
         last, status = game.current_seq, game.status
@@ -109,7 +111,7 @@ def measure(runtime: Runtime, client: FlaskClient, game_id: str, label: str) -> 
     for state in ("active", "finished"):
         with runtime.db.write() as session:
             session.scalars(select(Game).where(Game.public_id == game_id)).one().status = state
-        steps = [round(k * last / (STEPS_MEASURED - 1)) for k in range(STEPS_MEASURED)]
+        steps = [round(k * last / (measured_steps - 1)) for k in range(measured_steps)]
         times = [timed(lambda s=s: get(client, f"/table/{game_id}/replay?step={s}"))[0] for s in steps]
         eyes = "a player's eyes, game running" if state == "active" else "everything open, game over"
         print(f"  replay step, {eyes:<31} median {statistics.median(times) * 1e3:7.1f} ms "
@@ -127,16 +129,16 @@ def measure(runtime: Runtime, client: FlaskClient, game_id: str, label: str) -> 
         session.scalars(select(Game).where(Game.public_id == game_id)).one().status = status
 
 
-def run(database_url: str, instance: Path) -> None:
+def run(database_url: str, instance: Path, seats: int, length: int, measured_steps: int) -> None:
     config = Config(mode="development", base_url="http://bench.invalid", secret_keys=("bench-secret-key-0123456789",),
                     database_url=database_url, instance_path=str(instance))
     app = create_app(config, clock=SettableClock(datetime(2026, 1, 5, 9, tzinfo=UTC)))
     runtime: Runtime = app.extensions[EXTENSION_KEY]
     Base.metadata.create_all(runtime.db.engine)
     try:
-        game_id = long_game(runtime)
-        measure(runtime, app.test_client(), game_id, "A 12-player Saboteur 2 game")
-        measure(runtime, app.test_client(), doubled(runtime, game_id), "The same history twice over")
+        game_id = long_game(runtime, seats, length)
+        measure(runtime, app.test_client(), game_id, f"A {seats}-player Saboteur 2 game", measured_steps)
+        measure(runtime, app.test_client(), doubled(runtime, game_id), "The same history twice over", measured_steps)
     finally:
         runtime.close()
 
@@ -144,14 +146,21 @@ def run(database_url: str, instance: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--postgres", default="", help="PostgreSQL URL; a scratch schema is created and dropped")
-    args = parser.parse_args()
+    parser.add_argument("--players", type=int, default=12, choices=range(2, len(NAMES) + 1), metavar="2..12",
+                        help="seats of the game played (default 12)")
+    parser.add_argument("--moves", type=int, default=0,
+                        help="stop after about this many moves (default 0: play the game to its end)")
+    parser.add_argument("--steps", type=int, default=40, help="replay steps measured per game (default 40)")
+    args = parse_args(parser, players=3, moves=30, steps=3)
+    if args.steps < 2:
+        parser.error("--steps must be at least 2 (the first and the last)")
     with tempfile.TemporaryDirectory() as scratch:
         print("SQLite file")
-        run(f"sqlite:///{Path(scratch) / 'bench.sqlite3'}", Path(scratch))
+        run(f"sqlite:///{Path(scratch) / 'bench.sqlite3'}", Path(scratch), args.players, args.moves, args.steps)
         if args.postgres:
             with scratch_schema(args.postgres) as url:
                 print("\nPostgreSQL")
-                run(url, Path(scratch))
+                run(url, Path(scratch), args.players, args.moves, args.steps)
 
 
 if __name__ == "__main__":

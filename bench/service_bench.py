@@ -6,6 +6,7 @@ email, commit) on a SQLite file, and on PostgreSQL when a URL is given. Prints m
 median move time as a ratio to the baseline, so figures from a busy machine stay comparable.
 
     .venv/bin/python -m bench.service_bench [--games 3] [--postgres postgresql+psycopg://postgres@127.0.0.1/test]
+        [--short]
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import engine
 from bench.pg_schemas import scratch_schema
+from bench.short import parse_args
 from pbem.clock import SystemClock
 from pbem.config import Config
 from pbem.models import Base
@@ -78,7 +80,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--postgres", default="", help="PostgreSQL URL; a scratch schema is created and dropped")
-    args = parser.parse_args()
+    args = parse_args(parser, games=1)
 
     baseline_times = engine_only(args.games)
     baseline = statistics.median(baseline_times)

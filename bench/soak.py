@@ -15,7 +15,7 @@ are numbered 0..current with no gap; nothing is left waiting in the outbox, and 
 was taken before it could go out was dropped; every email the outbox says was sent reached aiosmtpd exactly
 once, at the address it names, and nothing else did; and no request got a 5xx.
 
-    .venv/bin/python -m bench.soak [--games 500] [--clients 8] [--postgres URL] [--seed 1]
+    .venv/bin/python -m bench.soak [--games 500] [--clients 8] [--postgres URL] [--seed 1] [--short]
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from aiosmtpd.controller import Controller
 from bench.http_client import CSRF_ATTRIBUTE, Reply, send, session_cookie
 from bench.pg_schemas import scratch_schema
 from bench.production import free_port, production
+from bench.short import parse_args
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
@@ -285,7 +286,7 @@ def main() -> None:
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES, help="PostgreSQL URL; a scratch schema is used")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--mail-timeout", type=float, default=900.0, help="seconds to wait for the outbox to drain")
-    args = parser.parse_args()
+    args = parse_args(parser, games=1, clients=2, workers=2, mail_timeout=120.0)
     rng = random.Random(args.seed)
 
     inbox = Inbox()

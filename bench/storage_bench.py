@@ -11,6 +11,7 @@ random bot, then measures what they stored:
 and prints bytes per snapshot (mean and largest) and per finished game. The goal is at most 2 KB per turn.
 
     .venv/bin/python -m bench.storage_bench [--games 2] [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test]
+        [--no-postgres] [--short]
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 
 import engine
 from bench.pg_schemas import scratch_schema
+from bench.short import parse_args
 from pbem.clock import SystemClock
 from pbem.config import Config
 from pbem.models import Base
@@ -118,7 +120,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES, help="PostgreSQL URL; a scratch schema is used")
     parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
-    args = parser.parse_args()
+    args = parse_args(parser, games=1)
     with tempfile.TemporaryDirectory() as scratch:
         run(f"sqlite:///{Path(scratch) / 'storage.sqlite3'}", "SQLite", args.games, Path(scratch))
         if not args.no_postgres:

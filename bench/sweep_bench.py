@@ -9,7 +9,7 @@ ratio to the 1,000-game case: it should stay near 1 (the sweep reads the
 index on `turn_clocks.due_at`, not the games).
 
     .venv/bin/python -m bench.sweep_bench [--due 50] [--sizes 1000 10000 50000] \
-        [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test]
+        [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test] [--short]
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from pathlib import Path
 from sqlalchemy import insert, text
 
 from bench.pg_schemas import scratch_schema
+from bench.short import parse_args
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.models import Base, Game, Seat, TurnClock
@@ -161,7 +162,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 50_000])
     parser.add_argument("--repeat", type=int, default=3, help="fresh databases per size; the median is shown")
     parser.add_argument("--postgres", default="", help="a PostgreSQL URL: a scratch schema is used and dropped")
-    args = parser.parse_args()
+    args = parse_args(parser, due=5, sizes=[100, 200], repeat=1)
     backends = ["sqlite"] + (["postgresql"] if args.postgres else [])
     for backend in backends:
         base: tuple[float, float] | None = None

@@ -6,6 +6,7 @@
     .venv/bin/python -m bench.faults.run worker-kill      [--kills 10]
     .venv/bin/python -m bench.faults.run two-machines     [--games 40]
     .venv/bin/python -m bench.faults.run all
+    .venv/bin/python -m bench.faults.run worker-kill --short   # any of them, with the outages of the tests
 
 Every run starts its own PostgreSQL cluster (bench/faults/cluster.py: initdb, its own port and folder, removed
 after), its own mail relay (aiosmtpd), gunicorn masters and `pbem scheduler` processes (bench/faults/stack.py),
@@ -35,6 +36,7 @@ from bench.faults.cluster import Cluster, private_cluster, wait_until
 from bench.faults.load import Tally, create_games, play
 from bench.faults.stack import Relay, Stack, relay_running, running_stack
 from bench.http_client import send
+from bench.short import parse_args
 
 FAST_MAIL = {"deliver_interval_seconds": 1, "retry_base_seconds": 1, "retry_cap_seconds": 2, "lease_seconds": 10}
 FAST_SCHEDULER = {"interval_seconds": 1, "sweep_interval_seconds": 1, "bot_delay_seconds": 0}
@@ -376,6 +378,14 @@ SCENARIOS: dict[str, Callable[..., Outcome]] = {
     "worker-kill": worker_kill,
     "two-machines": two_machines,
 }
+# --short: each fault as tests/test_faults_processes.py runs it, with short outages and a few games.
+SHORT: dict[str, dict[str, Any]] = {
+    "postgres-restart": {"outage": 4, "games": 3, "clients": 3, "before": 3, "after": 3},
+    "smtp-outage": {"outage": 6, "tempfail": 4, "games": 3, "clients": 3},
+    "scheduler-kill": {"overdue_games": 40},
+    "worker-kill": {"kills": 4, "every": 1.0, "games": 3, "clients": 3},
+    "two-machines": {"games": 3, "clients": 4, "seconds": 240},
+}
 
 
 def main() -> None:
@@ -387,7 +397,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int)
     parser.add_argument("--kills", type=int, help="worker-kill: how many workers to kill")
     parser.add_argument("--json", action="store_true", help="print the outcomes as JSON too")
-    args = parser.parse_args()
+    args = parse_args(parser)
     chosen = list(SCENARIOS) if args.fault == "all" else [args.fault]
     given = {key: value for key, value in vars(args).items()
              if value is not None and key in ("outage", "tempfail", "games", "clients", "kills")}
@@ -397,7 +407,8 @@ def main() -> None:
             function = SCENARIOS[name]
             code = function.__code__
             accepted = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
-            outcome = function(cluster, **{key: value for key, value in given.items() if key in accepted})
+            options = {**(SHORT[name] if args.short else {}), **given}
+            outcome = function(cluster, **{key: value for key, value in options.items() if key in accepted})
             print(outcome.report(), flush=True)
             if args.json:
                 print(json.dumps({**asdict(outcome), "problems": outcome.problems}, default=str))
