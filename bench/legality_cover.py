@@ -8,8 +8,7 @@ CPU-second, that covers exactly what all the candidates cover together, while ke
 variant, every matchup of each variant and every option set; games that add nothing once the rest are chosen are
 dropped again. Prints the chosen games.
 
-    .venv/bin/pip install coverage   # for measuring only, not a dependency of the project
-    .venv/bin/python -m bench.legality_cover [--json chosen.json]
+    .venv/bin/python -m bench.legality_cover [--json chosen.json] [--games N] [--short]
 """
 from __future__ import annotations
 
@@ -23,6 +22,7 @@ from dataclasses import dataclass
 import coverage
 
 import engine
+from bench.short import parse_args
 from engine.bots import match
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou"]
@@ -57,6 +57,13 @@ def candidates() -> list[Game]:
         for players in PLAYERS[variant]:
             games += [Game(variant, players, *MATCHUPS[s % 3], 50_000 + s) for s in range(games_a_table)]
     return games
+
+
+def spread(games: list[Game], count: int) -> list[Game]:
+    """`count` of the games, evenly spaced through the list (all of them for 0)."""
+    if not 0 < count < len(games):
+        return games
+    return [games[index * len(games) // count] for index in range(count)]
 
 
 def forget() -> None:
@@ -138,8 +145,9 @@ def choose(covered: dict[Game, frozenset], cost: dict[Game, float]) -> list[Game
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", help="also write the measurements here")
-    args = parser.parse_args()
-    games = candidates()
+    parser.add_argument("--games", type=int, default=0, help="play only this many candidates, spread over them all")
+    args = parse_args(parser, games=2)
+    games = spread(candidates(), args.games)
     covered, cost = measure(games)
     everything = frozenset().union(*covered.values())
     chosen = choose(covered, cost)
