@@ -1,6 +1,10 @@
 """A small HTTP load client for the benchmarks: one connection per request (gunicorn's sync workers close
 each), threads in a closed loop, latencies kept per request. Standard library only, so it stays light on
-the machine it shares with the server."""
+the machine it shares with the server.
+
+Every request carries what an HTTPS reverse proxy in front of gunicorn adds (`PROXY_HEADERS`), for the servers
+set up as deployed behind one (bench/production.py: `trusted_proxies = 1`); a server that trusts no proxy ignores
+them."""
 
 from __future__ import annotations
 
@@ -16,6 +20,8 @@ from urllib.parse import urlencode
 
 SESSION_COOKIE = re.compile(r"(?:^|,\s*)session=([^;]*)")
 CSRF_ATTRIBUTE = re.compile(r'data-csrf="([^"]+)"')
+# The client came over https from 127.0.0.1: what the proxy tells the app, which believes it with trusted_proxies.
+PROXY_HEADERS = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "127.0.0.1"}
 
 
 @dataclass
@@ -34,7 +40,7 @@ class Reply:
 def send(host: str, port: int, method: str, path: str, *, form: dict[str, str] | None = None,
          headers: dict[str, str] | None = None, timeout: float = 60.0) -> Reply:
     body = urlencode(form) if form is not None else None
-    sent_headers = dict(headers or {})
+    sent_headers = {**PROXY_HEADERS, **(headers or {})}
     if body is not None:
         sent_headers["Content-Type"] = "application/x-www-form-urlencoded"
     start = time.perf_counter()

@@ -5,6 +5,11 @@
 reading that file through `PBEM_CONFIG` as a real deployment does, and stops them when the block ends.
 The yielded `Production` also holds a Runtime of the same configuration, for setting up games the way the
 command line does.
+
+As in a deployment, gunicorn serves plain http on loopback behind an HTTPS reverse proxy: the public
+`base_url` is https:// (production mode refuses anything else) and `trusted_proxies` is 1. The benchmark
+clients stand where the proxy would, talking http to 127.0.0.1 with the headers it adds
+(`bench.http_client.PROXY_HEADERS`), while the links in pages and emails say https.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ BIN = Path(sys.executable).parent
 
 @dataclass
 class Production:
-    url: str
+    url: str  # where the clients connect: plain http on loopback (the links say https://, the base_url)
     host: str
     port: int
     config_path: Path
@@ -100,7 +105,8 @@ def production(
             config_path,
             {
                 "mode": "production",
-                "base_url": f"http://127.0.0.1:{port}",
+                "base_url": f"https://127.0.0.1:{port}",
+                "trusted_proxies": 1,
                 "secret_keys": [secret],
                 "database_url": database_url,
                 "instance_path": str(root / "instance"),
