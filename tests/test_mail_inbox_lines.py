@@ -2,7 +2,8 @@
 
 The subject is the game's own for every email of a game (Gmail, Apple Mail and Outlook group by it, with the
 References and Thread-Topic headers); what an email wants is its inbox line: the first line of the text part,
-repeated hidden at the top of the HTML part, which the clients show under the subject (docs/email.md).
+repeated hidden at the top of the HTML part, which the clients show under the subject (docs/email.md). The sender's
+name says it too (tests/test_mail_inbox_rows.py).
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from pbem.models import OutboxMessage
 from pbem.paths import TEMPLATES_DIR
 from pbem.runtime import Runtime
 from tests.support.games import Arranged, NewGame
+from tests.support.inbox import ann_reaches_the_gold, play
 from tests.support.mail import compose_waiting_mail, mailbox
-from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
 
 KINDS = sorted(path.stem for path in (Path(TEMPLATES_DIR) / "email").glob("[a-z]*.txt"))
 
@@ -40,28 +41,6 @@ def lines_to(runtime: Runtime, address: str) -> list[tuple[str, str, str]]:
     """(kind, subject, inbox line) of every email to `address`, in the order they were queued."""
     compose_waiting_mail(runtime)
     return [(row.kind, row.subject or "", inbox_line(row.body_text or "")) for row in mailbox(runtime, to=address)]
-
-
-def play(runtime: Runtime, game_id: str, seat: int, move: dict) -> None:
-    seq = runtime.games.current_state(game_id).seq
-    assert seq is not None
-    runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")
-
-
-def ann_reaches_the_gold(runtime: Runtime, arranged_game: Arranged, *, last_round: bool) -> str:
-    """Ann lays the last card to the gold; the four gold cards go round the diggers (Ann, Di, Bo, Ann)."""
-    state = arrange(4, board=TO_THE_GOALS, hands={0: ["straight_ew"]}, gold=(8, 0), turn=0,
-                    roles=["digger", "digger", "saboteur", "digger"])
-    if last_round:
-        state.round = state.rounds if hasattr(state, "rounds") else 3
-    game_id = arranged_game(state)
-    play(runtime, game_id, 0, {"type": "play", "card": card_in_hand(state, 0, "straight_ew"), "x": 7, "y": 0,
-                               "rotated": False})
-    while (current := runtime.games.engine_state(game_id)[0]).phase == engine.GOLD_PICK:
-        seat = engine.to_act(current)
-        assert seat is not None
-        play(runtime, game_id, seat, {"type": "pick_gold", "value": max(current.offer)})
-    return game_id
 
 
 @pytest.mark.parametrize("kind", KINDS)

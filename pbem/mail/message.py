@@ -6,6 +6,10 @@ board) go with it as a multipart/related, each named by its Content-ID (`<img sr
 email was composed and the MIME boundaries are named after the Message-ID, so every build of a row gives the same
 bytes: a retry resends the very same message, and the mail catcher shows what SMTP carried.
 
+The sender is the configured address under a name that says what the email wants ("Your turn - Saboteur"): a game's
+emails share one subject, so that every client keeps the game in one conversation, and the name is what tells its
+rows apart in an inbox list (docs/email.md). An email with a subject of its own keeps the configured name.
+
 Headers are written by `WIRE_POLICY`: a header of plain ASCII is folded only at its own spaces, never into RFC 2047
 encoded-words, which are for words a person reads: a `List-Unsubscribe` link or a Message-ID so written is none.
 """
@@ -18,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
 from email.policy import EmailPolicy
-from email.utils import format_datetime
+from email.utils import format_datetime, formataddr, parseaddr
 from typing import Any
 
 from pbem.models import OutboxMessage
@@ -27,6 +31,34 @@ from pbem.models import OutboxMessage
 LINE_LIMIT = 998
 # A header value cut before each run of spaces or tabs: where it may be folded.
 WORDS = re.compile(r"[ \t]*[^ \t]+")
+# What a game's email wants, before the configured name in its sender's: a list shows the sender first, and
+# often only its first fifteen characters (neomutt), so each label is short and differs from the others at once.
+# Static words about the recipient's own game: never a name, an address or anything the game hides. Plain ASCII
+# joined by " - ", so the From stays a header of plain words (no encoded-words) when the configured name is one.
+SENDER_LABELS = {
+    "game_started": "Game started",
+    "your_turn": "Your turn",
+    "turn_reminder": "Reminder",
+    "nudge": "Host's nudge",
+    "deadline_warning": "Time nearly up",
+    "deadline_passed": "Turn skipped",
+    "round_digest": "Round over",
+    "game_over": "Game over",
+    "game_closed": "Game ended",
+    "rolled_back": "Turns undone",
+    "daily_digest": "Daily digest",
+    "chat_messages": "Table talk",
+    "handover": "Your new seat",
+    "seat_link": "Your link",
+    "fresh_link": "Your fresh link",
+    "address_change": "Confirm address",
+    "host_player_stalling": "Table waiting",
+    "host_seat_absent": "Seat absent",
+    "host_move_refused": "Move refused",
+    "host_mail_failing": "Mail failing",
+}
+# The name a label goes with when the configured address has none.
+GAME_NAME = "Saboteur"
 
 
 class WirePolicy(EmailPolicy):
@@ -94,7 +126,7 @@ class OutgoingMail:
 
 def build_message(mail: OutgoingMail, from_address: str) -> EmailMessage:
     message = EmailMessage(policy=WIRE_POLICY)
-    message["From"] = from_address
+    message["From"] = sender(from_address, mail.kind)
     message["To"] = mail.to_address
     message["Subject"] = mail.subject
     message["Date"] = format_datetime(mail.created_at)
@@ -110,6 +142,15 @@ def build_message(mail: OutgoingMail, from_address: str) -> EmailMessage:
                          disposition="inline")
     _name_boundaries(message, mail.message_id)
     return message
+
+
+def sender(from_address: str, kind: str) -> str:
+    """The From of an email of `kind`: the configured address, its name led by what the email wants."""
+    label = SENDER_LABELS.get(kind)
+    if label is None:
+        return from_address
+    name, address = parseaddr(from_address)
+    return formataddr((f"{label} - {name or GAME_NAME}", address))
 
 
 def _name_boundaries(message: EmailMessage, message_id: str) -> None:
