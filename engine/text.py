@@ -86,11 +86,6 @@ def role_title(role: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-def dwarf_name(role: str) -> str:
-    """A Saboteur 2 dwarf card: capitalised like the cards (Boss, Profiteer, Geologist, Saboteur)."""
-    return "Saboteur" if role == "saboteur" else role_name(role)
-
-
 def role_goal(role: str, variant: str, options: Mapping[str, Any] | None = None) -> str:
     """One line on how a role wins, under the game's variant and options ('' for a role without one)."""
     if variant == "saboteur2" and role == "saboteur":
@@ -114,12 +109,16 @@ def less_for_role(role: str) -> str:
     return f"{COUNT_WORDS[LESS_FOR_ROLE[role]]} less"
 
 
+def and_list(words: Sequence[str]) -> str:
+    """Words in a row as a sentence lists them: "Ann", "Ann and Bo", "Ann, Bo and Cy" (never "Ann and Bo and Cy")."""
+    if len(words) > 1:
+        return ", ".join(words[:-1]) + " and " + words[-1]
+    return words[0] if words else ""
+
+
 def card_list(names: list[str]) -> str:
     """Cards by their printed names: "Map", "Curve and Map", "Curve, Map and Theft"."""
-    labels = [card_label(n) for n in names]
-    if len(labels) > 1:
-        return ", ".join(labels[:-1]) + " and " + labels[-1]
-    return labels[0] if labels else "nothing"
+    return and_list([card_label(n) for n in names]) or "nothing"
 
 
 class _Reader:
@@ -178,7 +177,7 @@ def describe_event(event: dict[str, Any], names: Sequence[str], you: int | None 
                                   + (("your own" if r.is_you() else "their own") if event["seat"] == event["target"]
                                      else r.whose("target"))
                                   + f" {event['tool']}."),
-        "rockfall": lambda: (f"{who()} caused a Rockfall and removed the {card_label(event['name'])} "
+        "rockfall": lambda: (f"{who()} played a Rockfall and removed the {card_label(event['name'])} "
                              f"at ({event['x']}, {event['y']})."),
         "map_used": lambda: f"{who()} looked at the {goal_place(event)} goal with a Map.",
         "map_peek": lambda: (f"You saw the {goal_place(event)} goal: "
@@ -271,6 +270,9 @@ def describe_events(events: Sequence[dict[str, Any]], names: Sequence[str], you:
 ACTIONS_THAT_DRAW = frozenset({"path_placed", "tool_broken", "tool_repaired", "rockfall", "map_used", "passed",
                                "theft_played", "theft_removed", "trapped", "freed", "hands_swapped", "inspected",
                                "hats_swapped", "cleared"})
+# Actions told as two steps joined by "and" ("played a Rockfall and removed the Curve"), by the second step's verb: a
+# draw after one makes the steps a list ("played a Rockfall, removed the Curve and drew a card"), never two "and"s.
+SECOND_STEPS = {"rockfall": "removed", "theft_removed": "removed", "freed": "set", "inspected": "looked at"}
 
 
 def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str, names: Sequence[str],
@@ -286,8 +288,11 @@ def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str, names:
             return _joined(line, f" and the {goal_place(event)} goal ({found}).")
         return _joined(line, f", turning over the {goal_place(event)} goal ({found}).")
     if kind == "drew" and before in ACTIONS_THAT_DRAW and "drew" not in last and last.get("seat") == event.get("seat"):
-        comma = "," if before == "passed" or "merged" in last else ""
-        return _joined(line, f"{comma} and drew {_a_card(event['count'])}.")
+        drew = f" and drew {_a_card(event['count'])}."
+        step = SECOND_STEPS.get(before or "")
+        if step is not None and f" and {step} " in line:
+            return _joined(line.replace(f" and {step} ", f", {step} ", 1), drew)
+        return _joined(line, ("," if before == "passed" or "merged" in last else "") + drew)
     if kind == "drew_cards" and mine and last.get("drew") is not None:
         return line.replace(f" and drew {_a_card(last['drew'])}", f" and drew {card_list(event.get('names', []))}", 1)
     if kind == "discarded" and mine and before in ("passed", "cleared"):
@@ -301,7 +306,7 @@ def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str, names:
         worth = " + ".join(str(v) for v in event["values"]) or "0"
         return _joined(line, f", worth {worth}.") if before == "gold_picked" else _joined(line, f" ({worth}).")
     if kind == "role_seen" and you is not None and last.get("seat") == you and before == "inspected":
-        return _joined(line, f": {_article(role_name(event['role']))}.")
+        return _joined(line, f" ({_article(role_name(event['role']))}).")
     if kind == "hand_received" and mine and before == "hands_swapped":
         return _joined(line, f"; your hand is now {card_list(event.get('names', []))}.")
     if kind == "role_changed" and mine and before == "hats_swapped" and "drew" not in last:
@@ -331,14 +336,60 @@ def _round_started(event: dict[str, Any], r: _Reader) -> str:
     return f"{line}, sitting left of {r.who('after')}, who {why} of the round before."
 
 
+# Why the gold was not reached (a round's `reason`): the opening of its outcome.
 NOT_REACHED = {
-    "no_playable_cards": "the draw pile ran out and nobody could play a card, so the gold was not reached",
-    "hands_empty": "every hand is played out, so the gold was not reached",
+    "no_playable_cards": "the draw pile ran out and nobody could play a card before anyone reached the gold",
+    "hands_empty": "every hand was played out before anyone reached the gold",
 }
+CARDS_RAN_OUT = "the cards ran out before anyone reached the gold"  # a round recorded before reasons were kept
 
 
-def _not_reached(event: dict[str, Any]) -> str:
-    return NOT_REACHED.get(event.get("reason", ""), "the gold was not reached")
+def not_reached(result: Mapping[str, Any]) -> str:
+    """Why a round ended without the gold, in a few words that open a sentence's clause."""
+    return NOT_REACHED.get(result.get("reason", ""), CARDS_RAN_OUT)
+
+
+def round_outcome(result: Mapping[str, Any], who: Callable[[Any], str]) -> str:
+    """How a finished round was decided, in one sentence: "Ann reached the gold, so the gold-diggers win."
+
+    The one wording of a round's result, for its line in the log, the turn page, the emails and the spectators alike.
+    `result` is the round's entry in `results` or its `round_ended` event (both public); `who` names a seat."""
+    return sentence(_outcome(result, who))
+
+
+def _outcome(result: Mapping[str, Any], who: Callable[[Any], str]) -> str:
+    if "teams" in result:
+        return _treasure_outcome(result, who)
+    winner = result["winner"]
+    if winner == "diggers":
+        return f"{who(result['reached_by'])} reached the gold, so {WINNING_SIDES['diggers']} win."
+    if winner == "saboteurs":
+        return f"{not_reached(result)}, so {WINNING_SIDES['saboteurs']} win."
+    if winner == "nobody":
+        return f"{not_reached(result)}, and with no saboteur in play nobody wins."
+    return f"the round went to: {str(winner).replace('_', ' ')}."
+
+
+def _treasure_outcome(result: Mapping[str, Any], who: Callable[[Any], str]) -> str:
+    """A Saboteur 2 round: who reached the gold (with their dwarf card), which team won, which door barred whom."""
+    reached_by = result["reached_by"]
+    reacher = f"{who(reached_by)} ({role_name(result['roles'][reached_by])})" if isinstance(reached_by, int) else None
+    teams = list(result["teams"])
+    barred = [team for team in ("blue", "green") if not result["claims"].get(team)]
+    if teams:
+        won = and_list(teams) + (" team wins" if len(teams) == 1 else " teams win")
+        reason = ""
+        if len(barred) == 1:
+            other = "green" if barred[0] == "blue" else "blue"
+            reason = f" (a {other.capitalize()} door bars the {barred[0]} team's way to the gold)"  # the card's name
+        elif not barred and len(teams) == 1:
+            reason = " (a gold-digger of that team laid the last card)"
+        return f"{reacher or 'someone'} reached the gold, so the {won}{reason}."
+    if reacher is not None:
+        return f"{reacher} reached the gold, but doors of both colours bar the way, so the saboteurs' side wins."
+    if result["winner"] == "saboteurs":
+        return f"{not_reached(result)}, so the saboteurs' side wins."
+    return f"{not_reached(result)}, and with nobody on the saboteurs' side in play nobody wins."
 
 
 UNIQUE_ROLES = frozenset({"boss", "profiteer"})  # one card of each in the deck: "the Boss", not "a Boss"
@@ -351,42 +402,13 @@ def _roles(event: Mapping[str, Any], r: _Reader) -> str:
         name = role_name(role)
         card = f"the {name}" if role in UNIQUE_ROLES else _article(name)
         parts.append(f"you were {card}" if seat == r.you else f"{r.names[seat]} was {card}")
-    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+    return and_list(parts)
 
 
 def _round_ended(event: dict[str, Any], r: _Reader) -> str:
-    if "teams" in event:
-        return _round_ended_with_teams(event, r)
-    winner = event["winner"]
-    if winner == "diggers":
-        reached = r.who("reached_by")
-        head = f"Round {event['round']} is over: {reached} reached the gold and the gold-diggers win."
-    elif winner == "saboteurs":
-        head = f"Round {event['round']} is over: {_not_reached(event)} and the saboteurs win."
-    else:
-        head = f"Round {event['round']} is over: {_not_reached(event)} and there was no saboteur, so nobody wins."
-    return f"{head} {sentence(_roles(event, r))}."
-
-
-def _round_ended_with_teams(event: dict[str, Any], r: _Reader) -> str:
-    teams = event["teams"]
-    start = f"Round {event['round']} is over: "
-    if teams:
-        reached = r.who("reached_by")
-        who_wins = " and ".join(teams) + (" team" if len(teams) == 1 else " teams")
-        blocked = [t for t in ("blue", "green") if not event["claims"][t]]
-        door = f" (a door bars the {blocked[0]} team)" if blocked else ""
-        head = f"{start}{reached} reached the gold and the {who_wins} win{'s' if len(teams) == 1 else ''}{door}."
-    elif event["reached_by"] is not None:
-        head = (
-            f"{start}{r.who('reached_by')} reached the gold, but doors bar both teams, "
-            f"so the saboteurs' side wins."
-        )
-    elif event["winner"] == "saboteurs":
-        head = f"{start}{_not_reached(event)} and the saboteurs' side wins."
-    else:
-        head = f"{start}{_not_reached(event)} and nobody wins."
-    return f"{head} {sentence(_roles(event, r))}."
+    """ "Round 1 is over: Ann reached the gold, so the gold-diggers win. Ann was a gold-digger, ..."."""
+    outcome = _outcome(event, lambda _seat: r.who("reached_by"))  # it names only the seat that reached the gold
+    return f"Round {event['round']} is over: {outcome} {sentence(_roles(event, r))}."
 
 
 def _game_over(event: dict[str, Any], r: _Reader) -> str:
@@ -394,5 +416,5 @@ def _game_over(event: dict[str, Any], r: _Reader) -> str:
         return "you" if seat == r.you else r.names[seat]
 
     scores = ", ".join(f"{name(s)} {t}" for s, t in enumerate(event["scores"]))
-    winners = " and ".join(name(s) for s in event["winners"])
+    winners = and_list([name(s) for s in event["winners"]])
     return f"The game is over. Gold: {scores}. {'Winner' if len(event['winners']) == 1 else 'Winners'}: {winners}."

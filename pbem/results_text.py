@@ -9,16 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.text import THEFT_OUTCOMES, WINNING_SIDES, less_for_role, role_name, share_table
+from engine.text import THEFT_OUTCOMES, less_for_role, round_outcome, share_table
 
 # Payout reasons whose `base` is the winners' share (a Geologist's `base` counts crystals instead).
 SHARED_REASONS = ("blue", "green", "saboteur", "boss", "profiteer", "geologist")
-# Why the gold was not reached (a round result's `reason`): the opening of its outcome sentence.
-NOT_REACHED = {
-    "no_playable_cards": "The draw pile ran out and nobody could play a card before anyone reached the gold",
-    "hands_empty": "Every hand was played out before anyone reached the gold",
-}
-CARDS_RAN_OUT = "The cards ran out before anyone reached the gold"
 
 
 def gold_unit(view: dict[str, Any]) -> tuple[str, str]:
@@ -31,44 +25,9 @@ def pieces(amount: int) -> str:
 
 
 def outcome(result: dict[str, Any], names: Sequence[str]) -> str:
-    """How a finished round was decided, in one sentence."""
-    winner = result["winner"]
-    if winner == "diggers":
-        reached_by = result["reached_by"]
-        who = names[reached_by] if isinstance(reached_by, int) else "someone"
-        return f"{who} reached the gold, so {WINNING_SIDES['diggers']} win."
-    if winner == "saboteurs":
-        return f"{not_reached(result)}, so {WINNING_SIDES['saboteurs']} win."
-    if winner == "nobody":
-        return f"{not_reached(result)}, and with no saboteur in play nobody wins."
-    return f"The round went to: {winner.replace('_', ' ')}."
-
-
-def treasure_outcome(result: dict[str, Any], names: Sequence[str]) -> str:
-    """How a Saboteur 2 round was decided: who reached the gold, which team won, which door barred whom."""
-    reached_by = result["reached_by"]
-    who = f"{names[reached_by]} ({role_name(result['roles'][reached_by])})" if isinstance(reached_by, int) else None
-    teams = list(result["teams"])
-    barred = [team for team in ("blue", "green") if not result["claims"].get(team)]
-    if teams:
-        won = " and ".join(teams) + (" team wins" if len(teams) == 1 else " teams win")
-        reason = ""
-        if len(barred) == 1:
-            other = "green" if barred[0] == "blue" else "blue"
-            reason = f" (a {other} door bars the {barred[0]} team's way to the gold)"
-        elif not barred and len(teams) == 1:
-            reason = " (a gold-digger of that team laid the last card)"
-        return f"{who or 'Someone'} reached the gold, so the {won}{reason}."
-    if who is not None:
-        return f"{who} reached the gold, but doors of both colours bar the way, so the saboteurs' side wins."
-    if result["winner"] == "saboteurs":
-        return f"{not_reached(result)}, so the saboteurs' side wins."
-    return f"{not_reached(result)}, and nobody on the saboteurs' side was in play."
-
-
-def not_reached(result: dict[str, Any]) -> str:
-    """Why a round ended without the gold (a round recorded before reasons were kept: the cards ran out)."""
-    return NOT_REACHED.get(result.get("reason", ""), CARDS_RAN_OUT)
+    """How a finished round was decided, in one sentence: the words of its line in the log
+    (`engine.text.round_outcome`), here and on every page and email that tells a round's result."""
+    return round_outcome(result, lambda seat: names[seat] if isinstance(seat, int) else "someone")
 
 
 def payout_line(pay: dict[str, Any], result: dict[str, Any], names: Sequence[str]) -> str:
@@ -78,7 +37,7 @@ def payout_line(pay: dict[str, Any], result: dict[str, Any], names: Sequence[str
     if reason in ("blue", "green"):
         return f"{name}: {pieces(amount)}, each winner's share, for the {reason} team."
     if reason == "saboteur":
-        return f"{name}: {pieces(amount)}, each winner's share, as a Saboteur on the winning side."
+        return f"{name}: {pieces(amount)}, each winner's share, as a saboteur on the winning side."
     if reason == "boss":
         return (f"{name}: {pieces(amount)} as the Boss: the share of {base}, {less_for_role('boss')} "
                 f"(the Boss wins with either team).")

@@ -169,8 +169,8 @@ def test_saboteur2_recap_tells_inspections_hat_swaps_and_hand_swaps(runtime: Run
     assert story is not None
     assert recap_lines(runtime, game_id) == [
         "Ann (blue gold-digger) inspected Bo (saboteur)'s dwarf card: saboteur.",
-        "Bo (saboteur) played Swap Your Hats on Cy (a dwarf card given up face down).",
-        f"Cy (a dwarf card given up face down) took a leftover dwarf card: {leftover}.",
+        "Bo (saboteur) played Swap Your Hats on Cy (dwarf card given up).",
+        f"Cy (dwarf card given up) took a leftover dwarf card: {leftover}.",
         f"Cy ({leftover}) played Swap Your Hand with Di (Boss), who draws a card.",
         told(f"Cy ({leftover}) now holds {listed([labels[c].label for c in state.hands[3]])}."),
         told(f"Di (Boss) now holds {listed([labels[c].label for c in state.hands[2][1:]])}."),
@@ -178,6 +178,6 @@ def test_saboteur2_recap_tells_inspections_hat_swaps_and_hand_swaps(runtime: Run
         "Ed (green gold-digger) discarded Map face down.",
     ]
     # Rulebook, Swap Your Hats: the old card is discarded "without showing it to anyone"; only Cy held a Geologist
-    assert story.recap.roles_of(2) == f"a dwarf card given up face down, then {leftover}"
+    assert story.recap.roles_of(2) == f"dwarf card given up, then {leftover}"
     assert "Geologist" not in " ".join(recap_lines(runtime, game_id)) and story.recap.spare_roles == []
     assert swapped.roles[2] == state.spare_roles[-1]

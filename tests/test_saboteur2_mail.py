@@ -5,6 +5,7 @@ worked example of sharing the treasure; the turn email of a steal decision; the 
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from sqlalchemy import select
@@ -56,12 +57,12 @@ def test_the_round_digest_explains_each_payout_line_of_the_rulebooks_example(run
     [(_, text, page)] = bodies(runtime, game_id, "ann@example.org", "round_digest")
 
     flat = " ".join(text.split())
-    assert "Bo (green gold-digger) reached the gold, so the blue team wins (a blue door bars the green team's way" in flat
+    assert "Bo (green gold-digger) reached the gold, so the blue team wins (a Blue door bars the green team's way" in flat
     for line in PAYOUTS + THEFTS:
         assert line in flat, line
     assert "Each winner's share this round: 3 gold pieces" in flat
     assert "Ann (you): blue gold-digger, +2 gold pieces" in flat  # 3 paid, 1 stolen
-    assert "Gus: Saboteur, trapped, no gold pieces" in flat
+    assert "Gus: saboteur, trapped, no gold pieces" in flat
     assert "Your gold: this round you gained 2 gold pieces. You now hold 2 gold pieces." in flat
     assert "Flo: has gold" in flat and "Bo: no gold" in flat
     for line in PAYOUTS + THEFTS:
@@ -69,6 +70,17 @@ def test_the_round_digest_explains_each_payout_line_of_the_rulebooks_example(run
     # another seat's total is never said, only its payout lines (public, as at the table)
     [(_, bos, _)] = bodies(runtime, game_id, "bo@example.org", "round_digest")
     assert "You now hold 0 gold pieces" in " ".join(bos.split()) and "hold 2 gold pieces" not in bos
+
+
+def test_the_round_digest_writes_the_saboteur_in_lower_case_like_every_role_mid_sentence(runtime: Runtime) -> None:
+    game_id = play_the_example(runtime, 1)
+
+    for _, text, page in bodies(runtime, game_id, "ann@example.org", "round_digest"):
+        for part in (" ".join(text.split()), re.sub(r"<[^>]+>", " ", page)):
+            # "Saboteur" only as the game's name ("Saboteur 2") or where a sentence starts
+            capitalised = re.findall(r"(?<![.!?:>] )(?<!^)\bSaboteurs?\b(?! 2)", part)
+            assert capitalised == [], part
+            assert re.search(r"\bsaboteur\b", part), part
 
 
 def test_the_game_over_email_names_the_dwarf_cards_payouts_thefts_and_final_gold_pieces(runtime: Runtime) -> None:
@@ -104,7 +116,7 @@ def test_geologists_share_the_crystals_and_the_digest_says_how(runtime: Runtime)
     assert "Every hand was played out before anyone reached the gold, so the saboteurs' side wins." in flat
     assert "Ann: 1 gold piece as a Geologist, for the 3 crystals on the table, shared by 2 Geologists and " \
            "rounded down." in flat
-    assert "Cy: 5 gold pieces, each winner's share, as a Saboteur on the winning side." in flat
+    assert "Cy: 5 gold pieces, each winner's share, as a saboteur on the winning side." in flat
 
 
 def test_a_thief_is_emailed_to_decide_whom_to_rob(runtime: Runtime) -> None:
@@ -127,9 +139,10 @@ def test_the_welcome_email_explains_the_expansion(runtime: Runtime, new_game) ->
 
     [(_, text, _)] = bodies(runtime, game_id, "ann@example.org", "game_started")
 
-    assert "How it works (Saboteur 2)" in text and "the Boss, the Profiteer, a Geologist or a Saboteur" in text
+    flat = " ".join(text.split())
+    assert "How it works (Saboteur 2)" in flat and "the Boss, the Profiteer, a Geologist or a saboteur" in flat
     [(_, base_text, _)] = bodies(runtime, new_game(), "ann@example.org", "game_started")
-    assert "How it works: everyone is a dwarf, secretly either a gold-digger or a saboteur" in base_text
+    assert "How it works: everyone is a dwarf, secretly either a gold-digger or a saboteur" in " ".join(base_text.split())
 
 
 # -- hidden information ----------------------------------------------------------------------------------

@@ -168,7 +168,7 @@ def test_an_inspection_shows_the_dwarf_card_to_the_inspector_alone(client, runti
     ben = text_of(open_table(client, runtime_of, game_id, 1))
     assert "Cy: Boss" not in ben
     assert "Boss" not in ben
-    assert "Ann played Inspection on Cy and looked at their dwarf card" in ben
+    assert "Ann played Inspection on Cy, looked at their dwarf card" in ben
 
 
 def test_swap_your_hand_gives_the_page_the_other_hand(client, runtime_of) -> None:

@@ -29,7 +29,7 @@ from pbem.errors import BadLink, RateLimited
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostAction, SpectatorLink, SpectatorSubscription
 from pbem.models.row_writes import rows_changed
-from pbem.results_text import outcome, treasure_outcome
+from pbem.results_text import outcome
 from pbem.service.history.chronicle import Chronicle, RoundStory
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.rows import find_game
@@ -207,7 +207,7 @@ class Spectators:
         names = state.players
         rounds_over = []
         for result in (state.view or {}).get("results", []):
-            told = treasure_outcome(result, names) if "payouts" in result else outcome(result, names)
+            told = outcome(result, names)
             rounds_over.append(
                 RoundOver(
                     round=result["round"],

@@ -17,10 +17,10 @@ from zoneinfo import available_timezones
 
 from markupsafe import Markup
 
-from engine.text import WINNING_SIDES, dwarf_name, role_goal, role_name, role_title, side_name
+from engine.text import role_goal, role_title, side_name
 from pbem.memo import Memo
 from pbem.models import GameStatus
-from pbem.results_text import gold_unit, payout_line, share_line, theft_line, treasure_outcome
+from pbem.results_text import gold_unit, outcome, payout_line, share_line, theft_line
 from pbem.service.seats.seats import SeatProfile
 from pbem.service.timing.deadlines import policy, turn_deadline
 from pbem.service.turns.games import GameState, HistoryEntry
@@ -280,8 +280,7 @@ def log_entries(history: Sequence[HistoryEntry], seat: int, names: Sequence[str]
 
 def role_words(role: str, variant: str, options: Mapping[str, Any] | None = None) -> tuple[str, str]:
     """A role's name and one line on how it wins (under the game's options)."""
-    name = dwarf_name(role) if variant == "saboteur2" else role_name(role)
-    return name[:1].upper() + name[1:], role_goal(role, variant, options)
+    return role_title(role), role_goal(role, variant, options)
 
 
 @lru_cache(maxsize=1)
@@ -414,21 +413,17 @@ def _round_result(result: Mapping[str, Any], names: Sequence[str]) -> RoundResul
         record = dict(result)
         return RoundResult(
             round=result["round"],
-            summary=treasure_outcome(record, names),
-            roles=[(names[index], dwarf_name(role)) for index, role in enumerate(result["roles"])],
+            summary=outcome(record, names),
+            roles=[(names[index], role_title(role)) for index, role in enumerate(result["roles"])],
             share=share_line(record),
             payouts=[payout_line(pay, record, names) for pay in result["payouts"]] or ["Nobody was paid."],
             thefts=[theft_line(theft, names) for theft in result["thefts"]],
             final_view=result.get("final_board"),
         )
-    winner = WINNING_SIDES.get(result["winner"])
-    summary = f"{winner} won" if winner else str(result["winner"])
-    if result.get("reached_by") is not None:
-        summary = f"{names[result['reached_by']]} reached the gold; {summary}"
     roles = [(names[index], role_title(role)) for index, role in enumerate(result["roles"])]
     return RoundResult(
         round=result["round"],
-        summary=summary[0].upper() + summary[1:] + ".",
+        summary=outcome(dict(result), names),
         roles=roles,
         final_view=result.get("final_board"),
     )

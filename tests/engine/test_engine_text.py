@@ -42,7 +42,7 @@ def test_round_end_lines_reveal_roles_and_the_winner():
 
     line = engine.describe_event(event, ["Ann", "Bo", "Cy"])
 
-    assert line == ("Round 2 is over: Ann reached the gold and the gold-diggers win. "
+    assert line == ("Round 2 is over: Ann reached the gold, so the gold-diggers win. "
                     "Ann was a gold-digger, Bo was a saboteur and Cy was a gold-digger.")
 
 
@@ -80,15 +80,17 @@ S2_LINES = [
     ({"type": "theft_unused", "seat": 1, "reason": "declined"}, "Bo chose not to steal."),
     ({"type": "round_ended", "round": 1, "winner": "diggers", "reached_by": 0, "teams": ["blue"],
       "claims": {"blue": True, "green": False}, "roles": ["boss", "blue_digger", "geologist"]},
-     "Round 1 is over: Ann reached the gold and the blue team wins (a door bars the green team). "
+     "Round 1 is over: Ann (Boss) reached the gold, so the blue team wins (a Blue door bars the green team's way "
+     "to the gold). "
      "Ann was the Boss, Bo was a blue gold-digger and Cy was a Geologist."),
     ({"type": "round_ended", "round": 2, "winner": "diggers", "reached_by": 2, "teams": ["blue", "green"],
       "claims": {"blue": True, "green": True}, "roles": ["boss", "blue_digger", "geologist"]},
-     "Round 2 is over: Cy reached the gold and the blue and green teams win. "
+     "Round 2 is over: Cy (Geologist) reached the gold, so the blue and green teams win. "
      "Ann was the Boss, Bo was a blue gold-digger and Cy was a Geologist."),
     ({"type": "round_ended", "round": 3, "winner": "nobody", "reached_by": None, "teams": [],
       "claims": {"blue": False, "green": False}, "roles": ["boss", "blue_digger", "geologist"]},
-     "Round 3 is over: the gold was not reached and nobody wins. "
+     "Round 3 is over: the cards ran out before anyone reached the gold, and with nobody on the saboteurs' side in "
+     "play nobody wins. "
      "Ann was the Boss, Bo was a blue gold-digger and Cy was a Geologist."),
 ]
 

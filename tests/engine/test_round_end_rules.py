@@ -48,8 +48,8 @@ def test_the_log_says_why_the_round_ended(table):
     lines = [engine.describe_event(e, ["Ann", "Bo", "Cy"]) for e in events if e["audience"] == "public"]
 
     assert "The draw pile is empty and nobody holds a card they could play." in lines
-    assert any(line.startswith("Round 1 is over: the draw pile ran out and nobody could play a card, so the gold "
-                               "was not reached and the saboteurs win.") for line in lines)
+    assert any(line.startswith("Round 1 is over: the draw pile ran out and nobody could play a card before anyone "
+                               "reached the gold, so the saboteurs win.") for line in lines)
 
 
 def test_one_seat_with_a_playable_card_keeps_the_round_going(table):

@@ -159,3 +159,49 @@ def test_saboteur2_action_lines_name_the_cards_as_printed() -> None:
     assert describe_events([freed], NAMES[:3], 0) == ["You played Free at last! and set yourself free."]
     assert describe_events([swap], NAMES[:3], 0) == ["Cy played Swap Your Hand with you, who draw a card."]
     assert card_label("tee_ews") == "T-junction"
+
+
+# An action told in two steps ("played a Rockfall and removed ...") that is followed by "and drew ...".
+TWO_ANDS = re.compile(r"\band (removed|set|looked at)\b[^.]* and drew\b")
+
+
+def test_no_line_joins_a_move_and_its_draw_with_a_second_and(read_lines) -> None:
+    for _, _, _, lines in read_lines:
+        for line in lines:
+            assert not TWO_ANDS.search(line), line
+            assert not re.search(r"Winners: [^.,]* and [^.,]* and ", line), line
+
+
+@pytest.mark.parametrize("action, line", [
+    ({"type": "rockfall", "seat": 0, "card": 3, "name": "cross", "x": 1, "y": -1},
+     "Ann played a Rockfall, removed the Crossing at (1, -1) and drew a card."),
+    ({"type": "theft_removed", "seat": 0, "target": 1, "card": 3},
+     "Ann played Hands Off, removed Bo's Theft and drew a card."),
+    ({"type": "freed", "seat": 0, "target": 2, "card": 3},
+     "Ann played Free at last!, set Cy free and drew a card."),
+    ({"type": "inspected", "seat": 0, "target": 2, "card": 3},
+     "Ann played Inspection on Cy, looked at their dwarf card and drew a card."),
+])
+def test_a_two_step_action_and_its_draw_read_as_a_list(action: dict, line: str) -> None:
+    events = [{"audience": "public", **action}, {"type": "drew", "audience": "public", "seat": 0, "count": 1}]
+
+    assert describe_events(events, NAMES[:3], None) == [line]
+    assert describe_events(events[:1], NAMES[:3], None)[0].count(" and ") == 1  # without a draw: one "and"
+
+
+def test_an_inspection_tells_the_card_seen_inside_its_list_of_steps() -> None:
+    events = [
+        {"type": "inspected", "audience": "public", "seat": 0, "target": 1, "card": 3},
+        {"type": "role_seen", "audience": [0], "seat": 0, "target": 1, "role": "geologist"},
+        {"type": "drew", "audience": "public", "seat": 0, "count": 1},
+        {"type": "drew_cards", "audience": [0], "seat": 0, "cards": [9], "names": ["map"]},
+    ]
+
+    assert describe_events(events, NAMES[:3], 0) == [
+        "You played Inspection on Bo, looked at their dwarf card (a Geologist) and drew Map."]
+
+
+def test_three_winners_are_listed_with_one_and() -> None:
+    over = {"type": "game_over", "audience": "public", "scores": [5, 5, 5], "winners": [0, 1, 2]}
+
+    assert describe_events([over], NAMES[:3], None) == ["The game is over. Gold: Ann 5, Bo 5, Cy 5. Winners: Ann, Bo and Cy."]

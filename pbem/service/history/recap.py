@@ -85,7 +85,7 @@ def round_recap(session: Session, game: Game, round_number: int, disclosure: Dis
     )
 
 
-SECRET_ROLE = "a dwarf card given up face down"
+SECRET_ROLE = "dwarf card given up"  # in place of a role: "Cy (dwarf card given up)", never which card
 
 
 def _round_moves(rows: Iterable[tuple[int, list[dict]]], round_number: int) -> list[tuple[int, list[dict]]]:

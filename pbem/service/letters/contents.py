@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.text import WINNING_SIDES, dwarf_name, role_name
+from engine.text import WINNING_SIDES, and_list, role_name
 from pbem.results_text import (
     gold_unit,
     outcome,
@@ -19,7 +19,6 @@ from pbem.results_text import (
     round_gold,
     share_line,
     theft_line,
-    treasure_outcome,
 )
 from pbem.times import format_moment
 
@@ -58,12 +57,12 @@ def treasure_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, A
     trapped = set(result["trapped"])
     return {
         "round": result["round"],
-        "outcome": treasure_outcome(result, names),
+        "outcome": outcome(result, names),
         "seats": [
             {
                 "name": names[s],
                 "is_you": s == you,
-                "role": dwarf_name(role),
+                "role": role_name(role),
                 "trapped": s in trapped,
                 "gold_pieces": round_gold(result, s),
             }
@@ -190,6 +189,8 @@ def game_over(view: dict[str, Any]) -> dict[str, Any]:
             for s, name in enumerate(names)
         ],
         "winners": [names[s] for s in final["winners"]],
+        "winners_named": and_list([names[s] for s in final["winners"]]),  # "Ann, Bo and Cy"
+        "won_with": and_list([names[s] for s in final["winners"] if s != you]),  # the recipient's fellow winners
         "you_won": you in final["winners"],
     }
 

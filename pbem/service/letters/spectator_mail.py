@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from engine import role_name
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, SpectatorLink, SpectatorSubscription
-from pbem.results_text import outcome, treasure_outcome
+from pbem.results_text import outcome
 from pbem.tokens import SpectatorLinkSigner, SpectatorStop
 
 
@@ -26,7 +26,7 @@ def queue_round_end_emails(
     if result is None:
         return 0
     names = game.names
-    told = treasure_outcome(result, names) if "payouts" in result else outcome(result, names)
+    told = outcome(result, names)
     roles = [{"name": names[seat], "role": role_name(role)} for seat, role in enumerate(result.get("roles", []))]
     rows = session.execute(
         select(SpectatorSubscription, SpectatorLink.token)
