@@ -38,6 +38,7 @@ from .rounds import (
 )
 from .setup import option
 from .state import GOLD_PICK, OVER, STEAL, Game
+from .text import plural
 from .treasure import end_round_with_teams, steal, steal_targets
 from .variants import Variant, variant_of
 
@@ -362,7 +363,7 @@ def _pass(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
     _exact_fields(move, ("cards",))
     cards = _listed_cards(move)
     if len(cards) > v.max_pass_cards:
-        raise IllegalMove(f"You may discard at most {v.max_pass_cards} card(s) when you pass")
+        raise IllegalMove(f"You may discard at most {plural(v.max_pass_cards, 'card')} when you pass")
     _discard_from_hand(g, seat, cards)
     events.append(public("passed", seat=seat, count=len(cards)))
     events.append(_discarded(g, seat, cards))
@@ -389,7 +390,7 @@ def _clear(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None
 def _listed_cards(move: Move) -> list[Any]:
     cards = move["cards"]
     if type(cards) is not list or not cards:
-        raise IllegalMove("'cards' must list the card(s) you discard")
+        raise IllegalMove("'cards' must list the cards you discard")
     return cards
 
 

@@ -106,7 +106,7 @@ def removal_change(layout: Layout, cell: Cell) -> float:
 
 
 def starting_layout(view: Mapping[str, Any]) -> Layout:
-    """The table as dealt: the start card(s) only, every goal face down."""
+    """The table as dealt: only the start cards, every goal face down."""
     full = layout_from_view(view)
     starts = {(c["x"], c["y"]) for c in view.get("board") or () if c.get("kind") == "start"}
     goals = frozenset((g["x"], g["y"]) for g in view.get("goals") or ())

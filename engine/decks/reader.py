@@ -108,6 +108,6 @@ def _action(entry: dict[str, Any], where: str) -> CardType:
     wanted = {"break": (1,), "repair": (1, 2)}.get(effect, (0,))
     if (not isinstance(tools, list) or len(tools) not in wanted or len(set(map(str, tools))) != len(tools)
             or any(t not in TOOLS for t in tools)):
-        counts = " or ".join(str(n) for n in wanted)
-        raise InvalidSetup(f"Deck {where}: a {effect} card names {counts} distinct tool(s) from {', '.join(TOOLS)}")
+        counts = " or ".join(str(n) for n in wanted) + (" tool" if wanted == (1,) else " distinct tools")
+        raise InvalidSetup(f"Deck {where}: a {effect} card names {counts} from {', '.join(TOOLS)}")
     return CardType(entry["name"], "action", entry["label"].strip(), effect=effect, tools=tuple(tools))

@@ -35,6 +35,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 import engine
+from engine.text import plural
 from pbem.addresses import address_mistake, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
@@ -414,7 +415,7 @@ class Invites:
         if not choice.min_players <= total <= choice.max_players:
             raise ValidationError(
                 f"{choice.title} takes {choice.min_players} to {choice.max_players} players; "
-                f"{len(confirmed)} confirmed and {invite.bots} computer player(s) make {total}. "
+                f"{len(confirmed)} confirmed and {plural(invite.bots, 'computer player')} make {total}. "
                 "Wait for more people to confirm, or change the computer players in a new game."
             )
         if invite.seat_order == "shuffled":

@@ -25,6 +25,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 import engine
+from engine.text import plural
 from pbem.addresses import mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
@@ -391,10 +392,10 @@ def handover_knowledge(session: Session, game: Game, seat: int) -> dict[str, Any
         for peek in you.get("peeks", [])
     ]
     if view.get("variant") == "saboteur2":
-        gold = f"{you.get('gold_pieces', 0)} gold piece(s)"
+        gold = plural(you.get("gold_pieces", 0), "gold piece")
     else:
         values = you.get("gold") or []
-        gold = f"{you.get('gold_total', 0)} nugget(s)" + (f" ({' + '.join(map(str, values))})" if values else "")
+        gold = plural(you.get("gold_total", 0), "nugget") + (f" ({' + '.join(map(str, values))})" if values else "")
     return {
         "started": True,
         "round": view.get("round", 0),

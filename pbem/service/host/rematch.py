@@ -8,6 +8,7 @@ second is shown the one that exists. Players keep their time zone, quiet hours a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from sqlalchemy import delete, select
@@ -21,6 +22,8 @@ from pbem.service.turns.games import MAX_TITLE, GameService, PlayerSpec
 
 ORDERS = ("rotated", "shuffled")
 SUFFIX = " (rematch)"
+# A title's rematch suffix, " (rematch)" or " (rematch 2)", " (rematch 3)"... for the rematches that follow.
+NUMBERED_SUFFIX = re.compile(r" \(rematch(?: (\d+))?\)$")
 
 
 @dataclass(frozen=True)
@@ -45,8 +48,13 @@ class SeatCopy:
 
 
 def rematch_title(title: str) -> str:
-    base = title if title.endswith(SUFFIX) else title + SUFFIX
-    return base[:MAX_TITLE]
+    """ "Mine" -> "Mine (rematch)" -> "Mine (rematch 2)" -> "Mine (rematch 3)": one suffix, counting the rematches,
+    kept whole when the title is cut to fit."""
+    found = NUMBERED_SUFFIX.search(title)
+    number = int(found.group(1) or 1) + 1 if found else 1
+    suffix = SUFFIX if number == 1 else f" (rematch {number})"
+    base = title[: found.start()] if found else title
+    return base[: MAX_TITLE - len(suffix)] + suffix
 
 
 def rotated(seats: list[SeatCopy]) -> list[SeatCopy]:
