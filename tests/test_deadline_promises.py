@@ -13,7 +13,7 @@ from pbem.clock import SettableClock
 from pbem.models import Game, Seat, TurnClock
 from pbem.runtime import Runtime
 from pbem.service.turns.games import PlayerSpec
-from tests.support.mail import mailbox
+from tests.support.mail import flat, mailbox
 from tests.support.web import form_fields, open_table, post, with_csrf
 
 # A 72-hour deadline from this start falls at 02:39 UTC, inside the server's quiet hours (22:00-08:00 UTC).
@@ -153,7 +153,7 @@ def test_own_settings_may_move_the_deadline_later_and_the_move_is_shown_and_told
     page = open_table(client, runtime_of, game_id, seat)
     assert "Moved from Sat 5 Dec, 08:00 UTC" in page
     reminder = mailbox(runtime_of, "turn_reminder", to=PEOPLE[seat].email)[-1]
-    assert "it has moved: it was Sat 5 Dec 2026, 08:00 UTC" in reminder.body_text
+    assert "it has moved: it was Sat 5 Dec 2026, 08:00 UTC" in flat(reminder.body_text)
     signed_in(client, runtime_of, PEOPLE[seat].email)
     assert "Moved from Sat 5 Dec, 08:00 UTC" in client.get("/my-games").get_data(as_text=True)
 

@@ -20,7 +20,7 @@ from pbem.models import Game, RoundCommitment, Snapshot
 from pbem.runtime import Runtime
 from tests.support.database import dump
 from tests.support.games import NewGame, dig_for_gold, seat_token, store_game
-from tests.support.mail import compose_waiting_mail, mailbox
+from tests.support.mail import compose_waiting_mail, flat, mailbox
 from tests.support.web import app_runtime
 
 
@@ -194,9 +194,9 @@ def test_the_first_email_of_each_round_carries_its_fingerprint(runtime: Runtime,
     started = mailbox(runtime, "game_started", "ann@example.org")[0]
     digest = mailbox(runtime, "round_digest", "ann@example.org")[0]
 
-    assert f"Fingerprint of the deal (SHA-256): {first.commitment}" in started.body_text
+    assert f"Fingerprint of the deal (SHA-256): {first.commitment}" in flat(started.body_text)
     assert first.commitment in started.body_html
-    assert f"ROUND 2 IS SEALED\nFingerprint of the deal (SHA-256): {second.commitment}" in digest.body_text
+    assert f"ROUND 2 IS SEALED\nFingerprint of the deal (SHA-256):\n{second.commitment}" in digest.body_text
     assert second.salt not in digest.body_text + digest.body_html
 
 
@@ -209,7 +209,7 @@ def test_the_round_end_digest_names_the_opened_seal_and_links_its_round_page(run
     assert f"ROUND 1'S DEAL, OPENED\nWhen round 1 was dealt, we sent you the fingerprint of its deal:\n  {first.commitment}" in (
         digest.body_text
     )
-    assert re.search(r"by hand with sha256sum: https://pbem\.test/play/[^/\s]+/rounds/1\n", digest.body_text)
+    assert re.search(r"by hand with sha256sum:\nhttps://pbem\.test/play/[^/\s]+/rounds/1\n", digest.body_text)
     assert first.commitment in digest.body_html and "/rounds/1" in digest.body_html
     opening = engine.opening_text(engine.opening(first.record, first.salt))
     assert opening not in digest.body_text + digest.body_html  # the deal itself is on the round page, not in the mail

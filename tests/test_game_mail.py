@@ -24,7 +24,7 @@ from pbem.runtime import Runtime
 from pbem.service.events import describe, is_visible
 from pbem.service.turns.games import PlayerSpec
 from tests.support.games import PEOPLE, Arranged, NewGame, play_moves
-from tests.support.mail import bodies, compose_waiting_mail, digest_seats, mailbox
+from tests.support.mail import bodies, compose_waiting_mail, digest_seats, flat, mailbox
 from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
 
 
@@ -62,7 +62,7 @@ def digests_of(runtime: Runtime, game_id: str) -> int:
 
 def digest_text(runtime: Runtime, game_id: str, address: str) -> str:
     [(_, text, _)] = bodies(runtime, game_id, address, "round_digest")
-    return text
+    return flat(text)
 
 
 # -- round-end digests -------------------------------------------------------------------------------
@@ -247,7 +247,7 @@ def test_a_turn_email_names_the_deadline_in_the_recipients_time_zone(
 
     [turn] = mailbox(runtime, "your_turn")  # the turn began on Mon 5 Jan at 09:00 UTC; 72 hours to play
     assert "Your turn began Mon 5 Jan 2026, 10:00 CET." in turn.body_text
-    assert "Please play by Thu 8 Jan 2026, 10:00 CET (3 days to decide)." in turn.body_text
+    assert "Please play by Thu 8 Jan 2026, 10:00 CET (3 days to decide)." in flat(turn.body_text)
     assert "Please play by <strong>Thu 8 Jan 2026, 10:00 CET</strong> (3 days to decide)." in turn.body_html
 
 
@@ -290,8 +290,8 @@ def test_the_game_started_email_seats_the_recipient_and_explains_the_game(runtim
     cat = started[2].body_text
     assert 'You sit in seat 3 of 4.' in cat
     assert "1. Ann\n  2. Ben\n  3. Cat (you)\n  4. Bot 1 (computer)" in cat
-    assert "secretly either a gold-digger or a saboteur" in cat and "After three rounds" in cat
-    assert "Ann plays first." in cat and "you have 72 hours for each turn" in cat
+    assert "secretly either a gold-digger or a saboteur" in flat(cat) and "After three rounds" in flat(cat)
+    assert "Ann plays first." in cat and "you have 72 hours for each turn" in flat(cat)
     assert "You play first." in started[0].body_text
 
 
@@ -404,7 +404,7 @@ def test_a_daily_digest_says_whose_turn_it_is_and_what_happened_since_the_last_o
     first, second = (row.body_text for row in mailbox(runtime, "daily_digest"))
     assert "It is Ann's turn" in first and "It is not your turn." in first
     assert "Nothing has happened since your last digest." in first
-    assert "It is your turn, since Mon 5 Jan 2026, 09:00 UTC. Please play by Thu 8 Jan 2026, 09:00 UTC." in second
+    assert "It is your turn, since Mon 5 Jan 2026, 09:00 UTC. Please play by Thu 8 Jan 2026, 09:00 UTC." in flat(second)
     ann_move = runtime.games.history(game_id, seat=1)[-1].lines
     assert ann_move and all(line in second for line in ann_move)
     assert "Ben (you) (to play)" in second
@@ -447,7 +447,8 @@ def test_the_stalling_notice_tells_the_host_who_keeps_the_table_waiting_once_per
 
     assert first is not None and again is None
     assert first.to_address == "host@example.org" and first.subject == "Host: Test mine - Saboteur"
-    assert "waiting for Ann for 2 days and 3 hours (their turn since Mon 5 Jan 2026, 09:00 UTC), despite 2 reminders" in first.body_text
+    assert "waiting for Ann for 2 days and 3 hours (their turn since Mon 5 Jan 2026, 09:00 UTC), despite 2 reminders" in flat(
+        first.body_text)
     play_moves(runtime, game_id, 1, random.Random(1))
     assert notify(1) is not None  # a new decision, a new notice
 

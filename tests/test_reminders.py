@@ -15,7 +15,7 @@ from pbem.runtime import Runtime
 from pbem.service.turns.games import PlayerSpec
 from tests.support.database import START, at
 from tests.support.games import PEOPLE, NewGame
-from tests.support.mail import mailbox
+from tests.support.mail import flat, mailbox
 
 TURN_MAIL = ("turn_reminder", "deadline_warning")
 
@@ -108,7 +108,7 @@ def test_a_reminder_says_how_long_the_turn_has_waited_and_when_the_deadline_fall
     sweep_every(runtime, clock, timedelta(hours=1), at(1, 9))
 
     reminder = mailbox(runtime, "turn_reminder", to=address)[0]
-    assert "has been waiting for your turn for 1 day (since Mon 5 Jan 2026, 09:00 UTC)" in reminder.body_text
+    assert "has been waiting for your turn for 1 day (since Mon 5 Jan 2026, 09:00 UTC)" in flat(reminder.body_text)
     assert "The deadline is Thu 8 Jan 2026, 09:00 UTC." in reminder.body_text
     assert "discards a card from your hand face down" in reminder.body_text
     assert "This is reminder 1 of 3." in reminder.body_text
@@ -125,7 +125,7 @@ def test_the_turn_email_says_when_the_turn_began_and_when_its_deadline_falls(
 
     turn = mailbox(runtime, "your_turn")[-1]
     assert "Your turn began Mon 5 Jan 2026, 09:00 UTC." in turn.body_text
-    assert "Please play by Thu 8 Jan 2026, 09:00 UTC (3 days to decide)." in turn.body_text
+    assert "Please play by Thu 8 Jan 2026, 09:00 UTC (3 days to decide)." in flat(turn.body_text)
 
 
 def game_in_zone(runtime: Runtime, new_game: NewGame, clock: SettableClock, zone_name: str, **policies: object) -> str:

@@ -37,7 +37,7 @@ from pbem.service.talk.chat import MAX_LENGTH, PER_MINUTE
 from tests.support.database import START, TEST_SECRET, dump
 from tests.support.games import PEOPLE
 from tests.support.imap import REPLY_ADDRESS, ImapServer
-from tests.support.mail import free_port, mailbox
+from tests.support.mail import flat, free_port, mailbox
 
 SAID = "I saw Cat take the lamp. Just saying."
 QUOTE = "\n\nOn Mon, Jan 5, 2026 at 9:00 AM Saboteur <{to}> wrote:\n> Hello Ben,\n> It is your turn.\n"
@@ -299,7 +299,7 @@ def test_a_reply_to_a_seats_address_that_cannot_be_taken_gets_a_short_bounce_to_
     [bounce] = bounces(reply_runtime)
     assert bounce.to_address == "ben@example.org"
     assert reason_words in bounce.body_text
-    assert 'A reply to your email from the game was not posted at the table of "Friday mine"' in bounce.body_text
+    assert 'A reply to your email from the game was not posted at the table of "Friday mine"' in flat(bounce.body_text)
     assert bounce.headers["Auto-Submitted"] == "auto-replied"
     assert bounce.headers["In-Reply-To"] == message_id
     assert "Reply-To" not in bounce.headers

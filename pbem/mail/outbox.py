@@ -26,6 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.clock import Clock
+from pbem.mail.plain_text import wrapped
 from pbem.mail.reply_address import ReplyAddresses
 from pbem.mail.threads import conversation_root, threading_headers
 from pbem.mail.unsubscribe import UnsubscribeLinks
@@ -286,12 +287,13 @@ def _fill(message: OutboxMessage, subject: str, headers: dict[str, Any], variabl
     templates = email_templates()
     message.subject = subject
     message.headers = headers
-    message.body_text = templates.get_template(f"{EMAIL_TEMPLATE_DIR}/{message.kind}.txt").render(variables)
+    message.body_text = wrapped(templates.get_template(f"{EMAIL_TEMPLATE_DIR}/{message.kind}.txt").render(variables))
     html = templates.get_template(f"{EMAIL_TEMPLATE_DIR}/{message.kind}.html")
     message.body_html = html.render({**variables, "preheader": inbox_line(message.body_text)})
 
 
 def inbox_line(body_text: str) -> str:
-    """What an email wants, in the words a list of emails shows under its subject: the text part's first line
-    (each kind's `preheader` block), which the HTML part repeats, hidden, before anything else."""
-    return body_text.split("\n", 1)[0].strip()
+    """What an email wants, in the words a list of emails shows under its subject: the text part's first paragraph
+    (each kind's `preheader` block, on one line unless wrapped), which the HTML part repeats, hidden, before anything
+    else."""
+    return " ".join(body_text.split("\n\n", 1)[0].split())

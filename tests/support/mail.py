@@ -170,6 +170,11 @@ def compose_waiting_mail(runtime: Runtime) -> None:
     runtime.deliverer().compose_waiting()
 
 
+def flat(text: str | None) -> str:
+    """The words of an email's text part with its line breaks as spaces: what a sentence says, wherever it wraps."""
+    return " ".join((text or "").split())
+
+
 def mailbox(runtime: Runtime, kind: str | None = None, to: str | None = None) -> list[OutboxMessage]:
     """The outbox, oldest first, optionally of one kind or to one address, with the turn emails still waiting
     composed as the deliverer would compose them now."""
