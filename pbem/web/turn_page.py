@@ -27,6 +27,7 @@ from pbem.service.turns.games import GameState, HistoryEntry
 from pbem.times import ago, local_time, until
 from pbem.web.board_svg import board_svg
 from pbem.web.card_art import card_svg
+from pbem.web.hand_reasons import Unplayable, unplayable_reason
 from pbem.web.moves import MoveGroup, goal_names, group_moves, join_words
 from pbem.web.rules_page import card_help
 
@@ -64,6 +65,7 @@ class SeatRow:
 class HandCard:
     info: dict[str, Any]
     movable: bool  # has a move other than discarding it
+    unplayable: Unplayable | None = None  # on the seat's turn, why a card with no other move can only be discarded
 
     @property
     def art(self) -> Markup:
@@ -202,7 +204,7 @@ def build_turn_page(
         ),
         board=drawn.board,
         board_listing=drawn.board_listing,
-        hand=[HandCard(card, card["id"] in legal_cards) for card in you.get("hand", [])],
+        hand=_hand(you.get("hand", []), legal_cards, view, playing=your_turn and not picking and not stealing),
         peeks=_peeks(view),
         seats=[
             SeatRow(
@@ -236,6 +238,17 @@ def build_turn_page(
         stealing=stealing,
         profile=profile,
     )
+
+
+def _hand(
+    cards: Sequence[dict[str, Any]], legal_cards: set[Any], view: Mapping[str, Any], *, playing: bool
+) -> list[HandCard]:
+    """The seat's cards; on its turn to play, each card with nothing but a discard says why."""
+    def card(info: dict[str, Any]) -> HandCard:
+        movable = info["id"] in legal_cards
+        return HandCard(info, movable, unplayable_reason(info, view) if playing and not movable else None)
+
+    return [card(info) for info in cards]
 
 
 @dataclass(frozen=True)

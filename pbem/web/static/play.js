@@ -140,7 +140,8 @@
     return { follow: follow, apply: apply };
   }
 
-  // The "?" on a card in the hand opens a line on what the card does; the card itself stays untouched.
+  // The "?" on a card in the hand opens a line on what the card does; the card itself stays untouched (choosing
+  // it is a tap anywhere else on it).
   function setUpCardHelp() {
     var buttons = Array.prototype.slice.call(document.querySelectorAll(".card-help"));
     function show(button, open) {
@@ -244,8 +245,7 @@
       card.classList.add("choosable");
       face.setAttribute("role", "button");
       face.setAttribute("tabindex", "0");
-      face.setAttribute("aria-pressed", "false");
-      face.setAttribute("aria-label", card.querySelector(".card-label").textContent);
+      face.setAttribute("aria-pressed", "false");  // named by its label (and why it can only be discarded)
       onActivate(card, function () { if (mode) { tick(id); } else { select(id); } });
     });
     if (controls) {
@@ -317,6 +317,7 @@
     if (hint) { hint.textContent = "Tap a card: where it can go lights up."; }
   }
 
+  function chosenCard() { return document.querySelector('.hand-card[data-card="' + selected + '"]'); }
   function mine() { return choices.filter(function (c) { return cardOf(c.move) === selected; }); }
   function using(id) { return choices.filter(function (c) { return usesCard(c.move, id); }); }
 
@@ -347,8 +348,14 @@
         : Object.keys(bySeat).length ? "Tap a lit player"
         : own.some(function (c) { return isCellTarget(c.move); }) ? "Tap a lit card on the board"
         : null;
+      var why = chosenCard() ? chosenCard().getAttribute("data-why") : null;
       hint.textContent = selfPlays.length ? "Lay it in front of you, or discard it to pass."
-        : where ? where + ", or discard it to pass." : "This card can only be discarded, face down: that is your pass.";
+        : where ? where + ", or discard it to pass."
+        : (why ? why + " " : "") + "You can discard it face down to pass.";
+    }
+    // A card with nothing but a discard lights nothing up: its buttons are what comes next (on a phone, below).
+    if (controls && !placements.length && !own.some(function (c) { return c.move.type === "play"; })) {
+      controls.scrollIntoView({ block: "nearest" });
     }
     // Once the buttons and the hint have their final size: the lit players and cells come into view.
     reveal(Array.prototype.slice.call(document.querySelectorAll(".seat.target")));
