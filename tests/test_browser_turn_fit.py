@@ -1,5 +1,6 @@
-"""What a player meets first on the turn page, in real headless Chromium at 390x844 and 1440x900: a greyed card
-that says why on the card; a tall Saboteur 2 card chosen by a tap anywhere on it, its help a button of its own
+"""What a player meets first on the turn page, in real headless Chromium at 390x844 and 1440x900: the role, whose
+turn, the board and the whole hand on the first screen (the desktop with the time-zone offer shown too); a greyed
+card that says why on the card; a tall Saboteur 2 card chosen by a tap anywhere on it, its help a button of its own
 whose text is solid and readable above everything.
 
 With PBEM_SCREENSHOTS=1 the first screens are saved under artifacts/screenshots/ (and are looked at)."""
@@ -77,6 +78,24 @@ def wholly_on_first_screen(page: Page, selector: str, *, scrolled: bool = False)
            }""",
         [selector, scrolled],
     ))
+
+
+FIRST_SCREEN = ["#headline", ".status-role .role-name", "#board-wrap", ".hand-card"]
+
+
+@pytest.mark.parametrize("variant", sorted(GAMES))
+def test_role_turn_board_and_whole_hand_are_on_the_first_screen_with_the_time_zone_offer(
+    far_page: Page, live_server: LiveServer, screenshots: Shoot, variant: str, size: str
+) -> None:
+    game_id, _ = GAMES[variant](live_server)
+    open_table(far_page, live_server, game_id)
+
+    expect(far_page.locator("#zone-offer")).to_contain_text(FAR_ZONE)
+    outside = [miss for selector in FIRST_SCREEN for miss in wholly_on_first_screen(far_page, selector)]
+    if size == "desktop":  # beside the board; on a phone it waits under the hand
+        outside += wholly_on_first_screen(far_page, "#zone-offer")
+    assert outside == []
+    screenshots(far_page, f"{variant}-{size}-first-screen-with-zone-offer")
 
 
 def test_a_greyed_card_says_on_it_why_it_can_only_be_discarded(
