@@ -1,6 +1,7 @@
 """The host's pages in real headless Chromium, at a phone's and a desktop's size: sign in through the host
 link that arrives at a real SMTP server (aiosmtpd), create a 4-player game with the form, replace a player
-and find the handover email at the SMTP server, pause and resume a game, rotate a seat's link."""
+and find the handover email at the SMTP server, pause and resume a game, rotate a seat's link; each host action asks
+once, on a page of its own, before it is done."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 import engine
 from pbem.mail.deliver import Deliverer
-from tests.support.browser import LiveServer, delivered_to, sign_in_page
+from tests.support.browser import LiveServer, accessible, delivered_to, sign_in_page
 from tests.support.mail import SmtpServer
 from tests.support.web import HOST
 
@@ -59,8 +60,9 @@ def test_replacing_a_player_sends_the_handover_email(
     seat.get_by_text("Replace player").click()
     seat.get_by_label("New name").fill("Eve")
     seat.get_by_label("New email").fill("eve@example.org")
-    seat.locator(".replace-form").get_by_label(re.compile("Hand this seat")).check()
     seat.get_by_role("button", name="Replace").click()
+    expect(page.locator("#confirm-title")).to_have_text("Hand Ben's seat to Eve?")
+    page.get_by_role("button", name="Yes, replace the player").click()
     expect(page.get_by_text("The seat has a new player")).to_be_visible()
     expect(page.locator("#seat-1")).to_contain_text("Eve")
     screenshots(page, "replaced")
@@ -80,8 +82,8 @@ def test_rotating_a_link_from_the_game_page(
     page.goto(f"{live_server.url}/host/games/{game_id}")
     seat = page.locator("#seat-0")
     seat.get_by_text("Links and address").click()
-    seat.get_by_label("Old links stop working", exact=True).check()
     seat.get_by_role("button", name="Rotate link").click()
+    page.get_by_role("button", name="Yes, send a new link").click()
     expect(page.get_by_text("old links no longer work")).to_be_visible()
     assert any("renewed your link" in body for body in delivered_to(smtp_server, smtp_deliverer, "ann@example.org"))
     token = old.rsplit("/", 1)[1]
@@ -95,12 +97,38 @@ def test_pausing_and_resuming_a_game_from_its_page(
     game_id = new_game()
     sign_in_page(page, live_server, smtp_server, smtp_deliverer, HOST)
     page.goto(f"{live_server.url}/host/games/{game_id}")
-    page.get_by_label("Pause: no moves, reminders or deadlines until I resume").check()
     page.get_by_role("button", name="Pause", exact=True).click()
+    expect(page.locator("#confirm-title")).to_have_text("Pause the game?")
+    screenshots(page, "pause-asked")
+    page.get_by_role("button", name="Yes, pause the game").click()
     expect(page.locator("#game-status")).to_have_text("active (paused)")
     assert live_server.runtime.turn_controls.status(game_id).paused
     screenshots(page, "paused")
-    page.get_by_label("Resume: moves, reminders and the deadline go on").check()
     page.get_by_role("button", name="Resume", exact=True).click()
+    page.get_by_role("button", name="Yes, resume the game").click()
     expect(page.locator("#game-status")).to_have_text("active")
     expect(page.locator("#chat")).to_contain_text("The host resumed the game.")
+
+
+def test_a_first_click_on_a_host_action_asks_once_and_cancel_leaves_the_game_alone(
+    page: Page, live_server: LiveServer, smtp_server: SmtpServer, smtp_deliverer: Deliverer,
+    new_game: Callable[..., str], screenshots: Shoot,
+) -> None:
+    game_id = new_game()
+    sign_in_page(page, live_server, smtp_server, smtp_deliverer, HOST)
+    page.goto(f"{live_server.url}/host/games/{game_id}")
+    screenshots(page, "game-page")
+
+    page.get_by_role("button", name="End game").click()
+    expect(page.locator("#confirm-title")).to_have_text("End the game now?")
+    expect(page.locator("#confirm-step")).to_contain_text("The game ends with the standings as they are")
+    accessible(page)
+    screenshots(page, "end-asked")
+    page.get_by_role("link", name="Cancel").click()
+
+    expect(page.locator("#game-status")).to_have_text("active")
+    assert live_server.runtime.games.current_state(game_id).status == "active"
+    page.get_by_role("button", name="End game").click()
+    page.get_by_role("button", name="Yes, end the game").click()
+    expect(page.get_by_text("The game is over, with the standings as they were.")).to_be_visible()
+    expect(page.locator("#game-status")).to_have_text("finished")

@@ -152,7 +152,7 @@ def test_ending_or_abandoning_needs_a_confirmation(
 ) -> None:
     before = dump(runtime_of.db)
     response = post(host, f"/host/games/{game_id}/{action}")
-    assert response.status_code == 400 and b"tick the confirmation box" in response.data
+    assert response.status_code == 200 and b'id="confirm-step"' in response.data  # asked first, nothing done
     assert unchanged_but_rate_limits(before, dump(runtime_of.db))
 
 
@@ -314,7 +314,8 @@ def test_after_an_early_end_the_players_pages_replay_and_archive_open(
 def test_a_game_waiting_to_start_is_started_from_its_page(host: FlaskClient, runtime_of: Runtime, new_game) -> None:
     game_id = new_game(start=False)
     assert "Start the game" in host.get(f"/host/games/{game_id}").get_data(as_text=True)
-    assert post(host, f"/host/games/{game_id}/start").status_code == 400  # not confirmed
+    assert post(host, f"/host/games/{game_id}/start").status_code == 200  # asked first: "Start the game?"
+    assert runtime_of.games.current_state(game_id).status == "created"
     assert post(host, f"/host/games/{game_id}/start", confirm="yes").status_code == 303
     assert runtime_of.games.current_state(game_id).status == "active"
     assert len(mailbox(runtime_of, "game_started")) == 3

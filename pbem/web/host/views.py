@@ -21,6 +21,7 @@ from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.board_svg import board_svg
 from pbem.web.errors import wants_json
+from pbem.web.host.confirmations import GAME_QUESTIONS, INVITE_QUESTIONS, SEAT_QUESTIONS, Question
 from pbem.web.host.forms import GROUPS, blank_form, copied_form, engine_options, policy_fields, read_form
 from pbem.web.host.session import current_host, require_host, sign_in, sign_out, sign_out_everywhere
 from pbem.web.params import required_int
@@ -32,7 +33,6 @@ from pbem.web.urls import url_for
 blueprint = Blueprint("host", __name__, url_prefix="/host")
 csrf.protect(blueprint)
 
-CONFIRM_MISSING = "Please tick the confirmation box: nothing was done."
 # The turn controls of pbem/service/turns/turn_controls.py, with what the host is told once done.
 TURN_CONTROLS = {
     "pause": "The game is paused: no moves, reminders or deadlines until you resume it.",
@@ -202,8 +202,11 @@ def invite(invite_id: str) -> Any:
 def invite_action(invite_id: str, action: str) -> Any:
     host = require_host()
     invites = runtime().invites
-    if action in ("start", "remove"):
-        _confirmed()
+    question = INVITE_QUESTIONS.get(action)
+    if question is not None and not _confirmed():
+        detail = invites.detail(invite_id, host)  # 403 for another host's invite
+        back = url_for("host.invite", invite_id=invite_id)
+        return _ask(question(detail, request.form), back=back, title=detail.title)
     if action == "start":
         game_id = invites.start(invite_id, host)
         flash("The game has started: every player has been emailed their link.", "host")
@@ -330,7 +333,15 @@ def say(game_id: str) -> Any:
 @blueprint.post("/games/<game_id>/seats/<int:seat>/<action>")
 def seat_action(game_id: str, seat: int, action: str) -> Any:
     host = require_host()
-    _confirmed()
+    question = SEAT_QUESTIONS.get(action)
+    if question is None:
+        raise ValidationError("There is no such action.")
+    if not _confirmed():
+        detail = runtime().hosting.detail(game_id, host)  # 403 for another host's game
+        if not 0 <= seat < len(detail.seats):
+            raise ValidationError("There is no such seat.")
+        return _ask(question(detail.seats[seat].name, request.form), back=url_for("host.game", game_id=game_id),
+                    title=detail.row.title)
     moderation = runtime().moderation
     if action == "replace":
         moderation.replace_player(game_id, seat, request.form.get("name", ""), request.form.get("email", ""), host=host)
@@ -369,7 +380,12 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
 @blueprint.post("/games/<game_id>/<action>")
 def game_action(game_id: str, action: str) -> Any:
     host = require_host()
-    _confirmed()
+    question = GAME_QUESTIONS.get(action)
+    if question is None:
+        raise ValidationError("There is no such action.")
+    if not _confirmed():
+        detail = runtime().hosting.detail(game_id, host)  # 403 for another host's game
+        return _ask(question(detail, request.form), back=url_for("host.game", game_id=game_id), title=detail.row.title)
     moderation = runtime().moderation
     if action == "start":
         runtime().hosting.owned(game_id, host)  # 403 for another host's game
@@ -421,9 +437,16 @@ def game_action(game_id: str, action: str) -> Any:
     return redirect(url_for("host.game", game_id=game_id), 303)
 
 
-def _confirmed() -> None:
-    if request.form.get("confirm") != "yes":
-        raise ValidationError(CONFIRM_MISSING)
+def _confirmed() -> bool:
+    """Whether the host said yes on the question page (`_ask`); the action's own form does not say it."""
+    return request.form.get("confirm") == "yes"
+
+
+def _ask(question: Question, *, back: str, title: str) -> Any:
+    """The action's question, its "yes" posting the same fields again, confirmed; nothing is done yet."""
+    fields = [(name, value) for name, value in request.form.items(multi=True) if name not in ("csrf_token", "confirm")]
+    return render_template("host/confirm.html", question=question, fields=fields, action=request.path, back=back,
+                           title=title)
 
 
 def _int(raw: str | None, what: str) -> int:
