@@ -20,6 +20,7 @@ from pbem.models import Game, Invite, Joiner
 from pbem.runtime import Runtime, build_runtime
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.invites import STARTED, InviteSettings
+from pbem.service.turns.games import PlayerSpec
 from tests.support.database import dump
 from tests.support.invites import confirm_path
 from tests.support.web import HOST
@@ -175,3 +176,24 @@ def test_a_confirmation_that_fills_a_game_which_cannot_start_keeps_the_place_and
         assert session.scalar(select(Invite.started_at)) is None
         places = session.scalars(select(Joiner.confirmed_at)).all()
     assert len(places) == 3 and all(places)
+
+
+def test_a_game_from_the_new_game_form_that_fails_half_way_leaves_nothing_behind(
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host = HostSession(email="host@example.org", is_admin=False)
+    players = [PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"),
+               PlayerSpec("Cat", "cat@example.org")]
+    before = dump(runtime.db)
+    break_the_mail_queue_at_the_start(runtime, monkeypatch)
+
+    with pytest.raises(QueueBroke):
+        runtime.hosting.create_and_start(host=host, title="Half mine", players=players, variant="base", options=None,
+                                         policies={}, client="198.51.100.7", players_may_rematch=True)
+
+    assert dump(runtime.db) == before  # no game, no permission, no count against the host's or the mail limits
+    monkeypatch.undo()
+    game_id = runtime.hosting.create_and_start(host=host, title="Whole mine", players=players, variant="base",
+                                               options=None, policies={}, client="198.51.100.7",
+                                               players_may_rematch=True)
+    assert runtime.rematches.lineage(game_id).players_may_rematch

@@ -23,7 +23,7 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import GameNotFound, NotYourGame, RateLimited, RollbackAcrossRound, ValidationError
 from pbem.mail.status import SeatMailStatus, mail_statuses, seat_mail_status
-from pbem.models import Game, GameStatus, HostAction, Snapshot
+from pbem.models import Game, GameStatus, HostAction, RematchPermission, Snapshot
 from pbem.models.games import OVER_STATUSES
 from pbem.service.history.holders import lines_at, names_at
 from pbem.service.host.host_access import HostSession, normal_email
@@ -138,19 +138,23 @@ class Hosting:
 
     def create_and_start(
         self, *, host: HostSession, title: str, players: Sequence[PlayerSpec], variant: str,
-        options: dict[str, Any] | None, policies: dict[str, Any], client: str,
+        options: dict[str, Any] | None, policies: dict[str, Any], client: str, players_may_rematch: bool = False,
     ) -> str:
-        """The form's game, created and dealt (emails to everyone); RateLimited past the host's daily limit on
-        games, or the daily limits on emailing addresses that never confirmed (per `client` and server-wide)."""
+        """The form's game, created and dealt (emails to everyone) in one transaction, with whether its players may
+        start its rematch; RateLimited past the host's daily limit on games, or the daily limits on emailing
+        addresses that never confirmed (per `client` and server-wide). A refusal leaves nothing behind."""
         with self._db.write() as session:
             if not self._limiter.allow(session, PER_HOST_GAMES, mailbox_key(host.email)):
                 raise RateLimited("You have created many games today. Please wait a day before creating more.")
             self._invitations.count(session, [player.email for player in players if player.email], client)
-        game_id = self._games.create_game(
-            title=title, players=players, host_email=host.email, variant=variant, options=options, policies=policies
-        )
-        self._games.start_game(game_id, actor_email=host.email)
-        return game_id
+            game = self._games.create_game_in(
+                session, title=title, players=players, host_email=host.email, variant=variant, options=options,
+                policies=policies,
+            )
+            self._games.start_game_in(session, game, actor_email=host.email)
+            if players_may_rematch:
+                session.add(RematchPermission(game_id=game.id, granted_at=self._clock.now()))
+            return game.public_id
 
     def games(self, host: HostSession) -> list[GameRow]:
         """The games this host looks after (an admin: every game), newest first.

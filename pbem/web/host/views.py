@@ -159,9 +159,8 @@ def create_game() -> Any:
             options=form.engine_options(),
             policies=form.policies,
             client=request.remote_addr or "unknown",
+            players_may_rematch=form.players_may_rematch,
         )
-        if form.players_may_rematch:
-            runtime().rematches.allow_players(game_id, True)
     except ValidationError as exc:
         form.errors["form"] = exc.message
         return render_template("host/new_game.html", form=form, **_form_context(host)), 422
