@@ -181,7 +181,7 @@ BAD_DECKS = [
      "both a ladder and a door"),
     ("crystals", broken(lambda d: d["paths"][0].update(crystals=-1)), "'crystals' must be a whole number"),
     ("effect", broken(lambda d: d["actions"][0].update(effect="teleport")), "'effect' must be one of"),
-    ("tools", broken(lambda d: d["actions"][0].update(tools=["hammer"])), "names 1 distinct tool"),
+    ("tools", broken(lambda d: d["actions"][0].update(tools=["hammer"])), "names 1 tool from"),
     ("tools on theft", broken(lambda d: d["actions"][-1].update(tools=["pick"])), "names 0 distinct tool"),
     ("segment not a table", broken(lambda d: d["paths"][0].update(segments=["NESW"])), "must be a table"),
 ]

@@ -95,7 +95,7 @@ def test_when_doors_bar_both_teams_the_saboteurs_side_wins_though_the_gold_was_r
 
     assert ended(events)["winner"] == "saboteurs" and ended(events)["reached_by"] == 0
     assert paid(events) == {1: 4, 2: 2}
-    assert "doors bar both teams" in engine.describe_event(ended(events), SEATS[:4])
+    assert "doors of both colours bar the way" in engine.describe_event(ended(events), SEATS[:4])
 
 
 def test_the_saboteurs_and_the_profiteer_win_when_the_gold_is_not_reached(table):
