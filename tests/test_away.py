@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, timedelta
 
 import pytest
 from flask.testing import FlaskClient
@@ -17,7 +16,6 @@ from tests.support.database import at
 from tests.support.games import PEOPLE, NewGame, seat_to_act, seat_token
 from tests.support.mail import mailbox
 from tests.support.web import app_runtime, form_fields
-
 
 
 def pass_turn(runtime: Runtime, game_id: str) -> None:

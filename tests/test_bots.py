@@ -15,6 +15,7 @@ import engine
 from pbem.clock import SettableClock
 from pbem.models import Game, Snapshot
 from pbem.runtime import Runtime
+from pbem.service.events import is_visible
 from pbem.service.turns.bots import (
     BOT_LEASE,
     bot_move,
@@ -24,7 +25,6 @@ from pbem.service.turns.bots import (
     seat_events,
     start_demo,
 )
-from pbem.service.events import is_visible
 from pbem.service.turns.games import PlayerSpec
 from tests.support.games import PEOPLE, random_move
 from tests.support.mail import mailbox

@@ -5,7 +5,7 @@ player's own hours move it later, the page and My games say it moved."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -27,7 +27,7 @@ from tests.support.mail import SmtpServer
 
 pytestmark = pytest.mark.browser
 
-TURN_BEGINS = datetime(2026, 12, 2, 2, 39, tzinfo=timezone.utc)  # 72 hours on falls in 22:00-08:00 UTC
+TURN_BEGINS = datetime(2026, 12, 2, 2, 39, tzinfo=UTC)  # 72 hours on falls in 22:00-08:00 UTC
 SIGN_IN = re.compile(r"https?://\S+/sign-in/\S+")
 
 

@@ -8,7 +8,6 @@ at most one per 15 minutes (the injected clock moves, nobody sleeps).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
@@ -16,12 +15,12 @@ from sqlalchemy import select, update
 
 import engine
 from pbem.clock import SettableClock
-from pbem.service.letters.chat_mail import CHAT_EMAIL_GAP, queue_due_chat_emails
-from pbem.service.letters.daily import queue_due_daily_digests
-from pbem.service.letters.host_notices import enqueue_stalling_notice
 from pbem.mail.reply_address import TOKEN_LENGTH
 from pbem.models import Game, OutboxMessage, Seat
 from pbem.runtime import Runtime
+from pbem.service.letters.chat_mail import CHAT_EMAIL_GAP, queue_due_chat_emails
+from pbem.service.letters.daily import queue_due_daily_digests
+from pbem.service.letters.host_notices import enqueue_stalling_notice
 from pbem.service.talk.chat_lines import EMAIL_EXCERPT
 from tests.support.games import PEOPLE, NewGame, random_move
 from tests.support.imap import REPLY_ADDRESS

@@ -14,8 +14,8 @@ from pbem.cli import main
 from pbem.config import load_config
 from pbem.db import Database
 from pbem.models import Base, Game, OutboxMessage, Seat, TurnClock
-from pbem.runtime import build_runtime
 from pbem.paths import REPO_ROOT
+from pbem.runtime import build_runtime
 from tests.support.database import BASE_URL, TEST_SECRET
 from tests.support.mail import SmtpServer, free_port
 

@@ -14,9 +14,9 @@ from flask.testing import FlaskClient
 from pbem.chance import SeededChance
 from pbem.clock import SettableClock
 from pbem.config import Config
-from pbem.service.seats.fresh_links import PER_ADDRESS as FRESH_LINKS_PER_ADDRESS
 from pbem.service.host.host_access import PER_ADDRESS as HOST_LINKS_PER_ADDRESS
 from pbem.service.host.host_access import PER_CLIENT
+from pbem.service.seats.fresh_links import PER_ADDRESS as FRESH_LINKS_PER_ADDRESS
 from tests.support.games import PEOPLE
 from tests.support.mail import mailbox
 from tests.support.web import app_runtime, built_app, post, with_csrf

@@ -4,7 +4,7 @@ what is in force and save only what was changed, and a deadline that moved says 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -17,8 +17,8 @@ from tests.support.mail import flat, mailbox
 from tests.support.web import form_fields, open_table, post, with_csrf
 
 # A 72-hour deadline from this start falls at 02:39 UTC, inside the server's quiet hours (22:00-08:00 UTC).
-TURN_BEGINS = datetime(2026, 12, 2, 2, 39, tzinfo=timezone.utc)
-PUSHED_TO_MORNING = datetime(2026, 12, 5, 8, 0, tzinfo=timezone.utc)
+TURN_BEGINS = datetime(2026, 12, 2, 2, 39, tzinfo=UTC)
+PUSHED_TO_MORNING = datetime(2026, 12, 5, 8, 0, tzinfo=UTC)
 PEOPLE = [PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"),
           PlayerSpec("Cat", "cat@example.org")]
 
@@ -143,7 +143,7 @@ def test_own_settings_may_move_the_deadline_later_and_the_move_is_shown_and_told
     client: FlaskClient, runtime_of: Runtime, clock: SettableClock,
 ) -> None:
     game_id, seat = started_game(runtime_of, clock)
-    later = datetime(2026, 12, 5, 9, 30, tzinfo=timezone.utc)
+    later = datetime(2026, 12, 5, 9, 30, tzinfo=UTC)
 
     runtime_of.presence.set_timing(game_id, seat, timezone_name=None, quiet_hours="01:00-09:30")
     clock.advance(timedelta(hours=31))  # past the first reminder, which waited for 09:30

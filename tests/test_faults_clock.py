@@ -4,7 +4,6 @@ several times, as a scheduler ticking every minute would."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import timedelta
 
 from sqlalchemy import func, select

@@ -7,8 +7,6 @@ round ends, where the gold lies); that recipient's emails must be identical in b
 from __future__ import annotations
 
 import random
-import re
-from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -17,16 +15,15 @@ from sqlalchemy import select, update
 
 import engine
 from pbem.clock import SettableClock
-from pbem.service.letters.daily import queue_due_daily_digests
-from pbem.service.letters.host_notices import enqueue_stalling_notice
 from pbem.models import Game, OutboxMessage, Seat, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import describe, is_visible
+from pbem.service.letters.daily import queue_due_daily_digests
+from pbem.service.letters.host_notices import enqueue_stalling_notice
 from pbem.service.turns.games import PlayerSpec
 from tests.support.games import PEOPLE, Arranged, NewGame, play_moves
 from tests.support.mail import bodies, compose_waiting_mail, digest_seats, flat, mailbox
 from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
-
 
 
 def play(runtime: Runtime, game_id: str, seat: int, move: dict[str, Any]) -> None:

@@ -12,22 +12,16 @@ not name a card that lies hidden in another hand, the draw pile or the discard p
 
 from __future__ import annotations
 
-import html
 import json
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 import engine
-from pbem.models import Game, RoundCommitment, Seat, Snapshot
-from pbem.runtime import Runtime
 from tests.support.games import Chooser, dig_for_gold, seat_token, store_game
 from tests.support.twins import Twins, cards_named, cards_of_finished_rounds, hidden_cards, role_paths, stir_things_up
 from tests.support.web import app_runtime

@@ -17,9 +17,9 @@ import pbem.db as db_module
 from pbem.config import AccessConfig, Config
 from pbem.errors import RateLimited
 from pbem.models import Game, HostAction, OutboxMessage, Seat
-from pbem.service.turns.games import PlayerSpec
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.hosting import PER_HOST_GAMES
+from pbem.service.turns.games import PlayerSpec
 from pbem.web.host.forms import policy_fields
 from tests.support.database import counted, dump
 from tests.support.games import PEOPLE

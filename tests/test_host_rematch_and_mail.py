@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -181,7 +181,7 @@ def test_every_player_is_told_of_a_rollback_in_plain_words(
 def test_the_host_sees_each_players_local_time_and_night(
     host: FlaskClient, runtime_of: Runtime, game_id: str, clock
 ) -> None:
-    clock.set(datetime(2026, 1, 5, 23, 30, tzinfo=timezone.utc))
+    clock.set(datetime(2026, 1, 5, 23, 30, tzinfo=UTC))
     with runtime_of.db.write() as session:
         session.execute(update(Seat).where(Seat.display_name == "Ann").values(timezone="Asia/Tokyo"))
         session.execute(update(Seat).where(Seat.display_name == "Ben").values(timezone="America/New_York"))

@@ -6,7 +6,6 @@ import dataclasses
 import logging
 import random
 import re
-from collections.abc import Callable
 from datetime import timedelta
 
 import pytest

@@ -17,7 +17,6 @@ from pbem.service.rows import find_game
 from tests.support.games import play_moves, seat_to_act, seat_token
 from tests.support.web import form_fields, post, sign_in
 
-
 # -- the memo itself ---------------------------------------------------------------------------------------------
 
 

@@ -3,7 +3,7 @@ games where it is their turn by time left, and none when nothing happened; no di
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select, update
 
@@ -15,7 +15,7 @@ from pbem.service.players.preferences import Preferences
 from tests.support.games import PEOPLE, play_until_turn_of
 from tests.support.mail import mailbox
 
-DAY_ONE = datetime(2026, 1, 5, tzinfo=timezone.utc)
+DAY_ONE = datetime(2026, 1, 5, tzinfo=UTC)
 
 
 def started(runtime: Runtime, title: str) -> str:

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select, update
 

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 from flask.testing import FlaskClient
-from sqlalchemy import event, select, update
+from sqlalchemy import update
 
 import engine
 from pbem.models import Game

@@ -3,8 +3,7 @@ and a scheduler that comes back from a long outage. Time moves by the injected c
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 from sqlalchemy import select, update
 

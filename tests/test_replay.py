@@ -5,7 +5,6 @@ are offered once the game is over, hold the whole game, and are fetched without 
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import random

@@ -27,13 +27,13 @@ from sqlalchemy import select, update
 from pbem.cli import main
 from pbem.clock import SettableClock
 from pbem.config import ImapConfig
-from pbem.service.letters.chat_mail import queue_due_chat_emails
 from pbem.mail.imap_poll import ImapPoller, MailboxUnavailable
-from pbem.service.talk.replies import BOUNCES_PER_ADDRESS
 from pbem.models import ChatMessage, Game, InboundMail, OutboxMessage, Seat
 from pbem.runtime import Runtime
 from pbem.scheduler.jobs import jobs
+from pbem.service.letters.chat_mail import queue_due_chat_emails
 from pbem.service.talk.chat import MAX_LENGTH, PER_MINUTE
+from pbem.service.talk.replies import BOUNCES_PER_ADDRESS
 from tests.support.database import START, TEST_SECRET, dump
 from tests.support.games import PEOPLE
 from tests.support.imap import REPLY_ADDRESS, ImapServer

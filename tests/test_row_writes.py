@@ -3,8 +3,6 @@ and nothing is written twice."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
@@ -12,7 +10,6 @@ from pbem.models import Game, TurnClock
 from pbem.models.row_writes import flush_changed, update_row, update_unloaded
 from pbem.runtime import Runtime
 from tests.support.games import NewGame
-
 
 
 def flushes_during(session: Session) -> list[int]:

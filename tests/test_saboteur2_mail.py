@@ -12,10 +12,10 @@ from sqlalchemy import select
 
 import engine
 from engine.variants import variant_of
-from pbem.service.letters.daily import queue_due_daily_digests
 from pbem.models import Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import is_visible
+from pbem.service.letters.daily import queue_due_daily_digests
 from tests.support.games import store_game
 from tests.support.mail import bodies, compose_waiting_mail, digest_seats, mailbox
 from tests.support.tables import arrange, rulebook_example

@@ -15,11 +15,8 @@ import re
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
-import engine
-from engine.variants import variant_of
 from pbem.runtime import Runtime
 from tests.support.games import store_game
 from tests.support.tables import card_id, expansion_table, rulebook_example

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -12,7 +11,6 @@ from pbem.service.timing.deadlines import turn_deadline
 from pbem.service.turns.games import PlayerSpec
 from tests.support.database import dump
 from tests.support.games import PEOPLE, NewGame
-
 
 
 def test_a_seat_starts_with_an_email_every_turn_and_can_switch_to_a_daily_digest(runtime, new_game: NewGame) -> None:
@@ -64,7 +62,7 @@ def test_unknown_games_and_seats_are_refused(runtime, new_game: NewGame) -> None
 
 
 def test_a_turn_times_out_after_the_policys_hours_or_never() -> None:
-    started = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+    started = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
     assert turn_deadline(started, {"deadline_hours": 72}) == started + timedelta(hours=72)
     assert turn_deadline(started, {"deadline_hours": None}) is None

@@ -4,7 +4,6 @@ never tried again by itself: it is logged, the host is told, and the host's skip
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 

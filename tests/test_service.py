@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
 from sqlalchemy import event, insert, select, update
-from sqlalchemy.orm import Session
 
 import engine
 from pbem.clock import SettableClock

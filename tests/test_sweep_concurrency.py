@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
-from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -20,8 +19,8 @@ from pbem.service.timing.sweep import SweepResult
 from tests.support.games import NewGame
 
 GAMES = 6
-REMINDER_DUE = datetime(2026, 1, 6, 9, 30, tzinfo=timezone.utc)  # a day after START: each game's first reminder
-DEADLINE_DUE = datetime(2026, 1, 8, 9, 30, tzinfo=timezone.utc)  # past each game's 72-hour deadline
+REMINDER_DUE = datetime(2026, 1, 6, 9, 30, tzinfo=UTC)  # a day after START: each game's first reminder
+DEADLINE_DUE = datetime(2026, 1, 8, 9, 30, tzinfo=UTC)  # past each game's 72-hour deadline
 
 
 def counts(runtime: Runtime) -> tuple[int, int, dict[int, int]]:

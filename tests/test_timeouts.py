@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import random
 import re
-from collections.abc import Callable
 from datetime import timedelta
 
 import pytest

@@ -3,8 +3,7 @@ auto-pass for an absent seat, the status the host page shows, and handing a seat
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from pbem.times import ago, format_duration, local_time, until
 
-NOON = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)
+NOON = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 
 def test_a_time_is_shown_in_the_seats_zone_with_its_day() -> None:

@@ -1,12 +1,11 @@
 """Fixtures for rules tests (see tables.py for the notation)."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
 from engine.state import Game
-
 from tests.support.tables import arrange, card_in_hand
 
 

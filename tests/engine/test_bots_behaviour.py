@@ -5,7 +5,6 @@ import pytest
 
 import engine
 from engine.bots import HeuristicBot
-
 from tests.support.tables import reach_gold
 
 DIGGERS_AND_TWO_SABOTEURS = ["digger", "digger", "saboteur", "saboteur", "digger"]

@@ -17,9 +17,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.bots.match import Decision
 from engine.bots import HeuristicBot
-
+from engine.bots.match import Decision
 from tests.support.tables import bot_game, scramble_hidden
 
 ROOT = Path(__file__).resolve().parents[2]

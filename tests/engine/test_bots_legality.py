@@ -8,13 +8,7 @@ suite's time (docs/performance.md).
 """
 from __future__ import annotations
 
-from typing import Iterator
-
 import pytest
-
-import engine
-from engine.bots import match
-from engine.bots.match import Decision
 
 from tests.support.tables import bot_game
 

@@ -5,7 +5,6 @@ import engine
 from engine.board import building_sites
 from engine.bots.tunnel import layout_from_view, survey
 from engine.rules import reach_of
-
 from tests.support.tables import TO_THE_GOALS, random_game_states
 
 TOP, MIDDLE, BOTTOM = (8, 2), (8, 0), (8, -2)

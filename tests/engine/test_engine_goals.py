@@ -5,7 +5,6 @@ import pytest
 
 import engine
 from engine.variants import get_variant
-
 from tests.support.tables import TO_THE_GOALS, build
 
 

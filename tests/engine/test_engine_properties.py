@@ -10,9 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.state import GOLD_PICK, PLAY, Game
+from engine.state import Game
 from engine.variants import SABOTEUR2_ROLES, get_variant, variant_of
-
 from tests.support.tables import SEATS, builder_bot, random_game_states, scramble_hidden
 
 VARIANTS = ["base", "saboteur2"]

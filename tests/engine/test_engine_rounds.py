@@ -7,7 +7,6 @@ import pytest
 
 import engine
 from engine.rounds import take_nuggets
-
 from tests.support.tables import NAMES, random_game_states, reach_gold
 
 

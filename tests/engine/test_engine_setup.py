@@ -7,7 +7,6 @@ import pytest
 
 import engine
 from engine.variants import get_variant
-
 from tests.support.tables import NAMES
 
 ROLE_TABLE = {3: (1, 3), 4: (1, 4), 5: (2, 4), 6: (2, 5), 7: (3, 5), 8: (3, 6), 9: (3, 7), 10: (4, 7)}

@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 
 import engine
-
 from tests.support.tables import SEATS, builder_bot, random_game_states
 
 

@@ -4,7 +4,6 @@ that off."""
 from __future__ import annotations
 
 import engine
-
 from tests.support.tables import card_in_hand
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import engine
 from engine.rules import can_play
-
 from tests.support.tables import build, card_in_hand
 
 STUCK = {0: ["pick"], 1: ["pick"], 2: ["pick"]}  # nobody may build

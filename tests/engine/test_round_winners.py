@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 import engine
-
 from tests.support.tables import TO_THE_GOALS, build, card_in_hand, reach_gold
 
 

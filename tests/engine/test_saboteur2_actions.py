@@ -8,7 +8,6 @@ import pytest
 
 import engine
 from engine.piles import card_in_front
-
 from tests.support.tables import build
 
 

@@ -9,7 +9,6 @@ from engine.geometry import E, N, S, W
 from engine.rules import reach_of
 from engine.treasure import team_claims
 from engine.variants import variant_of
-
 from tests.support.tables import TO_THE_GOALS, build
 
 

@@ -11,7 +11,6 @@ import pytest
 import engine
 from engine.decks import SABOTEUR2_DECK
 from engine.variants import SABOTEUR2_ROLES, get_variant, variant_of
-
 from tests.support.tables import SEATS, builder_bot, random_game_states
 
 DATA = Path(__file__).parent / "data"

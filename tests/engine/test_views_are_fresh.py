@@ -15,7 +15,6 @@ import pytest
 
 import engine
 from engine.variants import SABOTEUR2, get_variant
-
 from tests.support.tables import random_game_states
 
 

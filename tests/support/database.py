@@ -9,7 +9,7 @@ import uuid
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from pbem.models import Base
 from pbem.runtime import Runtime, build_runtime
 
 POSTGRES_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
-START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 TEST_SECRET = "test-secret-key-0123456789abcdef"
 BASE_URL = "https://pbem.test"
 SEED_VARIABLE = "PBEM_TEST_SEED"  # set it to deal every test another game
@@ -239,7 +239,7 @@ def counted(runtime: Runtime) -> Iterator[list[str]]:
 
 def at(day: int, hour: int, minute: int = 0) -> datetime:
     """A moment of the test week: day 0 is Monday 5 January 2026 (START is 09:00 that day), UTC."""
-    return datetime(2026, 1, 5 + day, hour, minute, tzinfo=timezone.utc)
+    return datetime(2026, 1, 5 + day, hour, minute, tzinfo=UTC)
 
 
 def pytest_report_header() -> str:
