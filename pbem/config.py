@@ -94,7 +94,7 @@ class SchedulerConfig:
     # bot_interval_seconds, so about two seconds per computer player by default.
     bot_delay_seconds: int = field(default=1, metadata={"minimum": 0})
     bot_interval_seconds: int = field(default=1, metadata={"minimum": 1})
-    # The sweep for reminders, deadlines and daily digests (pbem/service/timing/sweep.py).
+    # The sweep for reminders, deadlines and daily digests (pbem/service/sweep.py).
     sweep_interval_seconds: int = field(default=60, metadata={"minimum": 1})
 
 

@@ -47,9 +47,9 @@ from pbem.service.seats.fresh_links import FreshLinks
 from pbem.service.seats.presence import Presence
 from pbem.service.seats.seats import SeatService
 from pbem.service.spectators import Spectators
+from pbem.service.sweep import TurnSweep
 from pbem.service.talk.chat import ChatService
 from pbem.service.talk.replies import Inbound
-from pbem.service.timing.sweep import TurnSweep
 from pbem.service.turns.games import GameService
 from pbem.service.turns.timeouts import Timeouts
 from pbem.service.turns.turn_controls import TurnControls

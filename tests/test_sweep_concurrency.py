@@ -15,7 +15,7 @@ from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.models import Game, OutboxMessage, Snapshot
 from pbem.runtime import Runtime, build_runtime
-from pbem.service.timing.sweep import SweepResult
+from pbem.service.sweep import SweepResult
 from tests.support.games import NewGame
 
 GAMES = 6

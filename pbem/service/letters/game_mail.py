@@ -224,7 +224,7 @@ class GameMail:
         self._outbox.compose(session, message, game=game, seat=seat, context=context)
         mark_shown(seat, chat.upto)
 
-    # -- reminders (the scheduler's sweep, pbem/service/timing/sweep.py) ------------------------------------
+    # -- reminders (the scheduler's sweep, pbem/service/sweep.py) ------------------------------------
 
     def turn_reminder(
         self, session: Session, game: Game, seat: Seat, state: engine.Game, *, started_at: datetime,
