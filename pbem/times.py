@@ -78,6 +78,12 @@ def since_day(moment: datetime, now: datetime, zone_name: str | None = None) -> 
     return f"{here.day} {here:%b}"
 
 
+def machine_time(moment: datetime) -> str:
+    """E.g. "2026-01-05T09:00:00+00:00": the moment for a program to read (HTML's `datetime` attribute, a script),
+    to the second, since that attribute takes at most three digits of a second."""
+    return moment.isoformat(timespec="seconds")
+
+
 def format_moment(moment: datetime, zone_name: str | None = None) -> str:
     """E.g. "Thu 8 Jan, 09:00": short, for a list of recent lines whose heading names the time zone."""
     local = moment.astimezone(zone(zone_name))

@@ -190,6 +190,20 @@ def test_chat_json_lists_what_came_after_an_id_and_changes_nothing(client, runti
     assert dump(runtime_of.db) == before
 
 
+def test_the_script_gets_each_time_to_the_second_as_the_page_gives_it(
+    client: FlaskClient, runtime_of: Runtime, game: str, clock: SettableClock
+) -> None:
+    clock.advance(timedelta(seconds=1, microseconds=654_321))  # a real clock's moments have fractions of a second
+    ben = open_table(client, runtime_of, game, 1)
+
+    posted = post(client, game, ben, "By script.", Accept="application/json").get_json()["message"]
+    listed = client.get(f"/table/{game}/chat.json").get_json()["messages"]
+    page = client.get(f"/table/{game}").get_data(as_text=True)
+
+    assert posted["at"] == listed[-1]["at"] == "2026-01-05T09:00:01+00:00"
+    assert '<time class="chat-when" datetime="2026-01-05T09:00:01+00:00">' in chat_section(page)
+
+
 def test_chat_json_refuses_a_malformed_position(client, runtime_of, game) -> None:
     open_table(client, runtime_of, game, 1)
 

@@ -14,6 +14,7 @@ from pbem.config import Config, load_config
 from pbem.db import Database
 from pbem.paths import TEMPLATES_DIR
 from pbem.runtime import build_runtime
+from pbem.times import machine_time
 from pbem.web import (  # noqa: F401  (their routes join the player blueprint)
     address_changes,
     auto_pass_links,
@@ -61,6 +62,7 @@ def build_app(
     )
     app.extensions[EXTENSION_KEY] = runtime
     app.jinja_env.globals["development"] = config.is_development
+    app.jinja_env.filters["machine_time"] = machine_time  # every `datetime` attribute
     share_reads_per_request(app, runtime.db)
     security.init_app(app, https=config.base_url.startswith("https://"))
     errors.init_app(app)

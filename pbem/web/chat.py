@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request
@@ -22,7 +23,7 @@ from markupsafe import Markup
 from pbem.errors import PbemError
 from pbem.service.talk.chat import MAX_LENGTH
 from pbem.service.talk.chat_lines import ChatLine
-from pbem.times import local_time
+from pbem.times import local_time, machine_time
 from pbem.web import csrf, player
 from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json
@@ -50,8 +51,11 @@ class ChatEntry:
     is_you: bool
     text: str
     when: str
-    at: str  # ISO 8601, for <time datetime>
+    at: datetime  # for <time datetime>, through the `machine_time` filter
     by_email: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "at": machine_time(self.at)}
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,7 @@ def chat_entries(lines: Sequence[ChatLine], zone_name: str, reader_seat: int | N
             is_you=line.kind == "seat" and line.seat == reader_seat,
             text=line.text,
             when=local_time(line.created_at, zone_name),
-            at=line.created_at.isoformat(),
+            at=line.created_at,
             by_email=line.source == "email",
         )
         for line in lines
@@ -109,7 +113,7 @@ def post_chat(access: SeatAccess) -> Any:
     if wants_json():
         zone = runtime().seats.profile(access.link.game_id, access.link.seat).timezone
         [entry] = chat_entries([line], zone, access.link.seat)
-        return jsonify(message=asdict(entry)), 201
+        return jsonify(message=entry.to_json()), 201
     return redirect(access.url("player.table") + "#chat", 303)
 
 
@@ -119,7 +123,7 @@ def chat_json(access: SeatAccess) -> Response:
     after = optional_int(request.args.get("after"), MESSAGE_NUMBER.format("after")) or 0
     chat = runtime().chat.seat_view(access.link.game_id, access.link.seat, after=after, limit=JSON_SIZE)
     entries = chat_entries(chat.page.lines, chat.timezone, access.link.seat)
-    return jsonify(messages=[asdict(entry) for entry in entries], last_id=entries[-1].id if entries else after)
+    return jsonify(messages=[entry.to_json() for entry in entries], last_id=entries[-1].id if entries else after)
 
 
 @seat_route("/chat/read", ["POST"])

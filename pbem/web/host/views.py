@@ -476,7 +476,7 @@ def render_game(game_id: str, *, status: int = 200, problem: str | None = None) 
             "name": line.name,
             "text": line.text,
             "is_you": line.kind == "host",
-            "at": line.created_at.isoformat(),
+            "at": line.created_at,
             "when": local_time(line.created_at, "UTC"),
             "by_email": line.source == "email",
         }
