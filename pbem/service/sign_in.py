@@ -30,7 +30,7 @@ from pbem.errors import BadLink, RateLimited
 from pbem.mail.outbox import Outbox
 from pbem.models.row_writes import insert_row_if, rows_changed
 from pbem.models.sign_ins import SignedInBrowserRow, SignInLinkRow
-from pbem.service.host.invitations import confirm_mailbox
+from pbem.service.confirmed_mailboxes import confirm_mailbox
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.text import EMAIL_PATTERN
 from pbem.tokens import HostLink, HostLinkSigner

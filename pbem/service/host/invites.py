@@ -43,8 +43,9 @@ from pbem.errors import BadLink, GameAlreadyStarted, InviteUnavailable, NotYourG
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Invite, Joiner, RematchPermission
 from pbem.models.invites import SEAT_ORDERS
+from pbem.service.confirmed_mailboxes import confirm_mailbox
 from pbem.service.host.host_access import HostSession, normal_email
-from pbem.service.host.invitations import InvitationLimits, confirm_mailbox
+from pbem.service.host.invitations import InvitationLimits
 from pbem.service.host.local_times import LocalTime, local_time_of
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.text import reserved_name_problem, visible_text

@@ -17,7 +17,7 @@ from pbem.db import Database
 from pbem.errors import ValidationError
 from pbem.models import Game, Seat
 from pbem.models.games import NOTIFY_MODES
-from pbem.service.host.invitations import confirm_mailbox
+from pbem.service.confirmed_mailboxes import confirm_mailbox
 from pbem.service.rows import find_game, require_seat
 from pbem.service.seats.presence import away_label
 from pbem.service.timing.turn_clock import away_cap, current_clock, deadline_moved_from

@@ -37,7 +37,7 @@ from pbem.mail.outbox import Outbox
 from pbem.mail.reply_address import ReplyAddresses, ReplyClaim, ReplyTokenError
 from pbem.mail.reply_text import reply_text
 from pbem.models import InboundMail, Seat
-from pbem.service.host.invitations import confirm_mailbox
+from pbem.service.confirmed_mailboxes import confirm_mailbox
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.talk.chat import ChatService
 
