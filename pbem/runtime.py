@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.utils import getaddresses
 from functools import lru_cache
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from aiosmtpd.controller import Controller
@@ -21,6 +20,8 @@ from pbem.chance import Chance, SecretChance
 from pbem.clock import Clock, SystemClock
 from pbem.config import Config
 from pbem.db import Database
+from pbem.drawing import STYLESHEET
+from pbem.drawing.board_svg import board_svg
 from pbem.mail.backends import Backend
 from pbem.mail.deliver import Deliverer, DeliverySettings, backend_for
 from pbem.mail.imap_poll import ImapPoller
@@ -54,7 +55,6 @@ from pbem.service.turns.games import GameService
 from pbem.service.turns.timeouts import Timeouts
 from pbem.service.turns.turn_controls import TurnControls
 from pbem.tokens import HostLinkSigner, LinkSigner, PlayerLinkSigner, SpectatorLinkSigner
-from pbem.web.board_svg import board_svg
 
 
 @dataclass(frozen=True)
@@ -193,5 +193,5 @@ def reply_addresses(config: Config, clock: Clock) -> ReplyAddresses | None:
 
 @lru_cache(maxsize=1)
 def board_painter() -> BoardPainter:
-    """The turn emails' board picture: the turn page's drawing and stylesheet, rasterized (read once per process)."""
-    return BoardPainter(board_svg, (Path(__file__).parent / "web" / "static" / "play.css").read_text())
+    """The turn emails' board picture: the page's drawing and its stylesheet, rasterized (read once per process)."""
+    return BoardPainter(board_svg, STYLESHEET.read_text())

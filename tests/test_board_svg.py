@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 import re
 
+from flask.testing import FlaskClient
+
 import engine
-from pbem.web.board_svg import board_svg, frame_of
-from pbem.web.card_art import card_svg
+from pbem.drawing import STYLESHEET
+from pbem.drawing.board_svg import board_svg, frame_of
+from pbem.drawing.card_art import card_svg
 from pbem.web.turn_page import board_listing
 
 NAMES = ["Ann", "Ben", "Cat"]
@@ -92,3 +95,17 @@ def test_the_board_in_words_lists_every_card_and_goal() -> None:
     assert len(lines) == len(view["board"]) + sum(not goal["revealed"] for goal in view["goals"])
     assert "(0, 0): the start" in lines
     assert sum("the last card played" in line for line in lines) == (1 if view["last_placed"] else 0)
+
+
+def test_the_pages_link_the_drawings_stylesheet_which_is_served_as_css(client: FlaskClient) -> None:
+    page = client.get("/rules").get_data(as_text=True)
+    sheet = client.get("/static/drawing/board.css")
+
+    assert '<link rel="stylesheet" href="/static/drawing/board.css">' in page
+    assert (sheet.status_code, sheet.mimetype) == (200, "text/css")
+    assert sheet.get_data(as_text=True) == STYLESHEET.read_text()
+    assert ".card-earth" in sheet.get_data(as_text=True)
+
+
+def test_only_the_stylesheet_of_the_drawing_is_served(client: FlaskClient) -> None:
+    assert client.get("/static/drawing/card_art.py").status_code == 404

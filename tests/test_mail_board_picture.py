@@ -11,15 +11,15 @@ from html.parser import HTMLParser
 from typing import Any
 
 import engine
+from pbem.drawing.board_svg import board_svg, frame_of
+from pbem.drawing.card_art import CARD_H, CARD_W
 from pbem.mail.deliver import Deliverer
 from pbem.runtime import Runtime, board_painter
-from pbem.web.board_svg import board_svg, frame_of
-from pbem.web.card_art import CARD_H, CARD_W
 from tests.support.games import Arranged
 from tests.support.mail import SmtpServer, compose_waiting_mail, mailbox
 from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
 
-LABEL = 24  # the drawing's room for coordinates (pbem/web/board_svg.py)
+LABEL = 24  # the drawing's room for coordinates (pbem/drawing/board_svg.py)
 
 
 def decoded_png(data: bytes) -> tuple[int, int, bytes]:

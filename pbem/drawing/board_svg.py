@@ -17,7 +17,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from pbem.web.card_art import CARD_H, CARD_W, card_group, goal_back, goal_face
+from pbem.drawing.card_art import CARD_H, CARD_W, card_group, goal_back, goal_face
 
 LABEL = 24  # room for the coordinates along the top and the left
 # Columns beyond this make the board scroll sideways on a phone instead of shrinking past reading.

@@ -23,6 +23,7 @@ from pbem.web import (  # noqa: F401  (their routes join the player blueprint)
     csrf,
     deals,
     dev_mail,
+    drawing_styles,
     errors,
     home,
     host,
@@ -74,6 +75,7 @@ def build_app(
     app.register_blueprint(spectate.blueprint)
     app.register_blueprint(player.blueprint)
     app.register_blueprint(rules_page.blueprint)
+    app.register_blueprint(drawing_styles.blueprint)
     app.register_blueprint(mail_links.blueprint)
     app.register_blueprint(auto_pass_links.blueprint)
     app.register_blueprint(address_changes.blueprint)

@@ -28,6 +28,7 @@ from flask import (
 )
 from markupsafe import Markup
 
+from pbem.drawing.card_art import CARD_H, CARD_W, tool_icon
 from pbem.errors import BadLink, ExpiredLink, GameNotFound, PbemError, RevokedLink, StaleTurn, ValidationError
 from pbem.service.events import describe
 from pbem.service.seats.fresh_links import FreshLink
@@ -36,7 +37,6 @@ from pbem.service.seats.seats import SeatProfile
 from pbem.service.turns.games import GameState
 from pbem.web import csrf
 from pbem.web.app_context import runtime
-from pbem.web.card_art import CARD_H, CARD_W, tool_icon
 from pbem.web.errors import wants_json
 from pbem.web.moves import choices, compose_move, describe_move, encode_move, parse_move
 from pbem.web.params import optional_int, required_int

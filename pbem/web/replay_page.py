@@ -23,14 +23,16 @@ from flask import render_template
 from markupsafe import Markup
 
 import engine
+from pbem.drawing import STYLESHEET as DRAWING_STYLESHEET
+from pbem.drawing.board_svg import board_svg
+from pbem.drawing.card_art import card_svg
 from pbem.service.history.replay import ReplayStep
 from pbem.times import local_time
-from pbem.web.board_svg import board_svg
-from pbem.web.card_art import card_svg
 from pbem.web.moves import goal_names
 
 STATIC = Path(__file__).parent / "static"
-OFFLINE_STYLES = ("site.css", "play.css", "replay.css")
+# In the order the page links them: the drawing's own after play.css.
+OFFLINE_STYLES = (STATIC / "site.css", STATIC / "play.css", DRAWING_STYLESHEET, STATIC / "replay.css")
 OFFLINE_SCRIPT = "replay.js"
 # Where a step's HTML is cut into reusable pieces: before each card on the board, list item, paragraph...
 PIECE_START = re.compile(
@@ -136,7 +138,7 @@ def offline_replay(steps: Sequence[ReplayStep]) -> str:
         "play/replay_file.html",
         r=pages[-1],
         first=Markup(rendered[0]),
-        styles=Markup("\n".join((STATIC / name).read_text(encoding="utf-8") for name in OFFLINE_STYLES)),
+        styles=Markup("\n".join(path.read_text(encoding="utf-8") for path in OFFLINE_STYLES)),
         script=Markup(_script_safe((STATIC / OFFLINE_SCRIPT).read_text(encoding="utf-8"))),
         data=Markup(_script_safe(data)),
     )

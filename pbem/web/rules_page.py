@@ -1,6 +1,6 @@
 """The rules in short, for players: `/rules`, and what each card does (the "?" on a card in the hand).
 
-Every card on the page is drawn by the same code as the board and the hand (`pbem/web/card_art.py`), from the
+Every card on the page is drawn by the same code as the board and the hand (`pbem/drawing/card_art.py`), from the
 cards the engine's variants list, so the pictures are the ones a player meets at the table.
 """
 
@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 import engine
 from engine.variants import get_variant
-from pbem.web.card_art import card_svg
+from pbem.drawing.card_art import card_svg
 
 blueprint = Blueprint("rules", __name__)
 

@@ -8,11 +8,11 @@ from typing import Any
 from flask import Blueprint, flash, make_response, redirect, render_template, request
 from markupsafe import Markup
 
+from pbem.drawing.board_svg import board_svg
 from pbem.service.spectators import LinkRow
 from pbem.times import local_time
 from pbem.web import csrf
 from pbem.web.app_context import runtime
-from pbem.web.board_svg import board_svg
 from pbem.web.host.session import require_host
 from pbem.web.params import required_int
 from pbem.web.security import no_store

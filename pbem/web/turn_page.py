@@ -18,6 +18,8 @@ from zoneinfo import available_timezones
 from markupsafe import Markup
 
 from engine.text import role_goal, role_title, side_name
+from pbem.drawing.board_svg import board_svg
+from pbem.drawing.card_art import card_svg
 from pbem.memo import Memo
 from pbem.models import GameStatus
 from pbem.results_text import gold_unit, outcome, payout_line, share_line, theft_line
@@ -25,8 +27,6 @@ from pbem.service.seats.seats import SeatProfile
 from pbem.service.timing.deadlines import policy, turn_deadline
 from pbem.service.turns.games import GameState, HistoryEntry
 from pbem.times import ago, local_time, until
-from pbem.web.board_svg import board_svg
-from pbem.web.card_art import card_svg
 from pbem.web.hand_reasons import Unplayable, unplayable_reason
 from pbem.web.moves import MoveGroup, goal_names, group_moves, join_words
 from pbem.web.rules_page import card_help

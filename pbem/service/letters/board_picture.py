@@ -1,6 +1,6 @@
 """The turn email's picture of the board: the turn page's own SVG drawing, rasterized to PNG on the server.
 
-Email clients show no inline SVG, so the board the page draws (`pbem/web/board_svg.py`, handed in by the runtime:
+Email clients show no inline SVG, so the board the page draws (`pbem/drawing/board_svg.py`, handed in by the runtime:
 the letters do not reach up into the web layer) is rasterized by resvg with the page's stylesheet. Only the public
 view is drawn (`engine.view(state, None)`): no hand, role, map peek or gold, and two seats get the same bytes.
 
@@ -22,7 +22,7 @@ import engine
 from pbem.mail.message import InlineImage
 from pbem.models import OutboxMessage, Snapshot
 
-# The page's drawing of a view's board, as SVG markup (pbem.web.board_svg.board_svg).
+# The page's drawing of a view's board, as SVG markup (pbem.drawing.board_svg.board_svg).
 DrawBoard = Callable[[Mapping[str, Any]], str]
 BACKGROUND = "#2e2118"  # the page's board-wrap
 SVG_NAMESPACE = 'xmlns="http://www.w3.org/2000/svg"'

@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, flash, get_flashed_messages, jsonify, redirect, render_template, request
 from markupsafe import Markup
 
+from pbem.drawing.board_svg import board_svg
 from pbem.errors import BadLink, GameNotFound, NotAllowed, NotSignedIn, PbemError, RateLimited, ValidationError
 from pbem.models import GameStatus
 from pbem.service.host.host_access import HostSession
@@ -19,7 +20,6 @@ from pbem.times import ago, local_time, until
 from pbem.variants import variant_choices
 from pbem.web import csrf
 from pbem.web.app_context import runtime
-from pbem.web.board_svg import board_svg
 from pbem.web.errors import wants_json
 from pbem.web.host.confirmations import GAME_QUESTIONS, INVITE_QUESTIONS, SEAT_QUESTIONS, Question
 from pbem.web.host.forms import GROUPS, blank_form, copied_form, engine_options, policy_fields, read_form
