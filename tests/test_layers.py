@@ -1,6 +1,8 @@
 """The layers stay: the imports of every module, read with `ast`, point only downwards.
 
 engine (the rules) <- pbem's lowest modules <- config <- models, db <- mail (the post office) <- service <- web, cli.
+The drawing (pbem.drawing: cards and the board as SVG) is a room of its own below the service: the pages and the
+letters both use it, and the runtime hands it to the letters, so the runtime needs nothing of the web.
 """
 
 from __future__ import annotations
@@ -71,6 +73,24 @@ def test_nothing_below_the_wiring_builds_the_runtime_or_reaches_for_the_web(pack
     assert back == []
 
 
+def test_the_wiring_imports_nothing_from_the_web() -> None:
+    """The web app factory builds the runtime, never the other way round: the emails' board comes from the drawing."""
+    back = [target for target in imports(ROOT / "pbem" / "runtime.py") if within(target, "pbem.web")]
+
+    assert back == []
+
+
+def test_the_drawing_imports_nothing_of_pbem_but_itself() -> None:
+    """So nothing of the web, the service or the post office: pages and letters draw with the same pure functions."""
+    assert modules("pbem.drawing")
+    back = [
+        (source, target) for source, target in arrows("pbem.drawing")
+        if within(target, "pbem") and not within(target, "pbem.drawing")
+    ]
+
+    assert back == []
+
+
 def test_the_configuration_imports_only_pbem_modules_that_import_nothing_from_pbem() -> None:
     config = ROOT / "pbem" / "config.py"
     lowest = {
@@ -95,3 +115,5 @@ def test_the_walk_sees_an_arrow_where_there_is_one() -> None:
     assert ("pbem.runtime", "pbem.mail.outbox") in found
     assert ("pbem.service.talk.replies", "pbem.mail.inbound") in found
     assert ("pbem.config", "pbem.addresses") in found
+    assert ("pbem.runtime", "pbem.drawing.board_svg") in found
+    assert ("pbem.drawing.board_svg", "pbem.drawing.card_art") in found
