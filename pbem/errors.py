@@ -6,10 +6,9 @@ The service raises them before anything changes; the web layer turns them into a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-if TYPE_CHECKING:
-    from pbem.tokens import SeatLink
+from pbem.seat_link import SeatLink
 
 
 class PbemError(Exception):

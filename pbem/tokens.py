@@ -17,19 +17,11 @@ from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSaf
 
 from pbem.clock import Clock
 from pbem.errors import BadLink, ExpiredLink
+from pbem.seat_link import SeatLink
 
 LINK_SALT = "pbem.play"
 HOST_SALT = "pbem.host.sign-in"
 PLAYER_SALT = "pbem.player.sign-in"
-
-
-@dataclass(frozen=True)
-class SeatLink:
-    """What a valid token claims."""
-
-    game_id: str
-    seat: int
-    version: int
 
 
 class _ClockSigner(TimestampSigner):

@@ -14,10 +14,10 @@ from pbem.clock import SettableClock
 from pbem.errors import RateLimited
 from pbem.models import OutboxMessage, Seat
 from pbem.runtime import Runtime
+from pbem.seat_link import SeatLink
 from pbem.service.host.host_access import HostSession
 from pbem.service.seats.fresh_links import PER_CLIENT, PER_SEAT, FreshLink
 from pbem.service.turns.games import PlayerSpec
-from pbem.tokens import SeatLink
 from tests.support.database import dump
 from tests.support.games import PEOPLE, NewGame
 

@@ -9,7 +9,8 @@ from itsdangerous import URLSafeTimedSerializer
 
 from pbem.clock import SettableClock
 from pbem.errors import BadLink, ExpiredLink
-from pbem.tokens import LINK_SALT, LinkSigner, SeatLink
+from pbem.seat_link import SeatLink
+from pbem.tokens import LINK_SALT, LinkSigner
 
 NEW_KEY = "the-newest-secret-key-0123456789"
 OLD_KEY = "an-older-secret-key-0123456789ab"

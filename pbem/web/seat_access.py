@@ -17,7 +17,7 @@ from flask import Blueprint, redirect, request, session
 from werkzeug.wrappers import Response
 
 from pbem.errors import BadLink, GameNotFound
-from pbem.tokens import SeatLink
+from pbem.seat_link import SeatLink
 from pbem.web.app_context import runtime
 from pbem.web.urls import url_for
 

@@ -18,6 +18,7 @@ import engine
 from pbem.addresses import mailbox_key
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import Game, OutboxMessage, Rematch, Seat, Snapshot
+from pbem.seat_link import SeatLink
 from pbem.service.events import visible_events
 from pbem.service.history.holders import lines_at
 from pbem.service.letters import contents, trust_context
@@ -31,7 +32,7 @@ from pbem.service.timing.deadlines import policy
 from pbem.service.timing.deadlines import turn_deadline as policy_deadline
 from pbem.service.timing.turn_clock import current_clock, deadline_moved_from
 from pbem.times import format_duration, format_when, since_day
-from pbem.tokens import LinkSigner, SeatLink, SpectatorLinkSigner
+from pbem.tokens import LinkSigner, SpectatorLinkSigner
 
 # Snapshots read at a time when looking back for the start of a round's payouts (a round's gold picks
 # are a handful of snapshots, so one page is nearly always enough).

@@ -21,6 +21,7 @@ from pbem.db import Database
 from pbem.errors import ValidationError
 from pbem.models import ChatMessage, Game, GameStatus, PlayerPreferences, Seat
 from pbem.models.players import PLAYER_NOTIFY_MODES
+from pbem.seat_link import SeatLink
 from pbem.service.history.disclosure import game_is_closed
 from pbem.service.players.access import Player
 from pbem.service.players.mailboxes import seats_of
@@ -36,7 +37,7 @@ from pbem.service.snapshots import latest_state
 from pbem.service.timing.deadlines import policy
 from pbem.service.timing.turn_clock import current_clock, deadline_moved_from, keep_deadline, reschedule
 from pbem.times import parse_quiet_hours, zone
-from pbem.tokens import LinkSigner, SeatLink
+from pbem.tokens import LinkSigner
 from pbem.variants import variant_choices
 
 YOUR_TURN, WAITING, FINISHED = "your-turn", "waiting", "finished"

@@ -22,8 +22,9 @@ from pbem.db import Database
 from pbem.errors import BadLink, ExpiredLink, RateLimited
 from pbem.mail.outbox import Outbox, dedupe_key
 from pbem.models import Game, HostAction, Seat
+from pbem.seat_link import SeatLink
 from pbem.service.rate_limits import Limit, RateLimiter
-from pbem.tokens import LinkSigner, SeatLink
+from pbem.tokens import LinkSigner
 
 # Generous for a person who lost an email, useless for filling someone's inbox.
 PER_SEAT = Limit("fresh_link_seat", count=3, window=timedelta(hours=24))

@@ -42,6 +42,7 @@ from pbem.memo import remember_when_committed, remembered
 from pbem.models import Game, GameStatus, HostAction, Seat, Snapshot
 from pbem.models.games import OVER_STATUSES, RUNNING_STATUSES, SNAPSHOT_SOURCES
 from pbem.models.row_writes import insert_row, update_row
+from pbem.seat_link import SeatLink
 from pbem.service.events import visible_events
 from pbem.service.history.fairness import seal_dealt_round
 from pbem.service.history.holders import lines_at, names_at
@@ -50,7 +51,7 @@ from pbem.service.rows import find_game, lock_for_move, lock_game, require_seat
 from pbem.service.snapshots import latest_state, seat_view, state_at
 from pbem.service.text import clean_email, clean_line, clean_name
 from pbem.service.timing.turn_clock import plan_turn, seat_moved
-from pbem.tokens import LinkSigner, SeatLink, SpectatorLinkSigner
+from pbem.tokens import LinkSigner, SpectatorLinkSigner
 
 MAX_TITLE = 200
 MAX_NAME = 80
