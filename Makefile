@@ -7,8 +7,9 @@ BIN    := $(VENV)/bin
 # The stamp is named after pyproject.toml's content, so editing dependencies reinstalls and nothing else does.
 STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-# Debian packages the test suite needs: Chromium's headless shell for the browser tests, Dovecot for the IMAP tests.
-SYSTEM_PACKAGES := chromium-headless-shell dovecot-imapd
+# Debian packages the test suite needs: Chromium's headless shell for the browser tests, Dovecot for the IMAP tests,
+# Java for the Nu HTML checker (vnu.jar, from the test extras) that reads every page.
+SYSTEM_PACKAGES := chromium-headless-shell dovecot-imapd default-jre-headless
 
 .PHONY: run test screenshots env system-packages
 
