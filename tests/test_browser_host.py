@@ -50,8 +50,8 @@ def test_signing_in_by_the_emailed_link_and_creating_a_four_player_game(
 
 
 def test_replacing_a_player_sends_the_handover_email(
-    page: Page, live_server: LiveServer, smtp_server: SmtpServer, smtp_deliverer: Deliverer, new_game: Callable[..., str],
-    screenshots: Shoot,
+    page: Page, live_server: LiveServer, smtp_server: SmtpServer, smtp_deliverer: Deliverer,
+    new_game: Callable[..., str], screenshots: Shoot,
 ) -> None:
     game_id = new_game()
     sign_in_page(page, live_server, smtp_server, smtp_deliverer, HOST)
@@ -74,7 +74,8 @@ def test_replacing_a_player_sends_the_handover_email(
 
 
 def test_rotating_a_link_from_the_game_page(
-    page: Page, live_server: LiveServer, smtp_server: SmtpServer, smtp_deliverer: Deliverer, new_game: Callable[..., str]
+    page: Page, live_server: LiveServer, smtp_server: SmtpServer, smtp_deliverer: Deliverer,
+    new_game: Callable[..., str],
 ) -> None:
     game_id = new_game()
     old = live_server.link(game_id, 0)
@@ -91,8 +92,8 @@ def test_rotating_a_link_from_the_game_page(
 
 
 def test_pausing_and_resuming_a_game_from_its_page(
-    page: Page, live_server: LiveServer, smtp_server: SmtpServer, smtp_deliverer: Deliverer, new_game: Callable[..., str],
-    screenshots: Shoot,
+    page: Page, live_server: LiveServer, smtp_server: SmtpServer, smtp_deliverer: Deliverer,
+    new_game: Callable[..., str], screenshots: Shoot,
 ) -> None:
     game_id = new_game()
     sign_in_page(page, live_server, smtp_server, smtp_deliverer, HOST)

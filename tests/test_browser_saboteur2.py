@@ -128,7 +128,9 @@ def test_two_discards_remove_the_trapped_card_lit_in_front_of_you(
     assert state_of(live_server, game_id).front[0] == []
 
 
-def test_stealing_a_gold_piece_by_clicking_a_lit_player(page: Page, live_server: LiveServer, screenshots: Shoot) -> None:
+def test_stealing_a_gold_piece_by_clicking_a_lit_player(
+    page: Page, live_server: LiveServer, screenshots: Shoot
+) -> None:
     state = rulebook_example()
     straight = card_id(state, 1, "straight_ew")
     state, _ = engine.apply_move(state, 1, {"type": "play", "card": straight, "x": 7, "y": 0, "rotated": False})

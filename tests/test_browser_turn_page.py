@@ -107,8 +107,10 @@ def test_the_hand_is_on_the_first_screen_with_help_targets_that_touch_no_other_c
     for index, help_box in enumerate(helps):
         assert help_box["width"] >= 24 and help_box["height"] >= 24, help_box  # WCAG 2.2 target size
         for other, card in enumerate(cards):
-            overlaps = (help_box["x"] < card["x"] + card["width"] and card["x"] < help_box["x"] + help_box["width"]
-                        and help_box["y"] < card["y"] + card["height"] and card["y"] < help_box["y"] + help_box["height"])
+            overlaps = (help_box["x"] < card["x"] + card["width"]
+                        and card["x"] < help_box["x"] + help_box["width"]
+                        and help_box["y"] < card["y"] + card["height"]
+                        and card["y"] < help_box["y"] + help_box["height"])
             assert other == index or not overlaps, (index, other)
 
 

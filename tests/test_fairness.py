@@ -35,7 +35,8 @@ def seals(runtime: Runtime, game_id: str) -> list[RoundCommitment]:
 def snapshot(runtime: Runtime, game_id: str, seq: int) -> Snapshot:
     with runtime.db.read() as session:
         return session.scalars(
-            select(Snapshot).join(Game, Game.id == Snapshot.game_id).where(Game.public_id == game_id, Snapshot.seq == seq)
+            select(Snapshot).join(Game, Game.id == Snapshot.game_id)
+            .where(Game.public_id == game_id, Snapshot.seq == seq)
         ).one()
 
 
@@ -200,13 +201,16 @@ def test_the_first_email_of_each_round_carries_its_fingerprint(runtime: Runtime,
     assert second.salt not in digest.body_text + digest.body_html
 
 
-def test_the_round_end_digest_names_the_opened_seal_and_links_its_round_page(runtime: Runtime, new_game: NewGame) -> None:
+def test_the_round_end_digest_names_the_opened_seal_and_links_its_round_page(
+    runtime: Runtime, new_game: NewGame
+) -> None:
     game_id = in_round_two(runtime, new_game())
     first, _ = seals(runtime, game_id)
 
     digest = mailbox(runtime, "round_digest", "cat@example.org")[0]
 
-    assert f"ROUND 1'S DEAL, OPENED\nWhen round 1 was dealt, we sent you the fingerprint of its deal:\n  {first.commitment}" in (
+    assert ("ROUND 1'S DEAL, OPENED\nWhen round 1 was dealt, we sent you the fingerprint of its deal:\n"
+            f"  {first.commitment}") in (
         digest.body_text
     )
     assert re.search(r"by hand with sha256sum:\nhttps://pbem\.test/play/[^/\s]+/rounds/1\n", digest.body_text)

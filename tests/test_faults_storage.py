@@ -34,7 +34,8 @@ from tests.support.database import BASE_URL, START, TEST_SECRET
 from tests.support.mail import free_port
 
 HIDDEN_FIELD = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
-PLAYERS = (PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"), PlayerSpec("Cat", "cat@example.org"))
+PLAYERS = (PlayerSpec("Ann", "ann@example.org"), PlayerSpec("Ben", "ben@example.org"),
+           PlayerSpec("Cat", "cat@example.org"))
 
 
 def make_config(tmp_path: Path, database_url: str) -> Config:

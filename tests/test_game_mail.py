@@ -54,7 +54,8 @@ def gold_on_top(state: engine.Game, values: list[int]) -> None:
 
 
 def digests_of(runtime: Runtime, game_id: str) -> int:
-    return sum(len(bodies(runtime, game_id, f"{name}@example.org", "round_digest")) for name in ("ann", "bo", "cy", "di"))
+    return sum(len(bodies(runtime, game_id, f"{name}@example.org", "round_digest"))
+               for name in ("ann", "bo", "cy", "di"))
 
 
 def digest_text(runtime: Runtime, game_id: str, address: str) -> str:
@@ -324,7 +325,8 @@ def test_the_game_over_email_reveals_every_role_of_every_round_all_gold_and_the_
             assert f"The winner{'s are' if len(winners) > 1 else ' is'} {' and '.join(winners)}." in text
         for seat, person in enumerate(PEOPLE):
             values = sorted(state.gold[seat], reverse=True)
-            line = (f"  {person.name}{' (you)' if seat == reader else ''}{' (winner)' if person.name in winners else ''}"
+            line = (f"  {person.name}{' (you)' if seat == reader else ''}"
+                    f"{' (winner)' if person.name in winners else ''}"
                     f": {scores[seat]} nugget{'s' if scores[seat] != 1 else ''}"
                     + (f" ({', '.join(map(str, values))})" if values else ""))
             assert line + "\n" in text
@@ -444,8 +446,8 @@ def test_the_stalling_notice_tells_the_host_who_keeps_the_table_waiting_once_per
 
     assert first is not None and again is None
     assert first.to_address == "host@example.org" and first.subject == "Host: Test mine - Saboteur"
-    assert "waiting for Ann for 2 days and 3 hours (their turn since Mon 5 Jan 2026, 09:00 UTC), despite 2 reminders" in flat(
-        first.body_text)
+    assert ("waiting for Ann for 2 days and 3 hours (their turn since Mon 5 Jan 2026, 09:00 UTC),"
+            " despite 2 reminders") in flat(first.body_text)
     play_moves(runtime, game_id, 1, random.Random(1))
     assert notify(1) is not None  # a new decision, a new notice
 

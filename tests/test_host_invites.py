@@ -147,7 +147,8 @@ def test_a_start_below_the_variants_players_is_refused_with_the_count(
 ) -> None:
     joined_and_confirmed(app, link, "Ann", "ann@example.org")
     response = post(host, f"/host/invites/{invite}/start", confirm="yes")
-    assert response.status_code == 400 and "1 confirmed and 0 computer players make 1" in response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "1 confirmed and 0 computer players make 1" in response.get_data(as_text=True)
     assert games(runtime_of) == [] and mailbox(runtime_of, "game_started") == []
 
 

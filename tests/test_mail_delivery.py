@@ -313,7 +313,8 @@ def test_a_permanent_failure_stops_at_once_and_is_reported_to_the_host_in_logs_a
     ben = mailbox(runtime, to="ben@example.org")[0]
     assert (ben.kind, ben.status, ben.attempts) == ("game_started", "failed", 1)
     assert ben.last_error == "550 5.1.1 No such user here"
-    assert {mail.rcpt_tos[0] for mail in smtp_server.received} == {"ann@example.org", "cat@example.org", "host@example.org"}
+    assert {mail.rcpt_tos[0] for mail in smtp_server.received} == {
+        "ann@example.org", "cat@example.org", "host@example.org"}
     [record] = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert "ben@example.org" in record.getMessage() and "550 5.1.1" in record.getMessage()
 
@@ -507,7 +508,8 @@ def test_after_an_outage_stale_turn_mail_is_dropped_and_digests_and_game_over_ma
     assert during.dropped + report.dropped == len(stale) > 100  # stale mail needs no relay to be dropped
     assert {row.kind for row in always} == {"game_started", "round_digest", "game_over"}
     assert {row.status for row in always} == {"sent"}
-    assert {mail.message["Message-ID"] for mail in smtp_server.received} == {row.message_id for row in [*always, pending]}
+    assert ({mail.message["Message-ID"] for mail in smtp_server.received}
+            == {row.message_id for row in [*always, pending]})
 
 
 def test_stale_turn_mail_is_dropped_in_one_statement_however_much_there_is(
@@ -554,7 +556,9 @@ class Accounts:
         return AuthResult(success=ok, handled=False)  # handled=False: aiosmtpd answers 535 itself
 
 
-def tls_deliverer(runtime: Runtime, server: SmtpServer, certificate: SelfSignedCertificate, **mail: object) -> Deliverer:
+def tls_deliverer(
+    runtime: Runtime, server: SmtpServer, certificate: SelfSignedCertificate, **mail: object
+) -> Deliverer:
     configured = dataclasses.replace(runtime, config=smtp_config(runtime.config, server, **mail))
     return configured.deliverer(SmtpBackend(configured.config.mail, ssl_context=certificate.client_context()))
 
@@ -567,7 +571,9 @@ def test_starttls_with_login_delivers(
     options = {"tls_context": tls_certificate.server_context(), "require_starttls": True,
                "authenticator": accounts, "auth_required": True}
     with smtp_server_running(**options) as server:
-        report = tls_deliverer(runtime, server, tls_certificate, tls="starttls", user="pbem", password="s3cret-pass").run()
+        report = tls_deliverer(
+            runtime, server, tls_certificate, tls="starttls", user="pbem", password="s3cret-pass"
+        ).run()
 
         assert report.sent == 1 and len(server.received) == 1
     assert accounts.logins == ["pbem"]

@@ -67,7 +67,8 @@ def test_the_turn_email_and_the_reminders_say_what_they_want_under_the_games_own
         runtime.sweep.run()
     lines = lines_to(runtime, address)
 
-    assert lines[0] == ("game_started", "Test mine - Saboteur", f"The game has started: {state.players[first]} plays first")
+    assert lines[0] == (
+        "game_started", "Test mine - Saboteur", f"The game has started: {state.players[first]} plays first")
     assert ("your_turn", "Re: Test mine - Saboteur", "Your turn: play by Thu 8 Jan 2026, 09:00 UTC") in lines
     reminders = [line for kind, _, line in lines if kind == "turn_reminder"]
     assert reminders[:2] == ["Reminder: your turn since yesterday", "Reminder: your turn since Monday"]

@@ -169,4 +169,4 @@ def test_each_look_at_the_same_table_gets_its_own_submission_id_and_each_browser
     forms = [form_fields(page.split('id="move-form"')[1]) for page in pages]
     assert len({form["submission_id"] for form in forms}) == 3
     assert forms[0]["csrf_token"] == forms[1]["csrf_token"] != forms[2]["csrf_token"]
-    assert all(form["csrf_token"] == form_fields(page)["csrf_token"] for form, page in zip(forms, pages))
+    assert all(form["csrf_token"] == form_fields(page)["csrf_token"] for form, page in zip(forms, pages, strict=True))

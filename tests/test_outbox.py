@@ -18,7 +18,8 @@ from pbem.models import Game, MailThread, OutboxMessage, Seat
 from tests.support.database import BASE_URL, TEST_SECRET
 
 LINK = "https://pbem.test/play/token-for-ann"
-TURN = {"lines": [], "round": 1, "gold_pick": False, "offer": [], "deadline": None, "link": LINK, "link_max_age_days": 30}
+TURN = {"lines": [], "round": 1, "gold_pick": False, "offer": [], "deadline": None, "link": LINK,
+        "link_max_age_days": 30}
 
 
 def started_context(**overrides: object) -> dict[str, object]:
@@ -117,7 +118,8 @@ def test_your_turn_lists_what_happened(database, outbox, game) -> None:
 
 def test_a_missing_template_variable_is_an_error_not_a_blank(database, outbox, game) -> None:
     with pytest.raises(Exception, match="lines"):
-        enqueue(database, outbox, game, 0, "your_turn", "turn:0:3", {key: v for key, v in TURN.items() if key != "lines"})
+        enqueue(database, outbox, game, 0, "your_turn", "turn:0:3",
+                {key: v for key, v in TURN.items() if key != "lines"})
 
 
 def test_a_seat_without_an_address_cannot_be_mailed(database, outbox, game) -> None:
@@ -199,7 +201,8 @@ def test_mail_that_is_always_sent_offers_no_unsubscribe(database, outbox, game) 
     context = {"result": {"round": 1, "outcome": "Ann reached the gold, so the gold-diggers win.", "seats": [],
                           "spare_roles": [], "saboteur_pay": []},
                "your_values": [3], "your_gold": [3], "your_total": 3, "standings": [],
-               "next_line": "Round 2 begins.", "headline": "the gold-diggers won", "link": LINK, "link_max_age_days": 30}
+               "next_line": "Round 2 begins.", "headline": "the gold-diggers won", "link": LINK,
+               "link_max_age_days": 30}
 
     message = enqueue(database, outbox, game, 0, "round_digest", "digest:0:1", context)
 

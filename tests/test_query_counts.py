@@ -103,7 +103,9 @@ def test_a_move_post_stays_under_its_statement_ceiling(client, runtime_of, six_a
     assert len(statements) <= MOVE_POST_MAX, statements
 
 
-def test_a_move_whose_state_this_process_never_decoded_reads_it_with_the_lock(client, runtime_of, six_at_the_table) -> None:
+def test_a_move_whose_state_this_process_never_decoded_reads_it_with_the_lock(
+    client, runtime_of, six_at_the_table
+) -> None:
     """Another worker drew the page: the state the move builds on comes with the game's lock, not on its own."""
     game_id = six_at_the_table(12)
     seat = seat_to_act(runtime_of, game_id)

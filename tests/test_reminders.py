@@ -31,7 +31,9 @@ def game_mail(runtime: Runtime, game_id: str, kind: str, to: str) -> list[Outbox
     return [row for row in mailbox(runtime, kind, to=to) if row.game_id == game_pk]
 
 
-def sweep_every(runtime: Runtime, clock: SettableClock, step: timedelta, until: datetime) -> list[tuple[datetime, str, str]]:
+def sweep_every(
+    runtime: Runtime, clock: SettableClock, step: timedelta, until: datetime
+) -> list[tuple[datetime, str, str]]:
     """Sweep at every `step` up to `until`; the (time, kind, address) of each email queued meanwhile."""
     seen = {row.id for row in mailbox(runtime)}
     queued = []
@@ -204,7 +206,9 @@ def test_a_scheduler_back_after_a_long_outage_sends_each_due_reminder_once(
     assert runtime.sweep.run().reminders == 0
 
 
-def test_computer_seats_get_no_reminders_and_no_deadline(runtime: Runtime, new_game: NewGame, clock: SettableClock) -> None:
+def test_computer_seats_get_no_reminders_and_no_deadline(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
     new_game([PlayerSpec("Bot 1", is_bot=True), PlayerSpec("Bot 2", is_bot=True), PlayerSpec("Bot 3", is_bot=True)])
 
     clock.advance(timedelta(days=5))
@@ -213,7 +217,9 @@ def test_computer_seats_get_no_reminders_and_no_deadline(runtime: Runtime, new_g
     assert mailbox(runtime, "turn_reminder") == []
 
 
-def test_the_sweep_queues_the_daily_digests_that_are_due(runtime: Runtime, new_game: NewGame, clock: SettableClock) -> None:
+def test_the_sweep_queues_the_daily_digests_that_are_due(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
     game_id = new_game(PEOPLE)
     with runtime.db.write() as session:
         session.execute(update(Seat).values(notify_mode="digest"))

@@ -131,8 +131,9 @@ def test_once_the_game_is_over_every_step_shows_every_hand_role_and_goal(app: Fl
         page = replay_html(client, game_id, step)
 
         assert [int(card) for card in HAND_CARD.findall(page)] == sum(state.hands, [])
-        for name, role in zip(state.players, state.roles):
-            assert re.search(rf"<strong>{name}</strong> <span class=\"tag\">{engine.role_name(role).capitalize()}", page)
+        for name, role in zip(state.players, state.roles, strict=True):
+            tag = engine.role_name(role).capitalize()
+            assert re.search(rf"<strong>{name}</strong> <span class=\"tag\">{tag}", page)
         gold = next(y for (x, y), card in state.hidden_goals.items() if card == 1) if state.hidden_goals else None
         if gold is not None:
             place = {2: "top", 0: "middle", -2: "bottom"}[gold]
@@ -202,7 +203,7 @@ def test_round_starts_are_offered_as_jumps(app: Flask) -> None:
     page = replay_html(signed_in(app, game_id, 0), game_id, starts[1] + 2)
 
     assert len(starts) == 2
-    for number, first in zip((1, 2, 3), [0, *starts]):
+    for number, first in zip((1, 2, 3), [0, *starts], strict=True):
         assert f'data-step="{first}" data-nav="round-{number}"' in page
     assert f'data-step="{starts[1]}" data-nav="round-start">this round\'s start' in page
 
@@ -300,7 +301,8 @@ def test_the_offline_replay_is_one_self_contained_file_with_every_step(app: Flas
     for step in (0, last // 2, last):
         page = steps[step]
         assert f"Step {step} of {last}" in page
-        assert (f'data-step="{step + 1}" data-nav="next"' if step < last else 'aria-disabled="true" data-nav="next"') in page
+        next_button = f'data-step="{step + 1}"' if step < last else 'aria-disabled="true"'
+        assert f'{next_button} data-nav="next"' in page
         state = engine_state_at(runtime, game_id, step)
         assert [int(card) for card in HAND_CARD.findall(page)] == sum(state.hands, [])
     assert html.unescape(steps[0]) in html.unescape(document)  # the first step is shown as the file opens

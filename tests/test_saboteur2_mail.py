@@ -57,7 +57,8 @@ def test_the_round_digest_explains_each_payout_line_of_the_rulebooks_example(run
     [(_, text, page)] = bodies(runtime, game_id, "ann@example.org", "round_digest")
 
     flat = " ".join(text.split())
-    assert "Bo (green gold-digger) reached the gold, so the blue team wins (a Blue door bars the green team's way" in flat
+    assert ("Bo (green gold-digger) reached the gold, so the blue team wins"
+            " (a Blue door bars the green team's way") in flat
     for line in PAYOUTS + THEFTS:
         assert line in flat, line
     assert "Each winner's share this round: 3 gold pieces" in flat
@@ -143,7 +144,8 @@ def test_the_welcome_email_explains_the_expansion(runtime: Runtime, new_game) ->
     flat = " ".join(text.split())
     assert "How it works (Saboteur 2)" in flat and "the Boss, the Profiteer, a Geologist or a saboteur" in flat
     [(_, base_text, _)] = bodies(runtime, new_game(), "ann@example.org", "game_started")
-    assert "How it works: everyone is a dwarf, secretly either a gold-digger or a saboteur" in " ".join(base_text.split())
+    assert ("How it works: everyone is a dwarf, secretly either a gold-digger or a saboteur"
+            in " ".join(base_text.split()))
 
 
 # -- hidden information ----------------------------------------------------------------------------------
@@ -209,7 +211,7 @@ def test_a_digest_does_not_change_with_others_hands_leftover_dwarf_cards_or_gold
 def test_a_daily_digest_says_who_has_gold_but_never_how_much(runtime: Runtime, clock) -> None:
     state = rulebook_example()
     state.gold_pieces[2] = 4
-    game_id = store_game(runtime, state)
+    store_game(runtime, state)
     digest_seats(runtime, Ann="UTC")
 
     assert queue_due_daily_digests(runtime.db, clock, runtime.games.mail) == 1

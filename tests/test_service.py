@@ -108,7 +108,8 @@ def test_unknown_variants_options_and_policies_are_refused(runtime: Runtime, new
 
 
 def test_computer_players_need_no_address(runtime: Runtime, new_game: NewGame) -> None:
-    game_id = new_game([PEOPLE[0], PlayerSpec("Bot 1", "ignored@example.org", is_bot=True), PlayerSpec("Bot 2", is_bot=True)])
+    game_id = new_game([PEOPLE[0], PlayerSpec("Bot 1", "ignored@example.org", is_bot=True),
+                        PlayerSpec("Bot 2", is_bot=True)])
 
     invites = runtime.games.invites(game_id)
 
@@ -222,7 +223,9 @@ def test_a_stale_page_gets_stale_turn_and_changes_nothing(runtime: Runtime, new_
     assert dump(runtime.db) == before
 
 
-def test_a_repeated_submission_returns_the_first_result_and_applies_nothing(runtime: Runtime, new_game: NewGame) -> None:
+def test_a_repeated_submission_returns_the_first_result_and_applies_nothing(
+    runtime: Runtime, new_game: NewGame
+) -> None:
     game_id = new_game()
     seat, move, seq = random_move(runtime, game_id, random.Random(3))
     first = runtime.games.submit_move(game_id, seat, move, seq, "double-click")

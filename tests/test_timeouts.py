@@ -89,7 +89,9 @@ def test_without_a_marked_card_a_random_card_is_discarded_and_nothing_reveals_th
         assert not any("built" in line or "broke" in line for line in lines)
 
 
-def test_the_seat_that_ran_out_of_time_reads_it_as_you(runtime: Runtime, new_game: NewGame, clock: SettableClock) -> None:
+def test_the_seat_that_ran_out_of_time_reads_it_as_you(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
     game_id = new_game()
     _, seat, _ = to_act(runtime, game_id)
 
@@ -240,7 +242,9 @@ def test_two_timeouts_in_a_row_flag_the_seat_absent_and_email_the_host_one_click
     assert re.search(r"https://pbem\.test/host-links/auto-pass/\S+", notice.body_text)
 
 
-def test_playing_a_turn_again_ends_the_run_of_timeouts(runtime: Runtime, new_game: NewGame, clock: SettableClock) -> None:
+def test_playing_a_turn_again_ends_the_run_of_timeouts(
+    runtime: Runtime, new_game: NewGame, clock: SettableClock
+) -> None:
     game_id = new_game()
     _, seat, _ = to_act(runtime, game_id)
     run_to_timeouts(runtime, game_id, clock, seat, 2)

@@ -86,7 +86,8 @@ def test_a_token_signed_for_another_purpose_is_a_bad_link(clock: SettableClock) 
 
 @pytest.mark.parametrize(
     "payload",
-    [[1, 2, 3], {"g": "x", "s": "0", "v": 1}, {"g": "x", "s": 0}, {"g": 5, "s": 0, "v": 1}, {"g": "x", "s": True, "v": 1}],
+    [[1, 2, 3], {"g": "x", "s": "0", "v": 1}, {"g": "x", "s": 0}, {"g": 5, "s": 0, "v": 1},
+     {"g": "x", "s": True, "v": 1}],
 )
 def test_an_authentic_token_of_the_wrong_shape_is_a_bad_link(clock: SettableClock, payload: object) -> None:
     forged_shape = URLSafeTimedSerializer(NEW_KEY, salt=LINK_SALT).dumps(payload)

@@ -1,7 +1,7 @@
 """Foundation: games, seats, snapshots, host actions, outbox
 
 Revision ID: 0001_foundation
-Revises: 
+Revises:
 Create Date: 2026-11-29 19:28:25.792781
 """
 

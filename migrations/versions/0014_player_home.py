@@ -73,7 +73,8 @@ def upgrade() -> None:
     sa.Column('mailbox', sa.String(length=320), nullable=False),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('ended_at', sa.DateTime(timezone=True), nullable=True),
-    sa.ForeignKeyConstraint(['link_id'], ['spectator_links.id'], name=op.f('fk_spectator_subscriptions_link_id_spectator_links')),
+    sa.ForeignKeyConstraint(['link_id'], ['spectator_links.id'],
+                            name=op.f('fk_spectator_subscriptions_link_id_spectator_links')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_spectator_subscriptions')),
     sa.UniqueConstraint('link_id', 'mailbox', name=op.f('uq_spectator_subscriptions_link_id_mailbox'))
     )

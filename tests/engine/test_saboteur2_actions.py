@@ -121,7 +121,8 @@ def test_inspection_shows_another_players_dwarf_card_to_you_alone(table, hand_ca
 
 
 def test_an_inspection_remembers_the_card_seen_even_after_that_player_swaps_hats(table, hand_card):
-    g = s2_table(table, hands={0: ["inspection"], 1: ["swap_hats"]}, roles=["blue_digger", "saboteur", "boss", "geologist"])
+    g = s2_table(table, hands={0: ["inspection"], 1: ["swap_hats"]},
+                 roles=["blue_digger", "saboteur", "boss", "geologist"])
     g2, _ = engine.apply_move(g, 0, play(hand_card(g, 0, "inspection"), target=1))
 
     g3, _ = engine.apply_move(g2, 1, play(hand_card(g2, 1, "swap_hats"), target=1))
@@ -208,7 +209,7 @@ def test_every_line_told_openly_before_a_swap_keeps_the_given_up_card_secret(tab
     ]
 
     secret = engine.roles_given_up(events)
-    lines = [engine.describe_openly(e, names, s) for e, s in zip(events, secret)]
+    lines = [engine.describe_openly(e, names, s) for e, s in zip(events, secret, strict=True)]
 
     assert secret[0] == secret[1] == secret[3] == frozenset({2}) and secret[5] == secret[6] == frozenset()
     told = " ".join(lines)

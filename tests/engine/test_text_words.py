@@ -19,8 +19,10 @@ NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
 # Events a move's line tells inside itself for its own player, never on a line of their own then.
 FOLLOW_UPS = {"drew_cards", "map_peek"}
 WRONG_PERSON = re.compile(r"\byou (has|takes|gets|chooses|plays|is|draws|swaps)\b", re.IGNORECASE)
-BAD_PLURAL = re.compile(r"\b1 (cards|nuggets|gold pieces|crystals)\b|\b(0|[2-9]|\d\d+) (card|nugget|gold piece|crystal)\b(?![s-])")
-PRINTED = sorted({card.label for variant in VARIANTS.values() for card in variant.cards if card.kind != "goal"}, key=len)
+BAD_PLURAL = re.compile(r"\b1 (cards|nuggets|gold pieces|crystals)\b"
+                        r"|\b(0|[2-9]|\d\d+) (card|nugget|gold piece|crystal)\b(?![s-])")
+PRINTED = sorted({card.label for variant in VARIANTS.values() for card in variant.cards if card.kind != "goal"},
+                 key=len)
 
 
 def moves_of(variant: str, seed: int, players: int, choose=engine.bots.choose) -> Iterator[list[dict]]:
@@ -137,7 +139,8 @@ def test_a_build_that_turns_two_goals_names_the_turning_once() -> None:
     ]
 
     assert describe_events(events, NAMES[:3], 1) == [
-        "Ann built a Crossing at (8, 1), turning over the top goal (only stone) and the middle goal (it holds the gold)."]
+        "Ann built a Crossing at (8, 1), turning over the top goal (only stone)"
+        " and the middle goal (it holds the gold)."]
 
 
 def test_a_line_that_ends_on_a_card_name_with_an_exclamation_mark_takes_no_full_stop() -> None:
@@ -204,4 +207,5 @@ def test_an_inspection_tells_the_card_seen_inside_its_list_of_steps() -> None:
 def test_three_winners_are_listed_with_one_and() -> None:
     over = {"type": "game_over", "audience": "public", "scores": [5, 5, 5], "winners": [0, 1, 2]}
 
-    assert describe_events([over], NAMES[:3], None) == ["The game is over. Gold: Ann 5, Bo 5, Cy 5. Winners: Ann, Bo and Cy."]
+    assert describe_events([over], NAMES[:3], None) == [
+        "The game is over. Gold: Ann 5, Bo 5, Cy 5. Winners: Ann, Bo and Cy."]

@@ -182,7 +182,9 @@ def delivered_to(smtp_server: SmtpServer, deliverer: Deliverer, address: str, su
     ]
 
 
-def sign_in_page(page: Page, live_server: LiveServer, smtp_server: SmtpServer, deliverer: Deliverer, email: str) -> None:
+def sign_in_page(
+    page: Page, live_server: LiveServer, smtp_server: SmtpServer, deliverer: Deliverer, email: str
+) -> None:
     from playwright.sync_api import expect
 
     page.goto(f"{live_server.url}/host")

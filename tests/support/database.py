@@ -244,4 +244,6 @@ def at(day: int, hour: int, minute: int = 0) -> datetime:
 
 def pytest_report_header() -> str:
     seed = os.environ.get(SEED_VARIABLE)
-    return f"{SEED_VARIABLE}={seed}: every test deals another game" if seed else f"{SEED_VARIABLE} unset: the usual deals"
+    if seed:
+        return f"{SEED_VARIABLE}={seed}: every test deals another game"
+    return f"{SEED_VARIABLE} unset: the usual deals"

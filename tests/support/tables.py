@@ -248,7 +248,7 @@ def scramble_hidden(g: Game, seat: int | None, rnd: random.Random) -> Game:
         unseen = [c for c in s.hidden_goals if seat is None or c not in s.peeks[seat]]
         ids = [s.hidden_goals[c] for c in unseen]
         rnd.shuffle(ids)
-        s.hidden_goals.update(zip(unseen, ids))
+        s.hidden_goals.update(zip(unseen, ids, strict=True))
         # other seats' gold values (counts stay), and an offer this seat is not choosing from
         picking = g.phase == GOLD_PICK and g.turn == seat
         values = sum((s.gold[t] for t in others), []) + s.gold_pile + ([] if picking else s.offer)
