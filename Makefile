@@ -36,7 +36,7 @@ TEST_WORKERS ?= 3
 TEST_TMPDIR ?= $(if $(wildcard /dev/shm/.),/dev/shm,$(TMPDIR))
 
 test: env system-packages
-	$(BIN)/ruff check engine pbem bench
+	$(BIN)/ruff check .
 	$(BIN)/mypy
 	TMPDIR=$(TEST_TMPDIR) $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
