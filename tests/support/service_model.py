@@ -251,9 +251,12 @@ class ServiceModel(RuleBasedStateMachine):
 
     @precondition(lambda self: self.invite_link)
     @rule(who=st.sampled_from(["victim@example.org", "Victim+x@example.org", "ann@example.org"]),
-          client=st.sampled_from([f"198.51.100.{n}" for n in range(1, 9)]))
-    def a_stranger_joins_with_someone_s_address(self, who: str, client: str) -> None:
-        self.expect_refusals(lambda: self.runtime.invites.join(self.invite_link, "Mallory", who, "UTC", client))
+          clients=st.lists(st.sampled_from([f"198.51.100.{n}" for n in range(1, 65)]), min_size=1, max_size=8))
+    def a_stranger_joins_with_someone_s_address(self, who: str, clients: list[str]) -> None:
+        """A burst of joins with one address from many clients, as a script would send them."""
+        for client in clients:
+            self.expect_refusals(lambda client=client: self.runtime.invites.join(
+                self.invite_link, "Mallory", who, "UTC", client))
 
     @rule(who=st.sampled_from(["ann@example.org", "ben@example.org", "stranger@example.org"]))
     def someone_asks_for_a_sign_in_link(self, who: str) -> None:
