@@ -61,7 +61,8 @@ def test_a_goal_seen_with_a_map_is_marked_for_that_seat_only() -> None:
     state = engine.new_game(NAMES, seed=1)
     look = next(m for m in engine.legal_moves(state, 0) if m.get("card") == 70 and "x" in m)
     state, _ = engine.apply_move(state, 0, look)
-    gold = next(goal["gold"] for goal in engine.view(state, 0)["goals"] if (goal["x"], goal["y"]) == (look["x"], look["y"]))
+    gold = next(goal["gold"] for goal in engine.view(state, 0)["goals"]
+                if (goal["x"], goal["y"]) == (look["x"], look["y"]))
 
     mine, theirs = board_svg(engine.view(state, 0)), board_svg(engine.view(state, 1))
 
@@ -80,7 +81,8 @@ def test_dead_ends_are_drawn_blocked_by_rock() -> None:
 
 
 def test_saboteur_2_doors_ladders_and_crystals_are_drawn_from_the_segments() -> None:
-    card = {"kind": "path", "segments": [{"edges": "EW", "door": "green"}, {"edges": "N", "ladder": True}], "crystals": 2}
+    card = {"kind": "path", "segments": [{"edges": "EW", "door": "green"}, {"edges": "N", "ladder": True}],
+            "crystals": 2}
 
     svg = card_svg(card)
 

@@ -10,7 +10,6 @@ import html
 from datetime import timedelta
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
