@@ -17,16 +17,12 @@ from pbem.clock import SettableClock
 from pbem.models import OutboxMessage
 from pbem.runtime import Runtime, board_painter
 from tests.support.browser import accessible
-from tests.support.games import Arranged, NewGame
+from tests.support.games import Arranged, NewGame, play
 from tests.support.mail import compose_waiting_mail, mailbox
 from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
 
 KINDS = ("game_started", "your_turn", "turn_reminder", "round_digest", "game_over")
 
-
-def play(runtime: Runtime, game_id: str, seat: int, move: dict) -> None:
-    seq = runtime.games.current_state(game_id).seq
-    runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")
 
 
 def a_game_of_every_kind_of_email(runtime: Runtime, arranged_game: Arranged, clock: SettableClock) -> None:

@@ -8,8 +8,6 @@ import http.client
 import http.cookiejar
 import os
 import re
-import subprocess
-import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -26,10 +24,10 @@ from pbem.db import Database
 from pbem.models import OutboxMessage, Seat, TurnClock
 from pbem.paths import REPO_ROOT
 from tests.support.mail import free_port
+from tests.support.servers import pbem_server
 
 PBEM = REPO_ROOT / ".venv" / "bin" / "pbem"
 LINK = re.compile(r"https?://[^\s\"'<>)]+")
-START_SECONDS = 30
 
 
 @pytest.fixture
@@ -58,30 +56,8 @@ def server(development: Path) -> Iterator[str]:
     assert port != 5000
     env = {key: value for key, value in os.environ.items() if key not in ("PBEM_BASE_URL", "PBEM_CONFIG", "PORT")}
     log = development.with_name("pbem-run.log")
-    with log.open("wb") as output:
-        process = subprocess.Popen([str(PBEM), "--config", str(development), "run", "--port", str(port)], env=env,
-                                   stdout=output, stderr=subprocess.STDOUT)
-    try:
-        wait_until_answering(process, port, log)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-def wait_until_answering(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"pbem run exited with {process.returncode}: {log.read_text()}")
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            connection.request("GET", "/healthz")
-            if connection.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.05)  # a server process starting up, not the application's clock
-    pytest.fail(f"pbem run did not answer on port {port} within {START_SECONDS} seconds: {log.read_text()}")
+    with pbem_server([PBEM, "--config", development, "run", "--port", str(port)], port, env=env, log=log) as url:
+        yield url
 
 
 def links_in(text: str) -> list[str]:

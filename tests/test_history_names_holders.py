@@ -11,18 +11,13 @@ from pbem.models import Game
 from pbem.runtime import Runtime
 from pbem.service.history.archive import game_archive
 from pbem.service.host.host_access import HostSession
-from tests.support.games import Arranged
+from tests.support.games import Arranged, play
 from tests.support.mail import mailbox
 from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
 
 HOST = HostSession(email="host@example.org", is_admin=False)
 HANDOVER = "Dan takes over Bo's seat."
 
-
-def play(runtime: Runtime, game_id: str, seat: int, move: dict[str, Any]) -> None:
-    seq = runtime.games.current_state(game_id).seq
-    assert seq is not None
-    runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")
 
 
 def bo_breaks_a_pick_and_is_replaced(runtime: Runtime, arranged_game: Arranged) -> tuple[str, Any]:

@@ -23,8 +23,8 @@ from pbem.mail.outbox import email_templates, inbox_line
 from pbem.models import OutboxMessage
 from pbem.paths import TEMPLATES_DIR
 from pbem.runtime import Runtime
-from tests.support.games import Arranged, NewGame
-from tests.support.inbox import ann_reaches_the_gold, play
+from tests.support.games import Arranged, NewGame, play
+from tests.support.inbox import ann_reaches_the_gold
 from tests.support.mail import compose_waiting_mail, mailbox
 
 KINDS = sorted(path.stem for path in (Path(TEMPLATES_DIR) / "email").glob("[a-z]*.txt"))

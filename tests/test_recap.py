@@ -11,18 +11,13 @@ from flask import Flask
 import engine
 from pbem.errors import RoundNotOver
 from pbem.runtime import Runtime
-from tests.support.games import seat_token, store_game
+from tests.support.games import play, seat_token, store_game
 from tests.support.mail import mailbox
 from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
 from tests.support.web import app_runtime
 
 Arranged = Any
 
-
-def play(runtime: Runtime, game_id: str, seat: int, move: dict[str, Any]) -> None:
-    seq = runtime.games.current_state(game_id).seq
-    assert seq is not None
-    runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")
 
 
 def recap_lines(runtime: Runtime, game_id: str, round_number: int = 1) -> list[str]:

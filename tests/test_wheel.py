@@ -10,7 +10,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,11 +18,11 @@ import pytest
 
 from pbem.paths import REPO_ROOT
 from tests.support.mail import free_port
+from tests.support.servers import pbem_server
 
 pytestmark = pytest.mark.slow
 
 INSTALL_SECONDS = 600  # the first run fetches the dependencies; pip's cache makes later runs quick
-START_SECONDS = 30
 LINK = re.compile(r"https?://[^\s\"'<>)]+")
 
 
@@ -64,30 +63,10 @@ def server(installed: Path, site: tuple[Path, dict[str, str]]) -> Iterator[str]:
     run(installed / "bin" / "pbem", "db", "upgrade", cwd=folder, env=env)
     port = free_port()
     log = folder / "pbem-run.log"
-    with log.open("wb") as output:
-        process = subprocess.Popen([str(installed / "bin" / "pbem"), "run", "--port", str(port)], cwd=folder,
-                                   env=env, stdout=output, stderr=subprocess.STDOUT)
-    try:
-        wait_until_answering(process, port, log)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with pbem_server([installed / "bin" / "pbem", "run", "--port", str(port)], port, env=env, log=log,
+                     cwd=folder) as url:
+        yield url
 
-
-def wait_until_answering(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"pbem run exited with {process.returncode}: {log.read_text()}")
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            connection.request("GET", "/healthz")
-            if connection.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.05)  # a server process starting up, not the application's clock
-    pytest.fail(f"pbem run did not answer on port {port} within {START_SECONDS} seconds: {log.read_text()}")
 
 
 def page(link: str, browser: urllib.request.OpenerDirector | None = None) -> str:

@@ -49,6 +49,13 @@ def random_move(runtime: Runtime, game_id: str, rng: random.Random) -> tuple[int
     return seat, engine.bots.choose(state, seat, rng), seq
 
 
+def play(runtime: Runtime, game_id: str, seat: int, move: dict[str, Any]) -> None:
+    """`seat` makes `move` at the game's current snapshot, as its turn page would send it."""
+    seq = runtime.games.current_state(game_id).seq
+    assert seq is not None
+    runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")
+
+
 def play_moves(runtime: Runtime, game_id: str, count: int, rng: random.Random) -> None:
     for _ in range(count):
         seat, move, seq = random_move(runtime, game_id, rng)

@@ -9,16 +9,11 @@ import engine
 from pbem.clock import SettableClock
 from pbem.mail.deliver import Deliverer
 from pbem.runtime import Runtime
-from tests.support.games import Arranged, NewGame
+from tests.support.games import Arranged, NewGame, play
 from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
 
 HOST = "host@example.org"
 
-
-def play(runtime: Runtime, game_id: str, seat: int, move: dict) -> None:
-    seq = runtime.games.current_state(game_id).seq
-    assert seq is not None
-    runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")
 
 
 def ann_reaches_the_gold(runtime: Runtime, arranged_game: Arranged, *, last_round: bool) -> str:
