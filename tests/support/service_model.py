@@ -359,8 +359,8 @@ class ServiceModel(RuleBasedStateMachine):
             rows = session.execute(select(OutboxMessage.to_address, OutboxMessage.kind, OutboxMessage.created_at)
                                    .where(OutboxMessage.kind.in_(tuple(STRANGER_MAIL_PER_DAY)))).all()
         per_day = Counter((mailbox_key(address), kind, created.date()) for address, kind, created in rows)
-        for (_, kind, _), count in per_day.items():
-            assert count <= STRANGER_MAIL_PER_DAY[kind]
+        for (mailbox, kind, day), count in per_day.items():
+            assert count <= STRANGER_MAIL_PER_DAY[kind], f"{mailbox} got {count} {kind} emails on {day}"
         hourly = Counter((mailbox_key(address), kind, created.replace(minute=0, second=0, microsecond=0))
                          for address, kind, created in rows if kind == "player_sign_in")
         assert all(count <= 3 for count in hourly.values()), "a mailbox got more than 3 sign-in links in an hour"
