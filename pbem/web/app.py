@@ -15,7 +15,7 @@ from pbem.db import Database
 from pbem.paths import TEMPLATES_DIR
 from pbem.runtime import build_runtime
 from pbem.times import machine_time
-from pbem.web import (  # noqa: F401  (their routes join the player blueprint)
+from pbem.web import (
     address_changes,
     auto_pass_links,
     bench_floor,
@@ -74,6 +74,8 @@ def build_app(
     app.register_blueprint(my_games.blueprint)
     app.register_blueprint(spectate.blueprint)
     app.register_blueprint(player.blueprint)
+    app.register_blueprint(deals.blueprint)
+    app.register_blueprint(replay.blueprint)
     app.register_blueprint(rules_page.blueprint)
     app.register_blueprint(drawing_styles.blueprint)
     app.register_blueprint(mail_links.blueprint)

@@ -18,8 +18,11 @@ from pbem.service.history.chronicle import RoundStory
 from pbem.service.history.fairness import SealedRound
 from pbem.service.turns.games import GameState
 from pbem.web.app_context import runtime
-from pbem.web.player import blueprint, seat_route
-from pbem.web.seat_access import SeatAccess, off_the_address_bar
+from pbem.web.player import seat_pages
+from pbem.web.seat_access import SeatAccess, off_the_address_bar, seat_routes
+
+blueprint = seat_pages("deals", __name__)
+seat_route = seat_routes(blueprint)
 
 
 @dataclass(frozen=True)
@@ -44,11 +47,11 @@ def trust_panel(access: SeatAccess, state: GameState) -> TrustPanel:
         ended = [result["round"] for result in (state.view or {}).get("results", [])]
         return TrustPanel(
             current=seals.current,
-            rounds=[(number, access.url("player.round_page", round_number=number)) for number in ended],
+            rounds=[(number, access.url("deals.round_page", round_number=number)) for number in ended],
             over=seals.closed,
-            replay=access.url("player.replay"),
-            replay_file=access.url("player.replay_file") if seals.closed else None,
-            archive=access.url("player.archive") if seals.closed else None,
+            replay=access.url("replay.replay"),
+            replay_file=access.url("replay.replay_file") if seals.closed else None,
+            archive=access.url("replay.archive") if seals.closed else None,
         )
 
     key = ("trust", state.game_id, state.seq, state.status, access.url("player.table"))
@@ -58,7 +61,7 @@ def trust_panel(access: SeatAccess, state: GameState) -> TrustPanel:
 @seat_route("/rounds/<int:round_number>", ["GET"])
 def round_page(access: SeatAccess) -> Any:
     number = _round_number()
-    moved = off_the_address_bar(access, "player.round_page", round_number=number)
+    moved = off_the_address_bar(access, "deals.round_page", round_number=number)
     if moved is not None:
         return moved
     story = _story(access, number)
@@ -67,7 +70,7 @@ def round_page(access: SeatAccess) -> Any:
         story=story,
         names=runtime().seats.profile(access.link.game_id, access.link.seat).names,
         table=access.url("player.table"),
-        deal_file=access.url("player.round_deal", round_number=number) if story.seal else None,
+        deal_file=access.url("deals.round_deal", round_number=number) if story.seal else None,
         file_name=_deal_file_name(number),
     )
 

@@ -287,6 +287,16 @@ def on_error(error: PbemError) -> Any:
         return render_template("error.html", status=error.status, message=message), error.status
 
 
+def seat_pages(name: str, import_name: str) -> Blueprint:
+    """A blueprint for more pages of one seat (its rounds, its replay): CSRF-checked, never stored, and a link
+    problem answered as the table answers it."""
+    pages = Blueprint(name, import_name)
+    csrf.protect(pages)
+    pages.after_request(no_store)
+    pages.register_error_handler(PbemError, on_error)
+    return pages
+
+
 def _invalid_link(error: PbemError) -> tuple[str, int]:
     """What this link may still bring: the fresh-link button only when a fresh link would come (it posts back
     whatever this request named), else why none can."""

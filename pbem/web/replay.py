@@ -20,15 +20,18 @@ from flask import Response, request
 
 from pbem.web.app_context import runtime
 from pbem.web.params import LARGEST, optional_int
-from pbem.web.player import seat_route
+from pbem.web.player import seat_pages
 from pbem.web.replay_page import StepUrl, offline_replay, render_replay
-from pbem.web.seat_access import SeatAccess, off_the_address_bar
+from pbem.web.seat_access import SeatAccess, off_the_address_bar, seat_routes
+
+blueprint = seat_pages("replay", __name__)
+seat_route = seat_routes(blueprint)
 
 
 @seat_route("/replay", ["GET"])
 def replay(access: SeatAccess) -> Any:
     step = step_argument()
-    moved = off_the_address_bar(access, "player.replay", **({"step": step} if step is not None else {}))
+    moved = off_the_address_bar(access, "replay.replay", **({"step": step} if step is not None else {}))
     if moved is not None:
         return moved
     current = runtime()
@@ -36,9 +39,9 @@ def replay(access: SeatAccess) -> Any:
     zone_name = current.seats.profile(access.link.game_id, access.link.seat).timezone
     downloads = {"table": access.url("player.table")}
     if shown.open:
-        downloads.update(replay_file=access.url("player.replay_file"), archive=access.url("player.archive"))
+        downloads.update(replay_file=access.url("replay.replay_file"), archive=access.url("replay.archive"))
     return render_replay(
-        shown, lambda number: access.url("player.replay", step=number), zone_name=zone_name, downloads=downloads
+        shown, lambda number: access.url("replay.replay", step=number), zone_name=zone_name, downloads=downloads
     )
 
 
