@@ -31,6 +31,7 @@ from pbem.mail.reply_address import ReplyAddresses
 from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.models import Game, Seat
 from pbem.service.history.chronicle import Chronicle
+from pbem.service.host.actions import HostActions
 from pbem.service.host.host_access import HOST_LINK_MAX_AGE, HostAccess
 from pbem.service.host.hosting import Hosting
 from pbem.service.host.invitations import InvitationLimits
@@ -82,6 +83,7 @@ class Runtime:
     player_access: PlayerAccess
     player_home: PlayerHome
     spectators: Spectators
+    host_actions: HostActions
 
     def close(self) -> None:
         self.db.dispose()
@@ -148,10 +150,13 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
     auto_pass_links = AutoPassLinks(config.secret_keys, config.base_url, clock)
     timeouts = Timeouts(games, outbox, clock, auto_pass_links, config.base_url)
     turn_controls = TurnControls(db, clock, games.mail, timeouts)
+    chat = ChatService(db, clock, limiter)
+    hosting = Hosting(db, clock, games, limiter, turn_controls.status, InvitationLimits(limiter, config.access))
+    rematches = Rematches(db, clock, games)
     return Runtime(
         config=config, clock=clock, db=db, links=links, outbox=outbox, games=games,
         limiter=limiter, seats=seats, fresh_links=fresh_links,
-        chat=ChatService(db, clock, limiter),
+        chat=chat,
         chronicle=Chronicle(db),
         auto_pass_links=auto_pass_links,
         sweep=TurnSweep(db, clock, games.mail, timeouts),
@@ -161,7 +166,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
             db, clock, HostLinkSigner(config.secret_keys, config.base_url, HOST_LINK_MAX_AGE, clock), outbox, limiter,
             config.access, anyone_may_create=config.mail_stays_here,
         ),
-        hosting=Hosting(db, clock, games, limiter, turn_controls.status, InvitationLimits(limiter, config.access)),
+        hosting=hosting,
         moderation=Moderation(
             db, clock, games, outbox, config.link_max_age_days,
             AddressChangeLinks(config.secret_keys, config.base_url, clock), limiter,
@@ -170,15 +175,16 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
             db, clock, games, outbox, limiter, InvitationLimits(limiter, config.access),
             InviteLinks(config.secret_keys, config.base_url, clock),
         ),
-        rematches=Rematches(db, clock, games),
+        rematches=rematches,
         player_access=PlayerAccess(
             db, clock, PlayerLinkSigner(config.secret_keys, config.base_url, SIGN_IN_MAX_AGE, clock), outbox, limiter,
             config.access.player_session_days,
         ),
         player_home=PlayerHome(db, clock, links),
         spectators=Spectators(
-            db, clock, games, Chronicle(db), ChatService(db, clock, limiter), outbox, limiter, spectator_links,
+            db, clock, games, Chronicle(db), chat, outbox, limiter, spectator_links,
         ),
+        host_actions=HostActions(hosting, games, turn_controls, rematches, chat),
     )
 
 

@@ -20,6 +20,7 @@ from pbem.models import Game, HostAction, OutboxMessage, Seat
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.hosting import PER_HOST_GAMES
 from pbem.service.turns.games import PlayerSpec
+from pbem.web.host.actions import GAME_ACTIONS, SEAT_ACTIONS
 from pbem.web.host.forms import policy_fields
 from tests.support.database import counted, dump
 from tests.support.games import PEOPLE
@@ -159,13 +160,16 @@ def test_a_host_sees_their_games_and_not_another_hosts(client: FlaskClient, app:
     assert client.get(f"/host/games/{theirs}").status_code == 403
     assert client.get(f"/host/games/{theirs}.json").status_code == 403
     assert client.get(f"/host/games/{theirs}/export.json").status_code == 403
-    for action in ("start", "end", "abandon", "reveal"):
-        assert post(client, f"/host/games/{theirs}/{action}", confirm="yes", reason="x").status_code == 403
-    for action in ("replace", "rotate", "resend", "email"):
-        response = post(client, f"/host/games/{theirs}/seats/0/{action}", confirm="yes", name="Eve",
-                        email="eve@example.org")
-        assert response.status_code == 403
-    assert post(client, f"/host/games/{theirs}/rollback", confirm="yes", to="0", reason="x").status_code == 403
+    before = dump(runtime.db)
+    fields = {"reason": "x", "hours": "2", "to": "0", "order": "rotated", "allowed": "yes", "on": "yes",
+              "name": "Eve", "email": "eve@example.org", "note": "Hurry"}
+    for action in GAME_ACTIONS:
+        assert post(client, f"/host/games/{theirs}/{action}", confirm="yes", **fields).status_code == 403, action
+    for action in SEAT_ACTIONS:
+        response = post(client, f"/host/games/{theirs}/seats/0/{action}", confirm="yes", **fields)
+        assert response.status_code == 403, action
+    assert post(client, f"/host/games/{theirs}/say", text="Hello").status_code == 403
+    assert dump(runtime.db) == before
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
-"""Routes of the host's pages. Reads go through `runtime().hosting`, changes through `runtime().moderation`
-(and `hosting.create_and_start`); this module only reads forms, checks confirmation and draws pages."""
+"""Routes of the host's pages. Reads go through `runtime().hosting`; a game's or a seat's action is asked first
+(`confirmations.py`) and then carried out by `actions.py`; this module only routes, asks and draws pages."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from pbem.variants import variant_choices
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json
+from pbem.web.host.actions import GAME_ACTIONS, SEAT_ACTIONS
 from pbem.web.host.confirmations import GAME_QUESTIONS, INVITE_QUESTIONS, SEAT_QUESTIONS, Question
 from pbem.web.host.forms import GROUPS, blank_form, copied_form, engine_options, policy_fields, read_form
 from pbem.web.host.session import current_host, require_host, sign_in, sign_out, sign_out_everywhere
@@ -32,14 +33,6 @@ from pbem.web.urls import url_for
 
 blueprint = Blueprint("host", __name__, url_prefix="/host")
 csrf.protect(blueprint)
-
-# The turn controls of pbem/service/turns/turn_controls.py, with what the host is told once done.
-TURN_CONTROLS = {
-    "pause": "The game is paused: no moves, reminders or deadlines until you resume it.",
-    "resume": "The game goes on; the turn's reminders and deadline continue where they stopped.",
-    "skip": "The pending turn was played as a timeout.",
-    "extend": "The deadline is extended.",
-}
 
 
 @dataclass(frozen=True)
@@ -323,8 +316,7 @@ def rollback_page(game_id: str) -> Any:
 @blueprint.post("/games/<game_id>/say")
 def say(game_id: str) -> Any:
     """The host's word to the table (table talk is for every seat and the host alike)."""
-    runtime().hosting.owned(game_id, require_host())  # 403 for another host's game
-    runtime().chat.post_as_host(game_id, request.form.get("text", ""))
+    runtime().host_actions.say(game_id, request.form.get("text", ""), require_host())
     flash("Your message is in the table's chat.", "host")
     return redirect(url_for("host.game", game_id=game_id) + "#chat", 303)
 
@@ -332,8 +324,8 @@ def say(game_id: str) -> Any:
 @blueprint.post("/games/<game_id>/seats/<int:seat>/<action>")
 def seat_action(game_id: str, seat: int, action: str) -> Any:
     host = require_host()
-    question = SEAT_QUESTIONS.get(action)
-    if question is None:
+    question, act = SEAT_QUESTIONS.get(action), SEAT_ACTIONS.get(action)
+    if question is None or act is None:
         raise ValidationError("There is no such action.")
     if not _confirmed():
         detail = runtime().hosting.detail(game_id, host)  # 403 for another host's game
@@ -341,99 +333,19 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
             raise ValidationError("There is no such seat.")
         return _ask(question(detail.seats[seat].name, request.form), back=url_for("host.game", game_id=game_id),
                     title=detail.row.title)
-    moderation = runtime().moderation
-    if action == "replace":
-        moderation.replace_player(game_id, seat, request.form.get("name", ""), request.form.get("email", ""), host=host)
-        message = (
-            "The seat has a new player; they have been emailed what their seat knows and their link, "
-            "and the table has been told."
-        )
-    elif action == "rotate":
-        moderation.rotate_link(game_id, seat, host=host)
-        message = "The seat's old links no longer work; a new one has been emailed."
-    elif action == "resend":
-        moderation.resend_link(game_id, seat, host=host)
-        message = "The seat's link has been emailed again."
-    elif action == "email":
-        moderation.correct_email(game_id, seat, request.form.get("email", ""), host=host)
-        message = (
-            "We emailed the seat's current address to confirm the new one: the address changes only once "
-            "they confirm (within three days). If that address does not work, replace the player instead."
-        )
-    elif action == "nudge":
-        runtime().hosting.owned(game_id, host)  # 403 for another host's game
-        note = request.form.get("note", "")
-        runtime().turn_controls.nudge(game_id, seat, actor_email=host.email, note=note)
-        message = "A reminder is on its way" + (", with your note." if note.strip() else ".")
-    elif action == "auto-pass":
-        runtime().hosting.owned(game_id, host)
-        on = request.form.get("on") == "yes"
-        runtime().turn_controls.let_auto_pass(game_id, seat, on, actor_email=host.email)
-        message = "The game passes for this seat until they come back." if on else "The game waits for this seat again."
-    else:
-        raise ValidationError("There is no such action.")
-    flash(message, "host")
-    return redirect(url_for("host.game", game_id=game_id), 303)
+    return act(game_id, seat, host)
 
 
 @blueprint.post("/games/<game_id>/<action>")
 def game_action(game_id: str, action: str) -> Any:
     host = require_host()
-    question = GAME_QUESTIONS.get(action)
-    if question is None:
+    question, act = GAME_QUESTIONS.get(action), GAME_ACTIONS.get(action)
+    if question is None or act is None:
         raise ValidationError("There is no such action.")
     if not _confirmed():
         detail = runtime().hosting.detail(game_id, host)  # 403 for another host's game
         return _ask(question(detail, request.form), back=url_for("host.game", game_id=game_id), title=detail.row.title)
-    moderation = runtime().moderation
-    if action == "start":
-        runtime().hosting.owned(game_id, host)  # 403 for another host's game
-        runtime().games.start_game(game_id, actor_email=host.email)
-        message = "The game has started: every player has been emailed their link."
-    elif action in TURN_CONTROLS:
-        runtime().hosting.owned(game_id, host)  # 403 for another host's game
-        controls = runtime().turn_controls
-        if action == "pause":
-            controls.pause(game_id, actor_email=host.email)
-        elif action == "resume":
-            controls.resume(game_id, actor_email=host.email)
-        elif action == "skip":
-            controls.skip(game_id, actor_email=host.email)
-        else:
-            controls.extend_deadline(
-                game_id, _int(request.form.get("hours"), "number of hours"), actor_email=host.email
-            )
-        message = TURN_CONTROLS[action]
-    elif action == "end":
-        moderation.end_game(game_id, host=host)
-        message = "The game is over, with the standings as they were."
-    elif action == "abandon":
-        moderation.abandon_game(game_id, host=host)
-        message = "The game is abandoned."
-    elif action == "rollback":
-        seq = moderation.rollback(game_id, _int(request.form.get("to"), "turn"), request.form.get("reason"), host=host)
-        message = f"The game went back: it now continues from turn {seq} (a copy of the earlier one)."
-    elif action == "rematch":
-        runtime().hosting.owned(game_id, host)
-        new_id = runtime().rematches.start(game_id, requested_by=host.email, order=request.form.get("order", "rotated"))
-        flash("The rematch has started: every player has been emailed their new link.", "host")
-        return redirect(url_for("host.game", game_id=new_id), 303)
-    elif action == "rematch-permission":
-        runtime().hosting.owned(game_id, host)
-        allowed = request.form.get("allowed") == "yes"
-        runtime().rematches.allow_players(game_id, allowed)
-        message = (
-            "Any player may now start the rematch from the game-over page."
-            if allowed
-            else "Only you can start the rematch now."
-        )
-    elif action == "reveal":
-        revealed = moderation.reveal(game_id, request.form.get("reason"), host=host)
-        return render_template("host/reveal.html", revealed=revealed, board=board_svg(revealed.view))
-    else:
-        raise ValidationError("There is no such action.")
-    flash(message, "host")
-    return redirect(url_for("host.game", game_id=game_id), 303)
+    return act(game_id, host)
 
 
 def _confirmed() -> bool:
