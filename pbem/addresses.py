@@ -1,11 +1,24 @@
-"""Email addresses compared as the mailbox they reach, and the operator's reply mailbox checked."""
+"""Email addresses: the one rule for what an address may be (`address_mistake`), when two are the same address
+(`address_key`) or reach the same mailbox (`mailbox_key`), and the operator's reply mailbox checked."""
 
 from __future__ import annotations
+
+import unicodedata
+
+MAX_ADDRESS_LENGTH = 320  # 64 for the local part, @, 255 for the domain
+# Characters no address here may hold: what a mail header could be split on, and what the sign-in form's
+# plain address never needs.
+NOT_IN_ADDRESS = frozenset('<>"(),;:[]\\')
 
 # The length of a reply token (pbem/mail/reply_address.py); "<local>+<token>" must fit in the 64 characters
 # of an address's local part.
 REPLY_TOKEN_LENGTH = 29
 MAX_LOCAL_LENGTH = 64 - 1 - REPLY_TOKEN_LENGTH
+
+
+def address_key(address: str) -> str:
+    """Two spellings of one address compare equal: `Ann@Example.org ` is `ann@example.org`."""
+    return address.strip().casefold()
 
 
 def mailbox_key(address: str) -> str:
@@ -15,8 +28,8 @@ def mailbox_key(address: str) -> str:
     """
     local, at, domain = address.strip().rpartition("@")
     if not at:
-        return address.strip().casefold()
-    return f"{local.split('+', 1)[0]}@{domain}".casefold()
+        return address_key(address)
+    return address_key(f"{local.split('+', 1)[0]}@{domain}")
 
 
 def same_mailbox(first: str, second: str) -> bool:
@@ -36,15 +49,17 @@ def split_reply_address(address: str) -> tuple[str, str]:
 
 
 def address_mistake(address: str) -> str | None:
-    """What is wrong with an address a person typed, in words ("the part after @ needs a dot"); None if nothing."""
+    """What is wrong with an address a person typed, in words ("the part after @ needs a dot"); None if nothing.
+
+    The domain needs a dot, except `localhost` (mail that stays on this machine, as the demo's does)."""
     text = address.strip()
     if not text:
         return "An email address is needed."
-    if len(text) > 320:
+    if len(text) > MAX_ADDRESS_LENGTH:
         return "This address is too long to be an email address."
     if any(character.isspace() for character in text):
         return "An email address has no spaces."
-    if any(character in '<>"(),;:[]\\' for character in text):
+    if any(character in NOT_IN_ADDRESS or _hidden(character) for character in text):
         return "An email address has only letters, digits and . _ - + @ in it."
     local, at, domain = text.rpartition("@")
     if not at:
@@ -55,8 +70,14 @@ def address_mistake(address: str) -> str | None:
         return "An email address has only one @."
     if not domain:
         return "Something is missing after the @."
-    if "." not in domain.strip("."):
+    if "." not in domain.strip(".") and domain.casefold() != "localhost":
         return f"The part after the @ needs a dot, like {domain or 'example'}.org or gmail.com."
     if domain.startswith(".") or domain.endswith(".") or ".." in domain:
         return "The part after the @ has a misplaced dot."
     return None
+
+
+def _hidden(character: str) -> bool:
+    """A control character, or an invisible one such as those that turn the text around them (an address that
+    seems to be another)."""
+    return unicodedata.category(character) in ("Cc", "Cf", "Cs")

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from pbem.addresses import split_reply_address
+from pbem.addresses import address_key, split_reply_address
 from pbem.paths import DEFAULT_INSTANCE_DIR
 from pbem.times import parse_quiet_hours
 
@@ -140,7 +140,7 @@ class AccessConfig:
     player_session_days: int = field(default=30, metadata={"minimum": 1, "maximum": 31})
 
     def is_admin(self, email: str) -> bool:
-        return email.strip().casefold() in {admin.casefold() for admin in self.admin_emails}
+        return address_key(email) in {address_key(admin) for admin in self.admin_emails}
 
     def may_create_games(self, email: str) -> bool:
         """Whether this address may host a new game (admins always may)."""

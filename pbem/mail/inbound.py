@@ -16,6 +16,8 @@ from email.policy import default as default_policy
 from email.utils import getaddresses
 from typing import Protocol
 
+from pbem.addresses import address_key
+
 MAX_HEADER_BYTES = 64 * 1024
 MAX_MESSAGE_ID = 255
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To", "To", "Cc")
@@ -104,7 +106,7 @@ def message_key(message: Message, raw: bytes) -> str:
 
 def receipt_key(message_key: str, token: str | None, sender: str) -> str:
     """What is handled once: this Message-ID, to this reply token, from this sender (a digest: fixed length)."""
-    basis = "\x00".join([message_key, token or "", sender.strip().casefold()])
+    basis = "\x00".join([message_key, token or "", address_key(sender)])
     return "receipt:" + hashlib.sha256(basis.encode()).hexdigest()
 
 

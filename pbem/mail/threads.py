@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from pbem.addresses import address_key
 from pbem.memo import recalled, remember_when_committed
 from pbem.models import Game, MailThread
 
@@ -29,7 +30,7 @@ def conversation_root(
     replies to the winner's email instead. A root never changes once committed, so the process remembers it
     (pbem/memo.py) and a conversation's later emails need no query for it.
     """
-    key = address.strip().casefold()
+    key = address_key(address)
     remembered_as = ("thread", game.public_id, recipient, key)
     existing = recalled(session, "thread", remembered_as) or _root(session, game.id, recipient, key)
     if existing is not None:

@@ -15,6 +15,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from pbem.addresses import address_key
 from pbem.db import Database
 from pbem.errors import BadLink
 from pbem.models import Game, Seat
@@ -41,7 +42,7 @@ class SeatPreference:
 
 def address_digest(address: str) -> str:
     """Binds a token to a mailbox without putting the address itself into URLs and logs."""
-    return hashlib.sha256(address.strip().casefold().encode()).hexdigest()[:16]
+    return hashlib.sha256(address_key(address).encode()).hexdigest()[:16]
 
 
 class UnsubscribeLinks:

@@ -23,7 +23,7 @@ from enum import Enum
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from pbem.addresses import mailbox_key
+from pbem.addresses import address_mistake, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, RateLimited
@@ -32,7 +32,6 @@ from pbem.models.row_writes import insert_row_if, rows_changed
 from pbem.models.sign_ins import SignedInBrowserRow, SignInLinkRow
 from pbem.service.confirmed_mailboxes import confirm_mailbox
 from pbem.service.rate_limits import Limit, RateLimiter
-from pbem.service.text import EMAIL_PATTERN
 from pbem.tokens import HostLink, HostLinkSigner
 
 
@@ -90,7 +89,7 @@ class SignIns:
         with self._db.write() as session:
             if not self._limiter.allow(session, audience.per_client, client):
                 raise RateLimited(audience.too_many)
-            if not EMAIL_PATTERN.match(address) or len(address) > 320:
+            if address_mistake(address):
                 return LinkRequest.ANSWERED
             if not self._limiter.allow(session, audience.per_mailbox, mailbox_key(address)):
                 return LinkRequest.ASKED_OFTEN

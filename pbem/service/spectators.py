@@ -22,7 +22,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from engine import role_name
-from pbem.addresses import mailbox_key
+from pbem.addresses import address_mistake, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, RateLimited
@@ -35,7 +35,6 @@ from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.rows import find_game
 from pbem.service.talk.chat import ChatService
 from pbem.service.talk.chat_lines import ChatLine
-from pbem.service.text import EMAIL_PATTERN
 from pbem.service.turns.games import GameService, GameState, HistoryEntry
 from pbem.tokens import SpectatorConfirmation, SpectatorLinkSigner, SpectatorStop
 
@@ -234,7 +233,7 @@ class Spectators:
             link, game = self._live(session, token)
             if not self._limiter.allow(session, PER_CLIENT, client):
                 raise RateLimited(TOO_MANY)
-            if not EMAIL_PATTERN.match(address) or len(address) > 320:
+            if address_mistake(address):
                 return
             if not self._limiter.allow(session, PER_MAILBOX, mailbox_key(address)):
                 return

@@ -8,17 +8,13 @@ its lines; a name or title is one line with single spaces.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Any
 
+from pbem.addresses import address_mistake
 from pbem.errors import ValidationError
 
 MAX_LENGTH = 1000  # of a chat message
-MAX_EMAIL = 320
-# One address, no display name, nothing a mail header could be split on, no control or direction characters.
-_NOT_IN_ADDRESS = r"@\s,;<>\"()\[\]\\\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff"
-EMAIL_PATTERN = re.compile(rf"^[^{_NOT_IN_ADDRESS}]+@[^{_NOT_IN_ADDRESS}]+$")
 DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 LINE_BREAKS = {"\r\n": "\n", "\r": "\n", "\u2028": "\n", "\u2029": "\n", "\x85": "\n"}
 
@@ -90,6 +86,8 @@ def clean_name(field: str, raw: object, limit: int) -> str:
 
 
 def clean_email(field: str, value: Any) -> str:
-    if not isinstance(value, str) or not EMAIL_PATTERN.match(value.strip()) or len(value.strip()) > MAX_EMAIL:
-        raise ValidationError(f"The {field} is not an email address: {value!r}.")
-    return value.strip()
+    """An address as it will be stored (`pbem.addresses.address_mistake` is the rule); ValidationError if not one."""
+    mistake = address_mistake(value) if isinstance(value, str) else "An email address is text."
+    if mistake:
+        raise ValidationError(f"The {field} is not an email address ({value!r}): {mistake}")
+    return str(value).strip()

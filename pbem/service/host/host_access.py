@@ -25,6 +25,7 @@ from datetime import timedelta
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 
+from pbem.addresses import address_key
 from pbem.clock import Clock
 from pbem.config import AccessConfig
 from pbem.db import Database
@@ -47,10 +48,6 @@ class HostSession:
 
     email: str
     is_admin: bool
-
-
-def normal_email(email: str) -> str:
-    return email.strip().casefold()
 
 
 class HostAccess(SignIns):
@@ -81,5 +78,5 @@ class HostAccess(SignIns):
 
     def _may_host(self, session: Session, address: str) -> bool:
         """Whoever may create games, and anyone who already hosts a game."""
-        hosts_a_game = session.scalar(select(exists().where(func.lower(Game.host_email) == normal_email(address))))
+        hosts_a_game = session.scalar(select(exists().where(func.lower(Game.host_email) == address_key(address))))
         return self.may_create_games(address) or bool(hosts_a_game)

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 import engine
-from pbem.addresses import mailbox_key
+from pbem.addresses import address_key, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import GameNotFound, NotYourGame, RateLimited, RollbackAcrossRound, ValidationError
@@ -26,7 +26,7 @@ from pbem.mail.status import SeatMailStatus, mail_statuses, seat_mail_status
 from pbem.models import Game, GameStatus, HostAction, RematchPermission, Snapshot
 from pbem.models.games import OVER_STATUSES
 from pbem.service.history.holders import lines_at, names_at
-from pbem.service.host.host_access import HostSession, normal_email
+from pbem.service.host.host_access import HostSession
 from pbem.service.host.invitations import InvitationLimits
 from pbem.service.host.local_times import LocalTime, local_time_of
 from pbem.service.host.moderation import host_plays, may_host
@@ -167,7 +167,7 @@ class Hosting:
                 .order_by(Game.created_at.desc(), Game.id.desc())
             )
             if not host.is_admin:
-                query = query.where(func.lower(Game.host_email) == normal_email(host.email))
+                query = query.where(func.lower(Game.host_email) == address_key(host.email))
             games = list(session.scalars(query))
             states = latest_states(session, games)
             mail = mail_statuses(session, games)

@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session, selectinload
 
 import engine
 from engine.text import plural
-from pbem.addresses import address_mistake, mailbox_key
+from pbem.addresses import address_key, address_mistake, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, GameAlreadyStarted, InviteUnavailable, NotYourGame, RateLimited, ValidationError
@@ -44,7 +44,7 @@ from pbem.mail.outbox import Outbox
 from pbem.models import Game, Invite, Joiner, RematchPermission
 from pbem.models.invites import SEAT_ORDERS
 from pbem.service.confirmed_mailboxes import confirm_mailbox
-from pbem.service.host.host_access import HostSession, normal_email
+from pbem.service.host.host_access import HostSession
 from pbem.service.host.invitations import InvitationLimits
 from pbem.service.host.local_times import LocalTime, local_time_of
 from pbem.service.rate_limits import Limit, RateLimiter
@@ -261,7 +261,7 @@ class Invites:
                 .order_by(Invite.created_at.desc(), Invite.id.desc())
             )
             if not host.is_admin:
-                query = query.where(func.lower(Invite.host_email) == normal_email(host.email))
+                query = query.where(func.lower(Invite.host_email) == address_key(host.email))
             return [self._detail(invite) for invite in session.scalars(query)]
 
     def detail(self, invite_id: str, host: HostSession) -> InviteDetail:
@@ -451,7 +451,7 @@ class Invites:
 
     def _owned(self, session: Session, invite_id: str, host: HostSession, *, lock: bool = False) -> Invite:
         invite = _lock(session, invite_id) if lock else _find(session, invite_id)
-        if not (host.is_admin or normal_email(invite.host_email) == normal_email(host.email)):
+        if not (host.is_admin or address_key(invite.host_email) == address_key(host.email)):
             raise NotYourGame()
         return invite
 

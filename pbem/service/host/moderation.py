@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from engine.text import plural
-from pbem.addresses import mailbox_key
+from pbem.addresses import address_key, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, GameFinished, NotAllowed, NotYourGame, RateLimited, SeatNotFound, ValidationError
@@ -35,7 +35,7 @@ from pbem.models import AddressChange, Game, GameStatus, Seat
 from pbem.models.games import RUNNING_STATUSES
 from pbem.models.row_writes import rows_changed
 from pbem.service.history.holders import record_handover
-from pbem.service.host.host_access import HostSession, normal_email
+from pbem.service.host.host_access import HostSession
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.rows import lock_game
 from pbem.service.seats.address_changes import INVALID, MAX_AGE, AddressChangeLinks
@@ -62,7 +62,7 @@ class Revealed:
 
 
 def may_host(game: Game, host: HostSession) -> bool:
-    return host.is_admin or normal_email(game.host_email) == normal_email(host.email)
+    return host.is_admin or address_key(game.host_email) == address_key(host.email)
 
 
 @dataclass(frozen=True)
@@ -187,7 +187,7 @@ class Moderation:
         with self._db.write() as session:
             game, row = self._person_seat(session, game_id, seat, host)
             old = row.email or ""
-            if old.casefold() == address.casefold():
+            if address_key(old) == address_key(address):
                 raise ValidationError("That is already this seat's address.")
             check_receiver(game, row, address, host.email, newcomer=False)
             if not self._limiter.allow(session, ADDRESS_CHANGES_PER_SEAT, f"{game.public_id}:{seat}"):

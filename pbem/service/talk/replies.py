@@ -28,7 +28,7 @@ from email.message import EmailMessage, Message
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from pbem.addresses import mailbox_key, same_mailbox
+from pbem.addresses import address_key, mailbox_key, same_mailbox
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import RateLimited, ValidationError
@@ -104,7 +104,7 @@ class Inbound:
         self._limiter = limiter
         self.max_bytes = max_bytes
         self._max_age_days = reply_max_age_days
-        self._own = {address.casefold() for address in own_addresses}
+        self._own = {address_key(address) for address in own_addresses}
         self._bounces_per_day = Limit("reply_bounce_server", count=bounces_per_day, window=BOUNCE_DAY)
 
     def receive(
@@ -160,7 +160,7 @@ class Inbound:
         if seat is None or seat.is_bot or seat.email is None or not claim.matches_version(seat.token_version):
             return self._reject(session, record, parsed, "revoked", self._stale_seat(session, claim, parsed))
         record.game_id = seat.game.id
-        if parsed.sender.casefold() != seat.email.strip().casefold():
+        if address_key(parsed.sender) != address_key(seat.email):
             return self._reject(session, record, parsed, "wrong_sender", seat)
         if oversized:
             return self._reject(session, record, parsed, "too_large", seat, size=size)
@@ -218,7 +218,7 @@ class Inbound:
     def _may_bounce(self, session: Session, seat: Seat) -> bool:
         """Never to ourselves (no loops), a few a day to any one mailbox, and a bounded number a day in all."""
         address = seat.email or ""
-        if not address or address.casefold() in self._own or self._replies.is_ours(address):
+        if not address or address_key(address) in self._own or self._replies.is_ours(address):
             return False
         return self._limiter.allow(session, BOUNCES_PER_ADDRESS, mailbox_key(address)) and self._limiter.allow(
             session, self._bounces_per_day, "server"

@@ -20,7 +20,7 @@ from werkzeug.datastructures import MultiDict
 
 import engine
 from pbem import config as config_module
-from pbem.addresses import address_mistake
+from pbem.addresses import address_key, address_mistake
 from pbem.chance import Chance
 from pbem.config import ConfigError, PolicyConfig
 from pbem.errors import ValidationError
@@ -303,7 +303,7 @@ def read_form(data: MultiDict[str, str], host_email: str, files: MultiDict[str, 
             errors["host_name"] = f"At most {MAX_NAME} characters."
         elif reserved_name_problem(form.host_name):
             errors["host_name"] = reserved_name_problem(form.host_name) or ""
-        seen[host_email.casefold()] = "host_name"
+        seen[address_key(host_email)] = "host_name"
         names[form.host_name.casefold()] = "host_name"
     for index, (name, email) in enumerate(form.rows):
         if by_link or (not name and not email):
@@ -321,10 +321,10 @@ def read_form(data: MultiDict[str, str], host_email: str, files: MultiDict[str, 
         mistake = address_mistake(email)
         if mistake:
             errors[f"email_{index}"] = mistake
-        elif email.casefold() in seen:
+        elif address_key(email) in seen:
             errors[f"email_{index}"] = "This address is already in the game; each player needs their own."
         else:
-            seen[email.casefold()] = f"email_{index}"
+            seen[address_key(email)] = f"email_{index}"
 
     if by_link:
         count = form.places + form.bots
