@@ -38,7 +38,7 @@ from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.models import OutboxMessage, SpectatorSubscription
 from pbem.runtime import Runtime
 from pbem.service.host.host_access import HostSession
-from pbem.service.host.invites import InviteSettings
+from pbem.service.host.invite_views import InviteSettings
 from pbem.tokens import SpectatorLinkSigner, SpectatorStop
 from tests.support.games import PEOPLE, dig_for_gold, play_moves, seat_token, store_game
 from tests.support.mail import mailbox

@@ -19,7 +19,8 @@ from pbem.errors import InviteUnavailable
 from pbem.models import Game, Invite, Joiner
 from pbem.runtime import Runtime, build_runtime
 from pbem.service.host.host_access import HostSession
-from pbem.service.host.invites import STARTED, InviteSettings
+from pbem.service.host.invite_views import InviteSettings
+from pbem.service.host.invites import STARTED
 from pbem.service.turns.games import PlayerSpec
 from tests.support.database import dump
 from tests.support.invites import confirm_path

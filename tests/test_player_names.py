@@ -10,7 +10,7 @@ from pbem.errors import ValidationError
 from pbem.models import Game, Joiner, Seat
 from pbem.runtime import Runtime
 from pbem.service.host.host_access import HostSession
-from pbem.service.host.invites import InviteSettings
+from pbem.service.host.invite_views import InviteSettings
 from pbem.service.turns.bots import start_demo
 from pbem.service.turns.games import PlayerSpec
 

@@ -31,7 +31,7 @@ from pbem.mail.unsubscribe import UnsubscribeLinks
 from pbem.models import OutboxMessage, SpectatorSubscription
 from pbem.runtime import Runtime
 from pbem.service.host.host_access import HostSession
-from pbem.service.host.invites import InviteSettings
+from pbem.service.host.invite_views import InviteSettings
 from pbem.tokens import SpectatorLinkSigner, SpectatorStop
 from tests.support.games import PEOPLE, play_moves, seat_token
 from tests.support.mail import mailbox

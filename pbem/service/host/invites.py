@@ -23,18 +23,12 @@ once every place is confirmed, if the host chose that).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import secrets
-from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
-from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-import engine
 from engine.text import plural
 from pbem.addresses import address_key, address_mistake, mailbox_key
 from pbem.clock import Clock
@@ -42,22 +36,27 @@ from pbem.db import Database
 from pbem.errors import BadLink, GameAlreadyStarted, InviteUnavailable, NotYourGame, RateLimited, ValidationError
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Invite, Joiner, RematchPermission
-from pbem.models.invites import SEAT_ORDERS
 from pbem.service.confirmed_mailboxes import confirm_mailbox
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.invitations import InvitationLimits
-from pbem.service.host.local_times import LocalTime, local_time_of
+from pbem.service.host.invite_links import CONFIRM_INVALID, CONFIRM_MAX_AGE, InviteLinks, nonce_hash
+from pbem.service.host.invite_views import (
+    Confirmation,
+    InviteDetail,
+    InviteSettings,
+    Joined,
+    JoinPage,
+    check_settings,
+    invite_detail,
+    variant_title,
+)
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.text import reserved_name_problem, visible_text
-from pbem.service.turns.games import MAX_NAME, MAX_TITLE, GameService, PlayerSpec
+from pbem.service.turns.games import MAX_NAME, GameService, PlayerSpec
 from pbem.times import zone
-from pbem.tokens import _ClockSigner
 from pbem.variants import variant_choices
 
-INVITE_SALT = "pbem.invite.join"
-CONFIRM_SALT = "pbem.invite.confirm"
 INVITE_DAYS = 7
-CONFIRM_MAX_AGE = timedelta(days=2)
 JOINS_PER_CLIENT = Limit("invite_join_client", count=10, window=timedelta(hours=1))
 JOINS_PER_INVITE = Limit("invite_join_invite", count=60, window=timedelta(days=1))
 JOINS_PER_MAILBOX = Limit("invite_join_mailbox", count=3, window=timedelta(days=1))
@@ -68,148 +67,6 @@ REPLACED = "This invite link was replaced by a newer one. Ask the host for the c
 EXPIRED = "This invite link has expired. Ask the host for a new one."
 STARTED = "This game has started already, so it takes no more players."
 FULL = "Every place in this game is taken. Ask the host whether another game is planned."
-CONFIRM_INVALID = ("This confirmation link is not valid any more: it works for two days, while the place is on the "
-                   "host's list. Open the invite link again to join.")
-
-
-@dataclass(frozen=True)
-class InviteSettings:
-    """What the host chose on the form for a game joined by link."""
-
-    title: str
-    variant: str
-    options: dict[str, Any] | None
-    policies: dict[str, Any]
-    places: int  # people's seats, the host's own included when they play
-    bots: int
-    seat_order: str  # "joined" or "shuffled"
-    auto_start: bool
-    players_may_rematch: bool
-    host_name: str | None  # the host's name at the table; None when the host does not play
-    host_timezone: str = "UTC"
-
-
-@dataclass(frozen=True)
-class JoinerRow:
-    id: int
-    name: str
-    email: str
-    confirmed: bool
-    joined_at: datetime
-    local: LocalTime
-
-
-@dataclass(frozen=True)
-class InviteDetail:
-    """An invite as its host sees it (and, without addresses, as a person opening the link sees it)."""
-
-    invite_id: str
-    title: str
-    variant: str
-    variant_title: str
-    places: int
-    bots: int
-    seat_order: str
-    auto_start: bool
-    players_may_rematch: bool
-    host_email: str
-    created_at: datetime
-    expires_at: datetime
-    closed: bool
-    started_game: str | None
-    joiners: list[JoinerRow]
-    link: str
-    min_players: int
-    max_players: int
-
-    @property
-    def confirmed(self) -> list[JoinerRow]:
-        return [joiner for joiner in self.joiners if joiner.confirmed]
-
-    @property
-    def waiting(self) -> list[JoinerRow]:
-        return [joiner for joiner in self.joiners if not joiner.confirmed]
-
-    @property
-    def open_places(self) -> int:
-        return max(self.places - len(self.confirmed), 0)
-
-    @property
-    def may_start(self) -> bool:
-        return self.min_players <= len(self.confirmed) + self.bots <= self.max_players
-
-
-@dataclass(frozen=True)
-class JoinPage:
-    """What a person opening the shared link may see: the game, who has confirmed (names only), what is open."""
-
-    token: str
-    title: str
-    variant_title: str
-    host_name: str
-    places: int
-    bots: int
-    names: list[str]
-    open_places: int
-
-
-@dataclass(frozen=True)
-class Joined:
-    email: str
-    title: str
-    sent: bool = True  # False: the mailbox has had its confirmation emails for the day, none was sent now
-
-
-@dataclass(frozen=True)
-class Confirmation:
-    title: str
-    name: str
-    email: str
-    started_game: str | None = None  # the game, when this confirmation filled it and it started by itself
-    already: bool = False  # confirmed before: the link only says so
-    game_running: bool = False  # (with `already`) the game has started since
-
-
-class InviteLinks:
-    """The shared link (signed, naming the invite and its version) and the per-joiner confirmation link."""
-
-    def __init__(self, secret_keys: tuple[str, ...], base_url: str, clock: Clock) -> None:
-        keys = list(reversed(secret_keys))
-        self._invite = URLSafeSerializer(keys, salt=INVITE_SALT)
-        self._confirm = URLSafeTimedSerializer(keys, salt=CONFIRM_SALT, signer=_ClockSigner,
-                                               signer_kwargs={"clock": clock})
-        self._base_url = base_url.rstrip("/")
-
-    def invite_url(self, invite: Invite) -> str:
-        return f"{self._base_url}/join/{self._invite.dumps({'i': invite.public_id, 'v': invite.version})}"
-
-    def read_invite(self, token: str) -> tuple[str, int]:
-        try:
-            data: Any = self._invite.loads(token)
-        except BadSignature:
-            raise BadLink("This invite link is not valid: check that it was copied whole.") from None
-        if not isinstance(data, dict) or not isinstance(data.get("i"), str) or type(data.get("v")) is not int:
-            raise BadLink("This invite link is not valid: check that it was copied whole.")
-        return data["i"], data["v"]
-
-    def confirm_url(self, nonce: str) -> str:
-        return f"{self._base_url}/join/confirm/{self._confirm.dumps({'n': nonce})}"
-
-    def confirm_again_url(self, nonce_hash: str) -> str:
-        """Another link to a place waiting to confirm, its first one still working: it names the stored digest."""
-        return f"{self._base_url}/join/confirm/{self._confirm.dumps({'h': nonce_hash})}"
-
-    def read_confirm(self, token: str) -> str:
-        """The digest of the nonce that names the place a confirmation link confirms."""
-        try:
-            data: Any = self._confirm.loads(token, max_age=int(CONFIRM_MAX_AGE.total_seconds()))
-        except BadSignature:
-            raise BadLink(CONFIRM_INVALID) from None
-        if isinstance(data, dict) and isinstance(data.get("n"), str):
-            return _hash(data["n"])
-        if isinstance(data, dict) and isinstance(data.get("h"), str):
-            return str(data["h"])
-        raise BadLink(CONFIRM_INVALID)
 
 
 class Invites:
@@ -246,7 +103,7 @@ class Invites:
                 # The host's own place, confirmed by signing in: their mailbox can then take no second seat.
                 invite.joiners.append(Joiner(
                     name=settings.host_name, email=host.email, mailbox=mailbox_key(host.email),
-                    timezone=_zone_name(settings.host_timezone), nonce_hash=_hash(secrets.token_urlsafe(24)),
+                    timezone=_zone_name(settings.host_timezone), nonce_hash=nonce_hash(secrets.token_urlsafe(24)),
                     joined_at=now, confirmed_at=now,
                 ))
             session.add(invite)
@@ -315,7 +172,7 @@ class Invites:
             return JoinPage(
                 token=token,
                 title=invite.title,
-                variant_title=_variant_title(invite.variant),
+                variant_title=variant_title(invite.variant),
                 host_name=_host_name(invite),
                 places=invite.places,
                 bots=invite.bots,
@@ -345,7 +202,7 @@ class Invites:
             if waiting is None:
                 nonce = secrets.token_urlsafe(24)
                 waiting = Joiner(mailbox=mailbox, name=clean_name, email=address, timezone=tz,
-                                 nonce_hash=_hash(nonce), joined_at=now)
+                                 nonce_hash=nonce_hash(nonce), joined_at=now)
                 invite.joiners.append(waiting)
                 link = self.links.confirm_url(nonce)
             else:
@@ -449,63 +306,15 @@ class Invites:
         _still_open_for(invite, shared_link=True, now=self._clock.now())
         return invite
 
+    def _detail(self, invite: Invite) -> InviteDetail:
+        return invite_detail(invite, self.links.invite_url(invite), self._clock.now())
+
     def _owned(self, session: Session, invite_id: str, host: HostSession, *, lock: bool = False) -> Invite:
         invite = _lock(session, invite_id) if lock else _find(session, invite_id)
         if not (host.is_admin or address_key(invite.host_email) == address_key(host.email)):
             raise NotYourGame()
         return invite
 
-    def _detail(self, invite: Invite) -> InviteDetail:
-        choice = next((c for c in variant_choices() if c.name == invite.variant), None)
-        now = self._clock.now()
-        policies = invite.policies or {}
-        return InviteDetail(
-            invite_id=invite.public_id,
-            title=invite.title,
-            variant=invite.variant,
-            variant_title=choice.title if choice else invite.variant,
-            places=invite.places,
-            bots=invite.bots,
-            seat_order=invite.seat_order,
-            auto_start=invite.auto_start,
-            players_may_rematch=invite.players_may_rematch,
-            host_email=invite.host_email,
-            created_at=invite.created_at,
-            expires_at=invite.expires_at,
-            closed=invite.closed_at is not None,
-            started_game=None,
-            joiners=[
-                JoinerRow(
-                    row.id,
-                    row.name,
-                    row.email,
-                    row.confirmed_at is not None,
-                    row.joined_at,
-                    local_time_of(now, row.timezone, None, policies),
-                )
-                for row in invite.joiners
-            ],
-            link=self.links.invite_url(invite),
-            min_players=choice.min_players if choice else 0,
-            max_players=choice.max_players if choice else 0,
-        )
-
-
-def check_settings(settings: InviteSettings) -> None:
-    """The engine's word on the variant, options and the largest table (every place taken)."""
-    if settings.seat_order not in SEAT_ORDERS:
-        raise ValidationError("Choose the seat order: as people join, or shuffled at the start.")
-    if not settings.title or len(settings.title) > MAX_TITLE:
-        raise ValidationError("Give the game a title.")
-    try:
-        engine.new_game(
-            [f"Player {n}" for n in range(settings.places + settings.bots)],
-            seed=0,
-            variant=settings.variant,
-            options=settings.options,
-        )
-    except ValueError as exc:
-        raise ValidationError(str(exc)) from None
 
 
 def _find(session: Session, public_id: str) -> Invite:
@@ -609,16 +418,3 @@ def _host_name(invite: Invite) -> str:
     return next((row.name for row in invite.joiners if row.mailbox == mine and row.confirmed_at is not None), "")
 
 
-def _variant_title(variant: str) -> str:
-    return next((choice.title for choice in variant_choices() if choice.name == variant), variant)
-
-
-def _hash(nonce: str) -> str:
-    return hashlib.sha256(nonce.encode()).hexdigest()
-
-
-def seat_order_label(order: str) -> str:
-    return {"joined": "in the order people joined", "shuffled": "shuffled when the game starts"}.get(order, order)
-
-
-__all__: Sequence[str] = ["InviteLinks", "InviteSettings", "Invites", "check_settings", "seat_order_label"]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from engine.text import plural
 from pbem.service.host.hosting import GameDetail
-from pbem.service.host.invites import InviteDetail
+from pbem.service.host.invite_views import InviteDetail
 
 
 @dataclass(frozen=True)

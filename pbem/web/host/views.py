@@ -14,7 +14,7 @@ from pbem.errors import BadLink, GameNotFound, NotAllowed, NotSignedIn, PbemErro
 from pbem.models import GameStatus
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.hosting import GameRow
-from pbem.service.host.invites import InviteSettings, seat_order_label
+from pbem.service.host.invite_views import InviteSettings, seat_order_label
 from pbem.service.sign_in import LinkRequest
 from pbem.times import ago, local_time, until
 from pbem.variants import variant_choices
