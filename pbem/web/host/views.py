@@ -13,17 +13,18 @@ from pbem.drawing.board_svg import board_svg
 from pbem.errors import BadLink, GameNotFound, NotAllowed, NotSignedIn, PbemError, RateLimited, ValidationError
 from pbem.models import GameStatus
 from pbem.service.host.host_access import HostSession
-from pbem.service.host.hosting import GameRow
 from pbem.service.host.invite_views import InviteSettings, seat_order_label
 from pbem.service.sign_in import LinkRequest
-from pbem.times import ago, local_time, until
+from pbem.times import local_time
 from pbem.variants import variant_choices
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json
 from pbem.web.host.actions import GAME_ACTIONS, SEAT_ACTIONS
 from pbem.web.host.confirmations import GAME_QUESTIONS, INVITE_QUESTIONS, SEAT_QUESTIONS, Question
+from pbem.web.host.filters import due, local, when
 from pbem.web.host.forms import GROUPS, blank_form, copied_form, engine_options, policy_fields, read_form
+from pbem.web.host.json_shapes import game_detail_json, game_row_json
 from pbem.web.host.session import current_host, require_host, sign_in, sign_out, sign_out_everywhere
 from pbem.web.params import required_int
 from pbem.web.replay import archive_response
@@ -33,6 +34,9 @@ from pbem.web.urls import url_for
 
 blueprint = Blueprint("host", __name__, url_prefix="/host")
 csrf.protect(blueprint)
+blueprint.add_app_template_filter(when, "when")
+blueprint.add_app_template_filter(local, "local")
+blueprint.add_app_template_filter(due, "due")
 
 
 @dataclass(frozen=True)
@@ -40,25 +44,6 @@ class PublicBoard:
     """What `play/_board.html` needs: the board drawn from the public view."""
 
     board: Markup
-
-
-@blueprint.app_template_filter("when")
-def when_filter(moment: Any) -> str:
-    if moment is None:
-        return "-"
-    return f"{local_time(moment, 'UTC')} ({ago(moment, runtime().clock.now())})"
-
-
-@blueprint.app_template_filter("local")
-def local_filter(moment: Any) -> str:
-    return "-" if moment is None else local_time(moment, "UTC")
-
-
-@blueprint.app_template_filter("due")
-def due_filter(moment: Any) -> str:
-    if moment is None:
-        return "-"
-    return f"{local_time(moment, 'UTC')} ({until(moment, runtime().clock.now())})"
 
 
 # -- signing in ---------------------------------------------------------------------------------------
@@ -111,7 +96,7 @@ def sign_out_everywhere_view() -> Any:
 
 @blueprint.get("/games.json")
 def games_json() -> Response:
-    return jsonify(games=[_row_json(row) for row in runtime().hosting.games(require_host())])
+    return jsonify(games=[game_row_json(row) for row in runtime().hosting.games(require_host())])
 
 
 # -- a new game ---------------------------------------------------------------------------------------
@@ -245,53 +230,7 @@ def game(game_id: str) -> Any:
 
 @blueprint.get("/games/<game_id>.json")
 def game_json(game_id: str) -> Response:
-    detail = runtime().hosting.detail(game_id, require_host())
-    return jsonify(
-        game=_row_json(detail.row),
-        policies=detail.policies,
-        host_plays=detail.host_plays,
-        seats=[
-            {
-                "seat": seat.seat,
-                "name": seat.name,
-                "email": seat.email,
-                "is_bot": seat.is_bot,
-                "last_seen_at": _iso(seat.last_seen_at),
-                "turn": None
-                if seat.turn is None
-                else {
-                    "away_until": _iso(seat.turn.away_until),
-                    "away_used_hours": seat.turn.away_used.total_seconds() / 3600,
-                    "timeouts_in_row": seat.turn.timeouts_in_row,
-                    "absent": seat.turn.absent,
-                    "auto_pass": seat.turn.auto_pass,
-                },
-                "mail": None
-                if seat.mail is None
-                else {
-                    "sent": seat.mail.sent,
-                    "waiting": seat.mail.waiting,
-                    "retrying": seat.mail.retrying,
-                    "failed": seat.mail.failed,
-                    "in_trouble": seat.mail.in_trouble,
-                    "last_error": seat.mail.last_error,
-                },
-            }
-            for seat in detail.seats
-        ],
-        view=detail.public_view,
-        log=[{"seq": entry.seq, "actor": entry.actor, "actor_name": entry.actor_name, "lines": entry.lines}
-             for entry in detail.history],
-        host_actions=[
-            {
-                "action": action.action,
-                "actor": action.actor_email,
-                "at": _iso(action.created_at),
-                "details": action.details,
-            }
-            for action in detail.actions
-        ],
-    )
+    return jsonify(game_detail_json(runtime().hosting.detail(game_id, require_host())))
 
 
 @blueprint.get("/games/<game_id>/export.json")
@@ -406,29 +345,6 @@ def render_game(game_id: str, *, status: int = 200, problem: str | None = None) 
         page=PublicBoard(board_svg(detail.public_view)) if detail.public_view else None,
         notices=get_flashed_messages(category_filter=["host"]),
     ), status
-
-
-def _row_json(row: GameRow) -> dict[str, Any]:
-    return {
-        "id": row.game_id,
-        "title": row.title,
-        "variant": row.variant,
-        "status": row.status,
-        "paused": row.paused,
-        "host_email": row.host_email,
-        "round": row.round,
-        "to_act": row.to_act,
-        "waiting_since": _iso(row.waiting_since),
-        "deadline": _iso(row.deadline),
-        "last_activity": _iso(row.last_activity),
-        "mail_trouble": row.mail_trouble,
-        "reminders_sent": row.reminders_sent,
-        "waiting_for_host": row.waiting_for_host,
-    }
-
-
-def _iso(moment: Any) -> str | None:
-    return moment.isoformat() if moment is not None else None
 
 
 blueprint.after_request(no_store)
