@@ -1,4 +1,4 @@
-"""A snapshot's engine state is stored deflated and always reads back whole, older plain rows included."""
+"""A snapshot's state, move and events are stored packed, each payload decoding alone, and read back whole."""
 
 from __future__ import annotations
 
@@ -7,44 +7,48 @@ import random
 
 from sqlalchemy import select, text
 
-import engine
+from pbem import snapshot_codec
 from pbem.models import Snapshot
-from pbem.models.base import CompressedJson, unpack_json
 from pbem.service.turns.games import PlayerSpec
 from tests.support.games import play_moves
 
 TEN = [PlayerSpec(name, f"{name.lower()}@example.org") for name in "Ann Ben Cat Dan Eve Fay Gus Hal Ivy Jon".split()]
 
 
-def stored_column(runtime, seq: int) -> dict:
-    """The state column as the database holds it, past the model's type."""
+def stored_columns(runtime, seq: int) -> tuple[bytes, bytes | None, bytes]:
+    """The state, move and events columns as the database holds them, past the model's type."""
     with runtime.db.read() as session:
-        raw = session.execute(text("SELECT state FROM snapshots WHERE seq = :seq"), {"seq": seq}).scalar_one()
-    return json.loads(raw) if isinstance(raw, str) else raw
+        row = session.execute(text("SELECT state, move, events FROM snapshots WHERE seq = :seq"), {"seq": seq}).one()
+    return bytes(row.state), None if row.move is None else bytes(row.move), bytes(row.events)
 
 
-def test_a_ten_player_state_is_stored_in_well_under_its_json_and_reads_back_whole(runtime, new_game) -> None:
+def test_a_ten_player_turn_is_stored_in_a_small_part_of_its_json_and_reads_back_whole(runtime, new_game) -> None:
     game_id = new_game(TEN)
     play_moves(runtime, game_id, 60, random.Random(3))
     state, seq = runtime.games.engine_state(game_id)
 
-    stored = stored_column(runtime, seq)
+    stored_state, stored_move, stored_events = stored_columns(runtime, seq)
     with runtime.db.read() as session:
-        read = session.scalar(select(Snapshot.state).where(Snapshot.seq == seq))
+        read = session.execute(select(Snapshot.state, Snapshot.move, Snapshot.events).where(Snapshot.seq == seq)).one()
 
-    assert set(stored) == {CompressedJson.KEY}
-    assert len(json.dumps(stored)) < 0.6 * len(json.dumps(state.to_dict()))
-    assert read == state.to_dict() == unpack_json(stored)
+    assert stored_state[0] == snapshot_codec.PACKED_STATE
+    assert stored_move is not None
+    as_json = len(json.dumps(read.state)) + len(json.dumps(read.move)) + len(json.dumps(read.events))
+    assert len(stored_state) + len(stored_move) + len(stored_events) < 0.25 * as_json
+    assert read.state == state.to_dict() == snapshot_codec.decode("state", stored_state)
+    assert read.move == snapshot_codec.decode("move", stored_move)
+    assert read.events == snapshot_codec.decode("events", stored_events)
 
 
-def test_a_state_stored_plain_before_compression_still_reads_as_it_is(runtime, new_game) -> None:
+def test_a_move_that_builds_on_a_state_this_process_never_decoded_reads_it_from_its_lock(runtime, new_game) -> None:
     game_id = new_game()
-    plain = engine.new_game(["Ann", "Ben", "Cat"], seed=5).to_dict()
-    with runtime.db.write() as session:
-        value = ":state" if runtime.db.is_sqlite else "CAST(:state AS jsonb)"
-        session.execute(text(f"UPDATE snapshots SET state = {value} WHERE seq = 0"), {"state": json.dumps(plain)})
-    runtime.db.memo.clear()  # the row was rewritten behind the app's back, as no code of its own ever does
+    play_moves(runtime, game_id, 3, random.Random(4))
+    before, seq = runtime.games.engine_state(game_id)
+    runtime.db.memo.clear()  # as in another worker: the lock brings the stored payload along
 
-    state, _ = runtime.games.engine_state(game_id)
+    play_moves(runtime, game_id, 1, random.Random(5))
 
-    assert state.to_dict() == plain
+    with runtime.db.read() as session:
+        previous = session.scalar(select(Snapshot.state).where(Snapshot.seq == seq))
+    assert previous == before.to_dict()
+    assert runtime.games.engine_state(game_id)[1] == seq + 1

@@ -6,17 +6,16 @@ refer to them (batch mode on SQLite recreates tables and needs the names) and st
 
 from __future__ import annotations
 
-import base64
-import json
-import zlib
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, MetaData
+from sqlalchemy import JSON, DateTime, LargeBinary, MetaData
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
+
+from pbem import snapshot_codec
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -30,36 +29,22 @@ NAMING_CONVENTION = {
 JsonColumn = JSON().with_variant(JSONB(), "postgresql")
 
 
-class CompressedJson(TypeDecorator[dict[str, Any]]):
-    """A JSON document stored deflated, for the engine state of every snapshot (one per turn).
+class Packed(TypeDecorator[Any]):
+    """A snapshot column (state, move or events) stored as its payload (`pbem.snapshot_codec`): bytes that
+    decode alone. Reading gives the JSON value back; every reader gets it through this one type."""
 
-    A state barely changes from turn to turn and deflates well (sizes: docs/performance.md, Storage per turn).
-    It is kept as `{"zlib": "<base64>"}` in the same JSON column; a plain document stored there reads back as it
-    is. Reading gives the full state again: every reader gets it through this one type.
-    """
-
-    impl = JSON
+    impl = LargeBinary
     cache_ok = True
-    KEY = "zlib"
 
-    def load_dialect_impl(self, dialect: Dialect) -> Any:
-        return dialect.type_descriptor(JSONB() if dialect.name == "postgresql" else JSON())
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
 
-    def process_bind_param(self, value: dict[str, Any] | None, dialect: Dialect) -> dict[str, Any] | None:
-        if value is None:
-            return None
-        packed = zlib.compress(json.dumps(value, separators=(",", ":")).encode("utf-8"))
-        return {self.KEY: base64.b64encode(packed).decode("ascii")}
+    def process_bind_param(self, value: Any, dialect: Dialect) -> bytes | None:
+        return None if value is None else snapshot_codec.encode(self.kind, value)
 
-    def process_result_value(self, value: Any, dialect: Dialect) -> dict[str, Any] | None:
-        return unpack_json(value)
-
-
-def unpack_json(value: Any) -> Any:
-    """A stored document as it was written: deflated ones unpacked, plain ones as they are."""
-    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get(CompressedJson.KEY), str):
-        return json.loads(zlib.decompress(base64.b64decode(value[CompressedJson.KEY])))
-    return value
+    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+        return None if value is None else snapshot_codec.decode(self.kind, value)
 
 
 class UtcDateTime(TypeDecorator[datetime]):

@@ -12,10 +12,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event, false
+from sqlalchemy import CheckConstraint, ForeignKey, Index, PrimaryKeyConstraint, String, UniqueConstraint, event, false
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
-from pbem.models.base import Base, CompressedJson, one_of
+from pbem.models.base import Base, Packed, one_of
 
 if TYPE_CHECKING:
     from pbem.models.clocks import TurnClock
@@ -141,28 +141,31 @@ SNAPSHOT_SOURCES = ("player", "server")
 
 
 class Snapshot(Base):
-    """One row per decision taken, never updated or deleted (enforced below)."""
+    """One row per decision taken, never updated or deleted (enforced below).
+
+    The state, move and events are stored packed (`Packed`, pbem/snapshot_codec.py), each decoding alone. The
+    columns are laid out so that PostgreSQL pads nothing between them, and the game and sequence number are the
+    key: no surrogate id nor an index of its own (docs/performance.md, Storage per turn)."""
 
     __tablename__ = "snapshots"
     __table_args__ = (
-        # The final guard against two moves building on the same state.
-        UniqueConstraint("game_id", "seq"),
+        # The key is also the final guard against two moves building on the same state.
+        PrimaryKeyConstraint("game_id", "seq"),
         # A retried submission finds the result of its first attempt. Ids are unique per source and seat: whatever
         # id a player's form sends, it can never collide with the server's own or another seat's.
         UniqueConstraint("game_id", "source", "actor_seat", "submission_id"),
         CheckConstraint(one_of("source", SNAPSHOT_SOURCES), name="source"),
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     seq: Mapped[int]
-    state: Mapped[dict[str, Any]] = mapped_column(CompressedJson)  # deflated: ~650 B for ten players
-    move: Mapped[dict[str, Any] | None]
-    events: Mapped[list[Any]]
-    actor_seat: Mapped[int | None]
-    submission_id: Mapped[str | None] = mapped_column(String(64))
-    source: Mapped[str] = mapped_column(String(8), server_default="server")
     created_at: Mapped[datetime]
+    actor_seat: Mapped[int | None]
+    source: Mapped[str] = mapped_column(String(8), server_default="server")
+    submission_id: Mapped[str | None] = mapped_column(String(64))
+    state: Mapped[dict[str, Any]] = mapped_column(Packed("state"))
+    move: Mapped[dict[str, Any] | None] = mapped_column(Packed("move"))
+    events: Mapped[list[Any]] = mapped_column(Packed("events"))
 
 
 class HostAction(Base):

@@ -5,7 +5,7 @@ The statements are built once, with the public id bound at execution (docs/perfo
 
 from __future__ import annotations
 
-from sqlalchemy import Text, bindparam, cast, select
+from sqlalchemy import LargeBinary, bindparam, select, type_coerce
 from sqlalchemy.orm import Session, joinedload
 
 from pbem.errors import GameNotFound, SeatNotFound
@@ -27,10 +27,10 @@ GAME_WITH_SEATS_LOCKED_FOR_MOVE = (
 )
 
 # A move's lock when this process has not decoded the state the move builds on (with several workers, most
-# moves): the state column of the game's current snapshot comes along as the JSON text it is stored as, one
-# string repeated on each seat's row, decoded once (`snapshots.latest_state`), instead of a statement of its own.
+# moves): the state column of the game's current snapshot comes along as the payload it is stored as, one
+# value repeated on each seat's row, decoded once (`snapshots.latest_state`), instead of a statement of its own.
 _CURRENT_STATE_TEXT = (
-    select(cast(Snapshot.__table__.c.state, Text))
+    select(type_coerce(Snapshot.__table__.c.state, LargeBinary))
     .where(Snapshot.__table__.c.game_id == Game.id, Snapshot.__table__.c.seq == Game.current_seq)
     .scalar_subquery()
 )
@@ -64,7 +64,7 @@ def lock_game(session: Session, game_id: str) -> Game:
     return game
 
 
-def lock_for_move(session: Session, game_id: str, expected_seq: int) -> tuple[Game, str | None]:
+def lock_for_move(session: Session, game_id: str, expected_seq: int) -> tuple[Game, bytes | None]:
     """The game locked for a move, with the state the move builds on (as stored) when this process has not
     decoded the snapshot the player saw yet: the lock brings it along instead of a statement of its own.
 

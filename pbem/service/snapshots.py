@@ -7,7 +7,6 @@ turn page, state.json, the move that follows and the emails it composes decode e
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -16,11 +15,11 @@ from sqlalchemy import bindparam, select, tuple_
 from sqlalchemy.orm import Session
 
 import engine
+from pbem import snapshot_codec
 from pbem.db import in_chunks
 from pbem.errors import GameNotStarted
 from pbem.memo import recalled, remembered
 from pbem.models import Game, Snapshot
-from pbem.models.base import unpack_json
 
 # Built once, run on the session's connection: a plain statement for the one column (docs/performance.md).
 STATE_AT = select(Snapshot.__table__.c.state).where(
@@ -28,18 +27,18 @@ STATE_AT = select(Snapshot.__table__.c.state).where(
 )
 
 
-def latest_state(session: Session, game: Game, stored: str | None = None) -> engine.Game:
+def latest_state(session: Session, game: Game, stored: bytes | None = None) -> engine.Game:
     """The engine state of `game`'s current snapshot (GameNotStarted before the first deal).
 
-    `stored`: that snapshot's state column as JSON text, when the caller read it along with the game (a move's
-    lock, pbem/service/rows.py); it is read back through the column's own decoding (`unpack_json`)."""
+    `stored`: that snapshot's state column as its stored payload, when the caller read it along with the game (a
+    move's lock, pbem/service/rows.py); it is decoded as the column's type decodes it (pbem/snapshot_codec.py)."""
     seq = game.current_seq
     if seq is None:
         raise GameNotStarted()
 
     def decode() -> engine.Game:
         if stored is not None:
-            return engine.Game.from_dict(unpack_json(json.loads(stored)))
+            return engine.Game.from_dict(snapshot_codec.decode("state", stored))
         return state_at(session, game, seq)
 
     return remembered(session, "state", (game.public_id, seq), decode)

@@ -1,0 +1,488 @@
+"""How a snapshot's state, move and events are stored: the one home of their encoding.
+
+Each column holds a payload of its own that decodes alone (no payload refers to another row). Its first byte
+names the format and the preset dictionary it was deflated with; a dictionary, once released, never changes,
+so an old payload always decodes (new formats take new tag bytes).
+
+Tag 1, a packed engine state (`engine.Game.to_dict()` of schema 2): the facts that are numbers drawn from
+small ranges (where each card lies, the boards' cells, roles, nuggets, the generator) are written as one
+mixed-radix integer, each card as its rank among the cards not yet written; the rest (names, options, round
+results' details) as compact JSON deflated with the state dictionary. A value of another shape is stored as
+tag 2, so whatever JSON document the engine gives is kept exactly.
+
+Tag 2, compact JSON deflated with the dictionary of its column (state, move or events).
+
+The dictionaries live in `pbem/snapshot_dictionaries/<version>/` and are trained on bot games by
+`bench/train_snapshot_dictionary.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+PACKED_STATE = 1
+JSON_V1 = 2
+DICTIONARY_VERSION = 1
+KINDS = ("state", "move", "events")
+DICTIONARIES = Path(__file__).with_name("snapshot_dictionaries")
+
+STATE_SCHEMA = 2
+STATE_KEYS = (
+    "schema", "variant", "players", "options", "seed", "rng", "round", "phase", "turn", "board", "hidden_goals",
+    "roles", "spare_roles", "hands", "draw_pile", "discard", "front", "peeks", "gold_pile", "gold", "offer",
+    "last_actor", "last_placed", "results", "removed", "gold_pieces", "discarded_roles", "inspections",
+    "theft_order", "stealers", "last_builder",
+)
+# Part of format 1: a role is written as its place in this tuple.
+ROLES = ("digger", "saboteur", "blue_digger", "green_digger", "boss", "profiteer", "geologist")
+ROLE_INDEX = {role: index for index, role in enumerate(ROLES)}
+# A round result's keys whose values go into the integer (their places stay in the JSON, holding 0).
+RESULT_PACKED = ("roles", "spare_roles", "board")
+WIDE = 1 << 16  # bound of counts and of the largest card id
+SPAN = 128  # board coordinates lie in [-SPAN/2, SPAN/2), a board at most SPAN cells wide and high
+
+
+class Unfit(ValueError):
+    """The value is not of the shape format 1 packs (it is stored as JSON instead)."""
+
+
+class CorruptPayload(ValueError):
+    """A stored payload that no format reads."""
+
+
+# ---- dictionaries -------------------------------------------------------------------------------------------
+
+@cache
+def dictionary(version: int, kind: str) -> bytes:
+    """The preset dictionary `kind` of `version` (package data, never changed once released)."""
+    return (DICTIONARIES / str(version) / f"{kind}.zdict").read_bytes()
+
+
+@cache
+def _compressor(version: int, kind: str) -> Any:
+    """A raw-deflate compressor primed with the dictionary, copied for each payload (priming costs more)."""
+    return zlib.compressobj(9, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, zdict=dictionary(version, kind))
+
+
+def deflate(data: bytes, kind: str, version: int = DICTIONARY_VERSION) -> bytes:
+    compressor = _compressor(version, kind).copy()
+    return compressor.compress(data) + compressor.flush()
+
+
+def inflate(data: bytes, kind: str, version: int = DICTIONARY_VERSION) -> bytes:
+    inflater = zlib.decompressobj(-15, zdict=dictionary(version, kind))
+    out = inflater.decompress(data) + inflater.flush()
+    if not inflater.eof or inflater.unused_data:
+        raise CorruptPayload(f"the {kind} payload does not end where its deflate stream does")
+    return out
+
+
+def _compact(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+# ---- the columns ---------------------------------------------------------------------------------------------
+
+def encode(kind: str, value: Any) -> bytes:
+    """The payload stored for `value` in column `kind` ("state", "move" or "events")."""
+    if kind == "state":
+        try:
+            return bytes((PACKED_STATE,)) + pack_state(value)
+        except Unfit:
+            pass
+    return bytes((JSON_V1,)) + deflate(_compact(value), kind)
+
+
+def decode(kind: str, payload: bytes | memoryview) -> Any:
+    """The value `encode(kind, value)` was given, from its payload."""
+    data = bytes(payload)
+    if not data:
+        raise CorruptPayload(f"an empty {kind} payload")
+    tag = data[0]
+    if tag == JSON_V1:
+        return json.loads(inflate(data[1:], kind))
+    if tag == PACKED_STATE and kind == "state":
+        return unpack_state(data[1:])
+    raise CorruptPayload(f"unknown {kind} payload tag {tag}")
+
+
+# ---- mixed-radix digits ----------------------------------------------------------------------------------------
+
+class Digits:
+    """Digits written one by one, each below its own radix, folded into one integer (the first is the lowest)."""
+
+    def __init__(self) -> None:
+        self.digits: list[int] = []
+        self.radices: list[int] = []
+
+    def put(self, value: int, radix: int) -> None:
+        if type(value) is not int or not 0 <= value < radix:
+            raise Unfit(f"{value!r} is not below {radix}")
+        self.digits.append(value)
+        self.radices.append(radix)
+
+    def to_bytes(self) -> bytes:
+        number = 0
+        for value, radix in zip(reversed(self.digits), reversed(self.radices), strict=True):
+            number = number * radix + value
+        return number.to_bytes((number.bit_length() + 7) // 8, "little")
+
+
+class Reader:
+    """Digits read back in the order they were written."""
+
+    def __init__(self, data: bytes) -> None:
+        self.number = int.from_bytes(data, "little")
+
+    def get(self, radix: int) -> int:
+        self.number, value = divmod(self.number, radix)
+        return value
+
+    def many(self, count: int, radix: int) -> list[int]:
+        """`count` digits of one radix, read as one."""
+        if count == 0 or radix == 1:
+            return [0] * count
+        self.number, chunk = divmod(self.number, radix**count)
+        values = []
+        for _ in range(count):
+            chunk, value = divmod(chunk, radix)
+            values.append(value)
+        return values
+
+
+def _put_many(digits: Digits, values: Sequence[int], radix: int) -> None:
+    """`values` as one digit of radix `radix ** len(values)` (read by `Reader.many`)."""
+    for value in values:
+        if type(value) is not int or not 0 <= value < radix:
+            raise Unfit(f"{value!r} is not below {radix}")
+    if not values or radix == 1:
+        return
+    number = 0
+    for value in reversed(values):
+        number = number * radix + value
+    digits.put(number, radix ** len(values))
+
+
+def _ints(value: Any) -> list[int]:
+    if type(value) is not list or any(type(item) is not int for item in value):
+        raise Unfit("not a list of integers")
+    return value
+
+
+def _put_small(digits: Digits, values: Sequence[int]) -> None:
+    """A list of small non-negative integers: its length, its largest value, then each value below it."""
+    digits.put(len(values), WIDE)
+    _put_lists(digits, [values], counted=False)
+
+
+def _get_small(reader: Reader) -> list[int]:
+    count = reader.get(WIDE)
+    return _get_lists(reader, [count])[0]
+
+
+def _put_lengths(digits: Digits, lengths: Sequence[int]) -> None:
+    """A known number of lengths: the longest, then each below it."""
+    longest = max(lengths, default=0)
+    digits.put(longest, WIDE)
+    _put_many(digits, lengths, longest + 1)
+
+
+def _put_lists(digits: Digits, lists: Sequence[Sequence[int]], *, counted: bool = True) -> None:
+    """Several lists of small integers: (their lengths,) the largest value, the values."""
+    if counted:
+        _put_lengths(digits, [len(values) for values in lists])
+    flat = [value for values in lists for value in values]
+    top = max(flat, default=0)
+    digits.put(top, WIDE)
+    _put_many(digits, flat, top + 1)
+
+
+def _get_lengths(reader: Reader, count: int) -> list[int]:
+    longest = reader.get(WIDE)
+    return reader.many(count, longest + 1)
+
+
+def _get_lists(reader: Reader, lengths: Sequence[int]) -> list[list[int]]:
+    top = reader.get(WIDE)
+    flat = reader.many(sum(lengths), top + 1)
+    out, start = [], 0
+    for length in lengths:
+        out.append(flat[start:start + length])
+        start += length
+    return out
+
+
+def _put_cards(digits: Digits, cards: Sequence[int], universe: int) -> None:
+    """Distinct card ids below `universe`, each as its rank among the ids not yet written."""
+    left = list(range(universe))
+    used = set()
+    for card in cards:
+        if card in used or not 0 <= card < universe:
+            raise Unfit("card ids repeat")
+        used.add(card)
+        index = _rank(left, card)
+        digits.put(index, len(left))
+        del left[index]
+
+
+def _rank(left: list[int], card: int) -> int:
+    low, high = 0, len(left)
+    while low < high:
+        middle = (low + high) // 2
+        if left[middle] < card:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+def _get_cards(reader: Reader, count: int, left: list[int]) -> list[int]:
+    """`count` cards written by `_put_cards`; `left` (the ids not yet read, sorted) loses them."""
+    return [left.pop(reader.get(len(left))) for _ in range(count)]
+
+
+def _put_roles(digits: Digits, roles: Any) -> None:
+    if type(roles) is not list or any(type(role) is not str or role not in ROLE_INDEX for role in roles):
+        raise Unfit("unknown role")
+    digits.put(len(roles), WIDE)
+    _put_many(digits, [ROLE_INDEX[role] for role in roles], len(ROLES))
+
+
+def _get_roles(reader: Reader) -> list[str]:
+    return [ROLES[index] for index in reader.many(reader.get(WIDE), len(ROLES))]
+
+
+# ---- boards ---------------------------------------------------------------------------------------------------
+
+def _board(value: Any) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """A board as the engine writes it (`[x, y, card, rot]` sorted by cell): cells, cards, rotations."""
+    if type(value) is not list:
+        raise Unfit("a board is a list")
+    cells: list[tuple[int, int]] = []
+    cards: list[int] = []
+    rotations: list[int] = []
+    for entry in value:
+        if type(entry) is not list or len(entry) != 4 or any(type(item) is not int for item in entry):
+            raise Unfit("a board entry is [x, y, card, rot]")
+        x, y, card, rot = entry
+        if rot not in (0, 1) or (cells and (x, y) <= cells[-1]):
+            raise Unfit("a board is sorted by cell, its rotations 0 or 1")
+        cells.append((x, y))
+        cards.append(card)
+        rotations.append(rot)
+    return cells, cards, rotations
+
+
+def _put_cells(digits: Digits, cells: Sequence[tuple[int, int]]) -> None:
+    """Sorted distinct cells: their bounding box, then which of its cells are taken (one bit each)."""
+    if not cells:
+        return
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    left, bottom = xs[0], min(ys)
+    width, height = xs[-1] - left + 1, max(ys) - bottom + 1
+    digits.put(left + SPAN // 2, SPAN)
+    digits.put(bottom + SPAN // 2, SPAN)
+    digits.put(width - 1, SPAN)
+    digits.put(height - 1, SPAN)
+    bits = 0
+    for x, y in cells:
+        bits |= 1 << ((x - left) * height + (y - bottom))
+    digits.put(bits, 1 << (width * height))
+
+
+def _get_cells(reader: Reader, count: int) -> list[tuple[int, int]]:
+    if count == 0:
+        return []
+    left = reader.get(SPAN) - SPAN // 2
+    bottom = reader.get(SPAN) - SPAN // 2
+    width = reader.get(SPAN) + 1
+    height = reader.get(SPAN) + 1
+    bits = reader.get(1 << (width * height))
+    cells = []
+    index = 0
+    while bits:
+        if bits & 1:
+            column, row = divmod(index, height)
+            cells.append((left + column, bottom + row))
+        bits >>= 1
+        index += 1
+    if len(cells) != count:
+        raise CorruptPayload("a board's cells do not match its cards")
+    return cells
+
+
+def _entries(cells: Sequence[tuple[int, int]], cards: Sequence[int], rotations: Sequence[int]) -> list[list[int]]:
+    return [[x, y, card, rot] for (x, y), card, rot in zip(cells, cards, rotations, strict=True)]
+
+
+# ---- the engine state -----------------------------------------------------------------------------------------
+
+def _card_lists(state: dict[str, Any], board_cards: list[int]) -> list[list[int]]:
+    """Every list of cards of the round in play, in the order they are packed: hands, draw pile, discard pile,
+    cards set aside, cards in front of each seat, the board's cards."""
+    hands = state["hands"]
+    front = state["front"]
+    if type(hands) is not list or type(front) is not list:
+        raise Unfit("hands and fronts are lists")
+    return [*(_ints(hand) for hand in hands), _ints(state["draw_pile"]), _ints(state["discard"]),
+            _ints(state["removed"]), *(_ints(cards) for cards in front), board_cards]
+
+
+def pack_state(state: Any) -> bytes:
+    """Format 1 of an engine state (without its tag byte); Unfit when it is of another shape."""
+    text, number = _state_parts(state)
+    packed = deflate(text, "state")
+    return _varint(len(packed)) + packed + number
+
+
+def _state_parts(state: Any) -> tuple[bytes, bytes]:
+    """A state's JSON part (before deflating) and its integer part."""
+    if type(state) is not dict or set(state) != set(STATE_KEYS) or state["schema"] != STATE_SCHEMA:
+        raise Unfit("not an engine state of schema 2")
+    players = state["players"]
+    if type(players) is not list:
+        raise Unfit("players are a list")
+    seats = len(players)
+    if any(type(state[key]) is not list or len(state[key]) != seats for key in ("hands", "front", "gold")):
+        raise Unfit("one entry a seat")
+    results = state["results"]
+    if type(results) is not list or any(type(result) is not dict for result in results):
+        raise Unfit("results are a list of objects")
+    rng = state["rng"]
+    if type(rng) is not str or len(rng) != 16 or rng.strip("0123456789abcdef"):
+        raise Unfit("the generator is 16 hex digits")
+
+    cells, board_cards, rotations = _board(state["board"])
+    lists = _card_lists(state, board_cards)
+    result_boards = []
+    rest = []
+    for result in results:
+        if not set(RESULT_PACKED) <= set(result):
+            raise Unfit("a result without roles or board")
+        result_boards.append(_board(result["board"]))
+        rest.append({key: (0 if key in RESULT_PACKED else value) for key, value in result.items()})
+    every_card = [card for cards in lists for card in cards]
+    every_card += [card for _, cards, _ in result_boards for card in cards]
+    universe = max(every_card, default=-1) + 1
+
+    digits = Digits()
+    digits.put(universe, WIDE)
+    digits.put(int(rng, 16), 1 << 64)
+    _put_lengths(digits, [len(cards) for cards in lists[:-1]])
+    digits.put(len(board_cards), WIDE)
+    # every card of the round in play once: lengths first, then the cards as ranks
+    _put_cards(digits, every_card[:sum(len(cards) for cards in lists)], universe)
+    _put_cells(digits, cells)
+    _put_many(digits, rotations, 2)
+    _put_roles(digits, state["roles"])
+    _put_roles(digits, state["spare_roles"])
+    _put_roles(digits, state["discarded_roles"])
+    _put_small(digits, _ints(state["gold_pile"]))
+    _put_lists(digits, [_ints(nuggets) for nuggets in state["gold"]])
+    for key in ("offer", "gold_pieces", "theft_order", "stealers"):
+        _put_small(digits, _ints(state[key]))
+    for result, (result_cells, result_cards, result_rotations) in zip(results, result_boards, strict=True):
+        _put_roles(digits, result["roles"])
+        _put_roles(digits, result["spare_roles"])
+        digits.put(len(result_cards), WIDE)
+        _put_cards(digits, result_cards, universe)
+        _put_cells(digits, result_cells)
+        _put_many(digits, result_rotations, 2)
+
+    skeleton = [state[key] for key in SKELETON_KEYS]
+    skeleton.append(rest)
+    try:
+        text = _compact(skeleton)
+    except (TypeError, ValueError) as error:
+        raise Unfit(str(error)) from error
+    if json.loads(text) != skeleton:
+        raise Unfit("the rest does not survive JSON")
+    return text, digits.to_bytes()
+
+
+SKELETON_KEYS = ("variant", "players", "options", "seed", "round", "phase", "turn", "hidden_goals", "peeks",
+                 "last_actor", "last_placed", "inspections", "last_builder")
+
+
+def unpack_state(data: bytes) -> dict[str, Any]:
+    """The engine state `pack_state` wrote."""
+    length, start = _read_varint(data, 0)
+    skeleton = json.loads(inflate(data[start:start + length], "state"))
+    rest = skeleton.pop()
+    known: dict[str, Any] = dict(zip(SKELETON_KEYS, skeleton, strict=True))
+    seats = len(known["players"])
+    reader = Reader(data[start + length:])
+    universe = reader.get(WIDE)
+    known["rng"] = format(reader.get(1 << 64), "016x")
+    lengths = _get_lengths(reader, 2 * seats + 3)
+    lengths.append(reader.get(WIDE))
+    left = list(range(universe))
+    lists = [_get_cards(reader, count, left) for count in lengths]
+    known["hands"] = lists[:seats]
+    known["draw_pile"], known["discard"], known["removed"] = lists[seats:seats + 3]
+    known["front"] = lists[seats + 3:2 * seats + 3]
+    board_cards = lists[-1]
+    cells = _get_cells(reader, len(board_cards))
+    known["board"] = _entries(cells, board_cards, reader.many(len(board_cards), 2))
+    known["roles"] = _get_roles(reader)
+    known["spare_roles"] = _get_roles(reader)
+    known["discarded_roles"] = _get_roles(reader)
+    known["gold_pile"] = _get_small(reader)
+    known["gold"] = _get_lists(reader, _get_lengths(reader, seats))
+    for key in ("offer", "gold_pieces", "theft_order", "stealers"):
+        known[key] = _get_small(reader)
+    for result in rest:
+        result["roles"] = _get_roles(reader)
+        result["spare_roles"] = _get_roles(reader)
+        count = reader.get(WIDE)
+        cards = _get_cards(reader, count, list(range(universe)))
+        result_cells = _get_cells(reader, count)
+        result["board"] = _entries(result_cells, cards, reader.many(count, 2))
+    known["results"] = rest
+    known["schema"] = STATE_SCHEMA
+    return {key: known[key] for key in STATE_KEYS}
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        low = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(low | 0x80)
+        else:
+            out.append(low)
+            return bytes(out)
+
+
+def _read_varint(data: bytes, start: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        if start >= len(data):
+            raise CorruptPayload("a payload cut short")
+        byte = data[start]
+        start += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, start
+
+
+def skeleton_text(state: dict[str, Any]) -> bytes | None:
+    """The JSON part of a packed state before deflating (what the state dictionary is trained on), or None."""
+    try:
+        return _state_parts(state)[0]
+    except Unfit:
+        return None
+
+
+def training_texts(kind: str, values: Iterator[Any] | Sequence[Any]) -> list[bytes]:
+    """What a dictionary of `kind` is trained on: the bytes that column deflates."""
+    pick: Callable[[Any], bytes | None] = skeleton_text if kind == "state" else _compact
+    return [text for text in map(pick, values) if text is not None]
