@@ -12,21 +12,18 @@ import re
 from datetime import UTC, datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
-from pathlib import Path
 
 from pbem.clock import SettableClock
 from pbem.mail.deliver import Deliverer
 from pbem.mail.message import SENDER_LABELS, OutgoingMail, build_message
-from pbem.paths import TEMPLATES_DIR
 from pbem.runtime import Runtime
+from pbem.service.emails import LETTERS, OwnLetter
 from tests.support.games import Arranged, NewGame
 from tests.support.inbox import a_turn_waited_for, ann_reaches_the_gold
 from tests.support.mail import ReceivedMail, SmtpServer, mailbox
 
-KINDS = sorted(path.stem for path in (Path(TEMPLATES_DIR) / "email").glob("[a-z]*.txt"))
 # Emails about no game, or outside a game's conversation: each has a subject of its own, which says what it is.
-OWN_SUBJECT = {"host_link", "player_sign_in", "player_daily", "join_confirm", "spectator_confirm",
-               "spectator_round_end", "seat_replaced", "reply_bounce"}
+OWN_SUBJECT = {kind for kind, letter in LETTERS.items() if isinstance(letter, OwnLetter)}
 BASE_SUBJECT = "Test mine - Saboteur"
 
 
@@ -105,7 +102,7 @@ def test_every_email_of_a_waiting_turn_keeps_the_conversation_of_the_first(
 
 
 def test_every_kind_says_what_it_wants_by_its_sender_name_or_by_a_subject_of_its_own() -> None:
-    assert set(KINDS) == set(SENDER_LABELS) | OWN_SUBJECT
+    assert set(LETTERS) == set(SENDER_LABELS) | OWN_SUBJECT
     assert not set(SENDER_LABELS) & OWN_SUBJECT
 
 

@@ -54,11 +54,6 @@ def email_templates() -> Environment:
     )
 
 
-def dedupe_key(kind: str, game_id: str, recipient: int | str, *about: object) -> str:
-    """What makes two emails the same: e.g. `your_turn:<game>:<seat>:<seq>` is queued once, whoever asks twice."""
-    return ":".join([kind, game_id, str(recipient), *(str(part) for part in about)])
-
-
 def game_subject(game: Game) -> str:
     """One stable subject per game, so a player's mail client keeps the game in one conversation."""
     return f"{game.title} - Saboteur"
@@ -192,7 +187,9 @@ class Outbox:
         session: Session,
         *,
         seat: Seat,
+        kind: str,
         dedupe_key: str,
+        subject: str,
         in_reply_to: str | None,
         context: dict[str, Any],
     ) -> OutboxMessage | None:
@@ -210,10 +207,10 @@ class Outbox:
             headers["References"] = in_reply_to
         game = seat.game
         message = OutboxMessage(**self._queued(
-            game_id=game.id, seat_id=seat.id, to_address=seat.email, kind="reply_bounce",
+            game_id=game.id, seat_id=seat.id, to_address=seat.email, kind=kind,
             dedupe_key=dedupe_key, message_id=self._message_id(), game_seq=None, drop_when_stale=False,
         ))
-        _fill(message, f"Not posted: your reply - {game_subject(game)}", headers,
+        _fill(message, subject, headers,
               {"game_title": game.title, "recipient_name": seat.display_name, **context})
         session.add(message)
         return message

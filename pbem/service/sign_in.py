@@ -31,6 +31,7 @@ from pbem.mail.outbox import Outbox
 from pbem.models.row_writes import insert_row_if, rows_changed
 from pbem.models.sign_ins import SignedInBrowserRow, SignInLinkRow
 from pbem.service.confirmed_mailboxes import confirm_mailbox
+from pbem.service.emails import OwnLetter
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.tokens import HostLink, HostLinkSigner
 
@@ -46,8 +47,7 @@ class Audience:
     per_mailbox: Limit
     too_many: str  # a client that asked too often
     spent: str  # a link used already
-    mail_kind: str
-    subject: str
+    letter: OwnLetter  # the link's email
     link_max_age: timedelta
     session_days: int
 
@@ -107,9 +107,9 @@ class SignIns:
             session,
             wanted,
             to_address=address,
-            kind=audience.mail_kind,
-            dedupe_key=f"{audience.mail_kind}:{digest(nonce)[:32]}",
-            subject=audience.subject,
+            kind=audience.letter.kind,
+            dedupe_key=audience.letter.key(digest(nonce)[:32]),
+            subject=audience.letter.subject(),
             context={
                 "link": self._signer.url(HostLink(email=address, nonce=nonce)),
                 "link_minutes": int(audience.link_max_age.total_seconds() // 60),

@@ -30,6 +30,7 @@ from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostAction, SpectatorLink, SpectatorSubscription
 from pbem.models.row_writes import rows_changed
 from pbem.results_text import outcome
+from pbem.service.emails import SPECTATOR_CONFIRM
 from pbem.service.history.chronicle import Chronicle, RoundStory
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.rows import find_game
@@ -241,9 +242,9 @@ class Spectators:
             self._outbox.enqueue_standalone(
                 session,
                 to_address=address,
-                kind="spectator_confirm",
-                dedupe_key=f"spectator_confirm:{_hash(confirm)[:32]}",
-                subject=f"Confirm round-end emails for {game.title} - Saboteur",
+                kind=SPECTATOR_CONFIRM.kind,
+                dedupe_key=SPECTATOR_CONFIRM.key(_hash(confirm)[:32]),
+                subject=SPECTATOR_CONFIRM.subject(game.title),
                 context={"title": game.title, "link": confirm},
             )
 

@@ -31,6 +31,7 @@ from pbem.config import AccessConfig
 from pbem.db import Database
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostSessionRecord, HostSignIn
+from pbem.service.emails import HOST_LINK
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.sign_in import Audience, SignIns
 from pbem.tokens import HostLinkSigner
@@ -59,8 +60,8 @@ class HostAccess(SignIns):
         self.anyone_may_create = anyone_may_create
         super().__init__(db, clock, signer, outbox, limiter, Audience(
             may_sign_in=self._may_host, links=HostSignIn, sessions=HostSessionRecord, per_client=PER_CLIENT,
-            per_mailbox=PER_ADDRESS, too_many=TOO_MANY, spent=SPENT, mail_kind="host_link",
-            subject="Your host link - Saboteur", link_max_age=HOST_LINK_MAX_AGE, session_days=access.host_session_days,
+            per_mailbox=PER_ADDRESS, too_many=TOO_MANY, spent=SPENT, letter=HOST_LINK,
+            link_max_age=HOST_LINK_MAX_AGE, session_days=access.host_session_days,
         ))
 
     def host_for(self, session_token: str) -> HostSession | None:

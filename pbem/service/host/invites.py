@@ -37,6 +37,7 @@ from pbem.errors import BadLink, GameAlreadyStarted, InviteUnavailable, NotYourG
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Invite, Joiner, RematchPermission
 from pbem.service.confirmed_mailboxes import confirm_mailbox
+from pbem.service.emails import JOIN_CONFIRM
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.invitations import InvitationLimits
 from pbem.service.host.invite_links import CONFIRM_INVALID, CONFIRM_MAX_AGE, InviteLinks, nonce_hash
@@ -210,9 +211,9 @@ class Invites:
             self._outbox.enqueue_standalone(
                 session,
                 to_address=waiting.email,
-                kind="join_confirm",
-                dedupe_key=f"join_confirm:{secrets.token_hex(16)}",
-                subject=f"Confirm your place in {invite.title} - Saboteur",
+                kind=JOIN_CONFIRM.kind,
+                dedupe_key=JOIN_CONFIRM.key(secrets.token_hex(16)),
+                subject=JOIN_CONFIRM.subject(invite.title),
                 context={
                     "name": waiting.name,
                     "title": invite.title,

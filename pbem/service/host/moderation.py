@@ -30,10 +30,11 @@ from pbem.addresses import address_key, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, GameFinished, NotAllowed, NotYourGame, RateLimited, SeatNotFound, ValidationError
-from pbem.mail.outbox import Outbox, dedupe_key
+from pbem.mail.outbox import Outbox
 from pbem.models import AddressChange, Game, GameStatus, Seat
 from pbem.models.games import RUNNING_STATUSES
 from pbem.models.row_writes import rows_changed
+from pbem.service.emails import ADDRESS_CHANGE, GAME_CLOSED, HANDOVER, ROLLED_BACK, SEAT_LINK, SEAT_REPLACED
 from pbem.service.history.holders import record_handover
 from pbem.service.host.host_access import HostSession
 from pbem.service.rate_limits import Limit, RateLimiter
@@ -152,8 +153,8 @@ class Moderation:
                              "A new email address has been sent what the seat knows (its role, hand and map results).",
                              "seat_handover")
             self._outbox.enqueue(
-                session, game=game, seat=row, kind="handover",
-                dedupe_key=dedupe_key("handover", game.public_id, seat, row.token_version),
+                session, game=game, seat=row, kind=HANDOVER.kind,
+                dedupe_key=HANDOVER.key(game.public_id, seat, row.token_version),
                 context={
                     "old_name": old_name,
                     **handover_knowledge(session, game, seat),
@@ -201,8 +202,8 @@ class Moderation:
                                       new_email=address, requested_by=host.email, created_at=self._clock.now()))
             self._games.log_host_action(session, game, host.email, "request_email_correction", {"seat": seat})
             self._outbox.enqueue(
-                session, game=game, seat=row, kind="address_change",
-                dedupe_key=dedupe_key("address_change", game.public_id, seat, _hash(nonce)[:16]),
+                session, game=game, seat=row, kind=ADDRESS_CHANGE.kind,
+                dedupe_key=ADDRESS_CHANGE.key(game.public_id, seat, _hash(nonce)[:16]),
                 context={"new_email": address, "confirm_url": self._address_links.url(nonce),
                          "confirm_days": MAX_AGE.days},
             )
@@ -334,8 +335,8 @@ class Moderation:
 
     def _send_link(self, session: Session, game: Game, row: Seat, why: str) -> None:
         self._outbox.enqueue(
-            session, game=game, seat=row, kind="seat_link",
-            dedupe_key=dedupe_key("seat_link", game.public_id, row.seat_index, row.token_version, secrets.token_hex(6)),
+            session, game=game, seat=row, kind=SEAT_LINK.kind,
+            dedupe_key=SEAT_LINK.key(game.public_id, row.seat_index, row.token_version, secrets.token_hex(6)),
             context={"why": why, **self._games.mail.link_context(game, row)},
         )
 
@@ -346,9 +347,9 @@ class Moderation:
         """A kind word to the player whose seat went to someone else: it is over for them, their link is dead.
         Only to the seat's previous address, and nothing of the seat's knowledge."""
         self._outbox.enqueue_standalone(
-            session, to_address=old_email, kind="seat_replaced",
-            dedupe_key=dedupe_key("seat_replaced", game.public_id, mailbox_key(old_email), version),
-            subject=f"Your seat in {game.title} - Saboteur",
+            session, to_address=old_email, kind=SEAT_REPLACED.kind,
+            dedupe_key=SEAT_REPLACED.key(game.public_id, mailbox_key(old_email), version),
+            subject=SEAT_REPLACED.subject(game.title),
             context={"old_name": old_name, "title": game.title, "host_email": game.host_email},
         )
 
@@ -359,8 +360,8 @@ class Moderation:
             if row.is_bot or row.email is None:
                 continue
             self._outbox.enqueue(
-                session, game=game, seat=row, kind="rolled_back",
-                dedupe_key=dedupe_key("rolled_back", game.public_id, row.seat_index, game.current_seq),
+                session, game=game, seat=row, kind=ROLLED_BACK.kind,
+                dedupe_key=ROLLED_BACK.key(game.public_id, row.seat_index, game.current_seq),
                 context={"to_seq": to_seq, "reason": reason, "to_act": to_act,
                          "your_turn": game.to_act_seat == row.seat_index, **self._games.mail.link_context(game, row)},
             )
@@ -371,8 +372,8 @@ class Moderation:
             if row.is_bot or row.email is None:
                 continue
             self._outbox.enqueue(
-                session, game=game, seat=row, kind="game_closed",
-                dedupe_key=dedupe_key("game_closed", game.public_id, row.seat_index),
+                session, game=game, seat=row, kind=GAME_CLOSED.kind,
+                dedupe_key=GAME_CLOSED.key(game.public_id, row.seat_index),
                 context={"how": how, "standings": standings, **self._games.mail.link_context(game, row)},
             )
 

@@ -21,8 +21,8 @@ import engine
 from pbem.addresses import mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
-from pbem.mail.outbox import dedupe_key
 from pbem.models import Game, GameStatus, OutboxMessage, PlayerPreferences, Seat, Snapshot
+from pbem.service.emails import DAILY_DIGEST, PLAYER_DAILY
 from pbem.service.letters import contents
 from pbem.service.letters.game_mail import GameMail
 from pbem.service.players.mailboxes import seats_of
@@ -53,7 +53,7 @@ def queue_due_daily_digests(db: Database, clock: Clock, mail: GameMail, *, send_
             local = now.astimezone(zone(zone_name))
             if local.time() < send_at:
                 continue
-            key = dedupe_key("daily_digest", public_id, seat_index, local.date().isoformat())
+            key = DAILY_DIGEST.key(public_id, seat_index, local.date().isoformat())
             if session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == key)) is None:
                 due.append((game_pk, seat_index, local.date()))
     queued = 0
@@ -84,13 +84,13 @@ def daily_mailboxes(session: Session) -> set[str]:
 
 # -- one email a day across games --------------------------------------------------------------------
 
-ACROSS_GAMES = "player_daily"
+ACROSS_GAMES = PLAYER_DAILY.kind
 
 
 def across_games_key(mailbox: str, day: date | None) -> str:
     """The dedupe key of a mailbox's email across games on `day` (None: the prefix of all its days)."""
     digest = hashlib.sha256(mailbox.encode()).hexdigest()[:32]
-    return f"{ACROSS_GAMES}:{digest}:" + (day.isoformat() if day is not None else "")
+    return PLAYER_DAILY.key(digest, day.isoformat() if day is not None else "")
 
 
 def queue_due_player_dailies(db: Database, clock: Clock, mail: GameMail, *, send_at: time = DIGEST_TIME) -> int:
@@ -155,11 +155,7 @@ def queue_across_games(session: Session, mail: GameMail, row: PlayerPreferences,
         to_address=row.email,
         kind=ACROSS_GAMES,
         dedupe_key=across_games_key(row.mailbox, day),
-        subject=(
-            f"Your turn in {len(yours)} game{'s' if len(yours) != 1 else ''} - Saboteur"
-            if yours
-            else "News from your games - Saboteur"
-        ),
+        subject=PLAYER_DAILY.subject(len(yours)),
         context={
             "day": f"{day:%A} {day.day} {day:%B}",
             "yours": [n.context for n in yours],

@@ -16,9 +16,22 @@ from sqlalchemy.orm import Session, object_session
 
 import engine
 from pbem.addresses import mailbox_key
-from pbem.mail.outbox import Outbox, dedupe_key
+from pbem.mail.outbox import Outbox
 from pbem.models import Game, OutboxMessage, Rematch, Seat, Snapshot
 from pbem.seat_link import SeatLink
+from pbem.service.emails import (
+    CHAT_MESSAGES,
+    DAILY_DIGEST,
+    DEADLINE_PASSED,
+    DEADLINE_WARNING,
+    GAME_OVER,
+    GAME_STARTED,
+    NUDGE,
+    ROUND_DIGEST,
+    TURN_REMINDER,
+    YOUR_TURN,
+    Letter,
+)
 from pbem.service.events import visible_events
 from pbem.service.history.holders import lines_at
 from pbem.service.letters import contents, trust_context
@@ -124,7 +137,7 @@ class GameMail:
             players = [
                 {"name": other.display_name, "is_bot": other.is_bot, "is_you": other is seat} for other in game.seats
             ]
-            self._to_seat(session, game, seat, "game_started", (), {
+            self._to_seat(session, game, seat, GAME_STARTED, (), {
                 "seat_number": seat.seat_index + 1,
                 "players": players,
                 "first_player": game.names[first] if first is not None else "",
@@ -173,8 +186,8 @@ class GameMail:
         if not _takes_turn_mail(seat):
             return
         self._outbox.reserve(
-            session, game=game, seat=seat, kind="your_turn",
-            dedupe_key=dedupe_key("your_turn", game.public_id, seat.seat_index, game.current_seq), drop_when_stale=True,
+            session, game=game, seat=seat, kind=YOUR_TURN.kind,
+            dedupe_key=YOUR_TURN.key(game.public_id, seat.seat_index, game.current_seq), drop_when_stale=True,
         )
 
     # -- composed when sent (the deliverer, pbem/mail/deliver.py) --------------------------------------
@@ -241,8 +254,8 @@ class GameMail:
             return None
         context = self._reminder_context(game, seat, state, started_at, deadline, now)
         context.update(reminder_number=number, reminder_count=policy(game.policies, "reminder_count"), note=note)
-        kind = "turn_reminder" if number is not None else "nudge"
-        return self._to_seat(session, game, seat, kind, (game.current_seq, key), context, drop_when_stale=True)
+        letter = TURN_REMINDER if number is not None else NUDGE
+        return self._to_seat(session, game, seat, letter, (game.current_seq, key), context, drop_when_stale=True)
 
     def deadline_warning(
         self, session: Session, game: Game, seat: Seat, state: engine.Game, *, started_at: datetime,
@@ -252,7 +265,7 @@ class GameMail:
         context = self._reminder_context(game, seat, state, started_at, deadline, now)
         context["left"] = format_duration(deadline - now)
         return self._to_seat(
-            session, game, seat, "deadline_warning", (game.current_seq,), context, drop_when_stale=True
+            session, game, seat, DEADLINE_WARNING, (game.current_seq,), context, drop_when_stale=True
         )
 
     def deadline_passed(
@@ -278,7 +291,7 @@ class GameMail:
             "host_decides": host_decides,
             "by_host": by_host,
         }
-        return self._to_seat(session, game, seat, "deadline_passed", (game.current_seq, host_decides), context)
+        return self._to_seat(session, game, seat, DEADLINE_PASSED, (game.current_seq, host_decides), context)
 
     def _reminder_context(
         self, game: Game, seat: Seat, state: engine.Game, started_at: datetime, deadline: datetime | None, now: datetime
@@ -314,13 +327,13 @@ class GameMail:
             view = seat_view(state, seat.seat_index, game.names)
             next_line = engine.describe_event(started, game.names, seat.seat_index)  # "you play first" to its reader
             context = contents.round_digest(view, finished, values, next_line)
-            self._to_seat(session, game, seat, "round_digest", (finished,), {**context, **trust})
+            self._to_seat(session, game, seat, ROUND_DIGEST, (finished,), {**context, **trust})
 
     def _game_over(self, session: Session, game: Game, state: engine.Game) -> None:
         trust = trust_context.round_over_context(session, game, state.round)
         for seat in _people(game):
             context = contents.game_over(seat_view(state, seat.seat_index, game.names))
-            self._to_seat(session, game, seat, "game_over", (), {**context, **trust})
+            self._to_seat(session, game, seat, GAME_OVER, (), {**context, **trust})
 
     # -- the daily digest --------------------------------------------------------------------------
 
@@ -346,7 +359,7 @@ class GameMail:
         context.update(day=f"{day:%A} {day.day} {day:%B}", paused=game.paused,
                        deadline_moved_from=_when_moved(game, seat) if deadline is not None else None)
         return self._to_seat(
-            session, game, seat, "daily_digest", (day.isoformat(),), context, chat=unread_excerpt(session, game, seat)
+            session, game, seat, DAILY_DIGEST, (day.isoformat(),), context, chat=unread_excerpt(session, game, seat)
         )
 
     # -- table talk --------------------------------------------------------------------------------
@@ -356,21 +369,21 @@ class GameMail:
         excerpt = unread_excerpt(session, game, seat)
         if not excerpt:
             return None
-        return self._to_seat(session, game, seat, "chat_messages", (excerpt.upto,), {}, chat=excerpt)
+        return self._to_seat(session, game, seat, CHAT_MESSAGES, (excerpt.upto,), {}, chat=excerpt)
 
     def _to_seat(
         self,
         session: Session,
         game: Game,
         seat: Seat,
-        kind: str,
+        letter: Letter,
         about: tuple[object, ...],
         context: dict[str, Any],
         *,
         drop_when_stale: bool = False,
         chat: ChatExcerpt | None = None,
     ) -> OutboxMessage | None:
-        """Queue one email of `kind` to `seat` with the seat's fresh link, once per (kind, game, seat, *about).
+        """Queue one `letter` to `seat` with the seat's fresh link, once per (kind, game, seat, *about).
 
         `chat`: the table talk to quote (what the seat has not been shown), counted as shown once queued.
         """
@@ -380,8 +393,8 @@ class GameMail:
             session,
             game=game,
             seat=seat,
-            kind=kind,
-            dedupe_key=dedupe_key(kind, game.public_id, seat.seat_index, *about),
+            kind=letter.kind,
+            dedupe_key=letter.key(game.public_id, seat.seat_index, *about),
             context={**context, **self.link_context(game, seat)},
             drop_when_stale=drop_when_stale,
         )

@@ -18,9 +18,10 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pbem.mail.outbox import Outbox, dedupe_key
+from pbem.mail.outbox import Outbox
 from pbem.mail.unsubscribe import address_digest
 from pbem.models import Game, OutboxMessage, Seat
+from pbem.service.emails import HOST_MAIL_FAILING, HOST_MOVE_REFUSED, HOST_PLAYER_STALLING, HOST_SEAT_ABSENT
 from pbem.times import format_duration, format_when
 
 
@@ -45,9 +46,9 @@ def enqueue_mail_failing_notice(
     return outbox.enqueue_to_host(
         session,
         game=game,
-        kind="host_mail_failing",
-        dedupe_key=dedupe_key(
-            "host_mail_failing", game.public_id, seat.seat_index, address_digest(seat.email), last_sent or 0
+        kind=HOST_MAIL_FAILING.kind,
+        dedupe_key=HOST_MAIL_FAILING.key(
+            game.public_id, seat.seat_index, address_digest(seat.email), last_sent or 0
         ),
         context={
             "seat_name": seat.display_name,
@@ -68,8 +69,8 @@ def enqueue_stalling_notice(
     return outbox.enqueue_to_host(
         session,
         game=game,
-        kind="host_player_stalling",
-        dedupe_key=dedupe_key("host_player_stalling", game.public_id, seat.seat_index, game.current_seq),
+        kind=HOST_PLAYER_STALLING.kind,
+        dedupe_key=HOST_PLAYER_STALLING.key(game.public_id, seat.seat_index, game.current_seq),
         context={
             "seat_name": seat.display_name,
             "waited": format_duration(now - game.turn_started_at),
@@ -86,9 +87,9 @@ def enqueue_absent_notice(
     return outbox.enqueue_to_host(
         session,
         game=game,
-        kind="host_seat_absent",
-        dedupe_key=dedupe_key(
-            "host_seat_absent", game.public_id, seat.seat_index, seat.token_version, game.current_seq
+        kind=HOST_SEAT_ABSENT.kind,
+        dedupe_key=HOST_SEAT_ABSENT.key(
+            game.public_id, seat.seat_index, seat.token_version, game.current_seq
         ),
         context={
             "seat_name": seat.display_name,
@@ -104,7 +105,7 @@ def enqueue_move_refused_notice(session: Session, outbox: Outbox, *, game: Game,
     return outbox.enqueue_to_host(
         session,
         game=game,
-        kind="host_move_refused",
-        dedupe_key=dedupe_key("host_move_refused", game.public_id, seat.seat_index, game.current_seq),
+        kind=HOST_MOVE_REFUSED.kind,
+        dedupe_key=HOST_MOVE_REFUSED.key(game.public_id, seat.seat_index, game.current_seq),
         context={"seat_name": seat.display_name, "is_bot": seat.is_bot},
     )

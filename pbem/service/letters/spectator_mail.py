@@ -13,6 +13,7 @@ from engine import role_name
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, SpectatorLink, SpectatorSubscription
 from pbem.results_text import outcome
+from pbem.service.emails import SPECTATOR_ROUND_END
 from pbem.tokens import SpectatorLinkSigner, SpectatorStop
 
 
@@ -38,9 +39,9 @@ def queue_round_end_emails(
     for subscription, token in rows:
         watch = f"{signer.base_url}/watch/{token}"
         message = outbox.enqueue_standalone(
-            session, to_address=subscription.email, kind="spectator_round_end",
-            dedupe_key=f"spectator_round_end:{game.public_id}:{subscription.id}:{round_number}",
-            subject=f"Round {round_number} of {game.title} is over - Saboteur",
+            session, to_address=subscription.email, kind=SPECTATOR_ROUND_END.kind,
+            dedupe_key=SPECTATOR_ROUND_END.key(game.public_id, subscription.id, round_number),
+            subject=SPECTATOR_ROUND_END.subject(round_number, game.title),
             context={
                 "title": game.title, "round": round_number, "rounds": view.get("rounds"), "outcome": told,
                 "roles": roles, "over": bool(view.get("final")), "link": watch,

@@ -21,6 +21,7 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.mail.outbox import Outbox
 from pbem.models import PlayerSession, PlayerSignIn
+from pbem.service.emails import PLAYER_SIGN_IN
 from pbem.service.players.mailboxes import has_a_seat
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.sign_in import Audience, SignIns
@@ -52,9 +53,8 @@ class PlayerAccess(SignIns):
     ) -> None:
         super().__init__(db, clock, signer, outbox, limiter, Audience(
             may_sign_in=_holds_a_seat, links=PlayerSignIn, sessions=PlayerSession, per_client=PER_CLIENT,
-            per_mailbox=PER_MAILBOX, too_many=TOO_MANY, spent=SPENT, mail_kind="player_sign_in",
-            subject="Your sign-in link to My games - Saboteur", link_max_age=SIGN_IN_MAX_AGE,
-            session_days=session_days,
+            per_mailbox=PER_MAILBOX, too_many=TOO_MANY, spent=SPENT, letter=PLAYER_SIGN_IN,
+            link_max_age=SIGN_IN_MAX_AGE, session_days=session_days,
         ))
 
     def player_for(self, session_token: str) -> Player | None:

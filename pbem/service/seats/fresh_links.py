@@ -20,9 +20,10 @@ from pbem.addresses import mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, ExpiredLink, RateLimited
-from pbem.mail.outbox import Outbox, dedupe_key
+from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostAction, Seat
 from pbem.seat_link import SeatLink
+from pbem.service.emails import FRESH_LINK
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.tokens import LinkSigner
 
@@ -90,9 +91,9 @@ class FreshLinks:
                 session,
                 game=seat.game,
                 seat=seat,
-                kind="fresh_link",
+                kind=FRESH_LINK.kind,
                 # Each request is its own email; the per-seat limit, not the key, keeps their number down.
-                dedupe_key=dedupe_key("fresh_link", seat.game.public_id, seat.seat_index, secrets.token_hex(8)),
+                dedupe_key=FRESH_LINK.key(seat.game.public_id, seat.seat_index, secrets.token_hex(8)),
                 context={"link": self._links.url(fresh), "link_max_age_days": self._link_max_age_days},
             )
         return FreshLink.SENT

@@ -38,6 +38,7 @@ from pbem.mail.reply_address import ReplyAddresses, ReplyClaim, ReplyTokenError
 from pbem.mail.reply_text import reply_text
 from pbem.models import InboundMail, Seat
 from pbem.service.confirmed_mailboxes import confirm_mailbox
+from pbem.service.emails import REPLY_BOUNCE
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.talk.chat import ChatService
 
@@ -209,7 +210,9 @@ class Inbound:
             self._outbox.enqueue_bounce(
                 session,
                 seat=seat,
-                dedupe_key=f"reply_bounce:{record.receipt_key}"[:200],
+                kind=REPLY_BOUNCE.kind,
+                dedupe_key=REPLY_BOUNCE.key(record.receipt_key)[:200],
+                subject=REPLY_BOUNCE.subject(seat.game),
                 in_reply_to=parsed.message_id,
                 context={"reason": words},
             )
