@@ -44,3 +44,12 @@ def test_subjects_say_what_the_email_is() -> None:
     assert PLAYER_DAILY.subject(0) == "News from your games - Saboteur"
     assert SPECTATOR_ROUND_END.subject(3, "Friday mine") == "Round 3 of Friday mine is over - Saboteur"
     assert all(isinstance(letter, OwnLetter) == hasattr(letter, "subject") for letter in LETTERS.values())
+
+
+def test_every_style_of_an_email_is_one_of_the_named_looks() -> None:
+    email = Path(TEMPLATES_DIR) / "email"
+    named = set(re.findall(r'^    "(\w+)": "', (email / "_look.html").read_text(), re.M))
+    for path in set(email.glob("*.html")) - {email / "_look.html"}:
+        text = path.read_text()
+        assert not re.findall(r'style="(?!\{\{ look\.\w+ \}\}")', text), f"{path.name} writes a style by hand"
+        assert set(re.findall(r"\{\{ look\.(\w+) \}\}", text)) <= named, path.name
