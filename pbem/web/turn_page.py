@@ -11,11 +11,11 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 from zoneinfo import available_timezones
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from engine.text import role_goal, role_title, side_name
 from pbem.drawing.board_svg import board_svg
@@ -96,9 +96,10 @@ class RoundResult:
     thefts: list[str] = field(default_factory=list)
     final_view: dict[str, Any] | None = None  # the table as the round ended (`final_board` of its result)
 
-    @property
+    @cached_property
     def board(self) -> Markup | None:
-        """The round's final table, drawn like the board (only when a template shows it)."""
+        """The round's final table, drawn like the board (only when a template shows it, once per remembered
+        result: `build_turn_page`)."""
         if self.final_view is None:
             return None
         return board_svg(self.final_view, name="final-board", title=f"Round {self.round} as it ended")
@@ -146,10 +147,9 @@ class TurnPage:
             return False
         return self.final is not None or self.view.get("round", 0) <= self.results[-1].round + 1
 
-    @property
-    def zones(self) -> tuple[str, ...]:
-        """Every IANA time zone, for the settings' choice."""
-        return time_zone_names()
+    def zone_options(self, selected: str) -> Markup:
+        """The settings' choice of time zone as `<option>` elements, `selected` chosen."""
+        return zone_options(selected)
 
     @property
     def playing(self) -> bool:
@@ -226,7 +226,7 @@ def build_turn_page(
         ],
         groups=drawn.groups,
         log=log,
-        results=[_round_result(result, names) for result in view.get("results", [])],
+        results=_results(state, seat, memo),
         final=_final(view, names),
         notify_mode=profile.notify_mode,
         submission_id=new_submission_id(),
@@ -274,6 +274,19 @@ def _snapshot_parts(state: GameState, seat: int, your_turn: bool, memo: Memo | N
     return memo.get_or_make("fragment", key, draw)
 
 
+def _results(state: GameState, seat: int, memo: Memo | None) -> list[RoundResult]:
+    """The finished rounds told with the players' names; with a `memo`, made once per snapshot, seat and names, so
+    each round's final table is drawn once (`RoundResult.board`)."""
+    names = state.players
+
+    def make() -> list[RoundResult]:
+        return [_round_result(result, names) for result in (state.view or {}).get("results", [])]
+
+    if memo is None:
+        return make()
+    return memo.get_or_make("fragment", ("results", state.game_id, state.seq, seat, tuple(names)), make)
+
+
 @dataclass(frozen=True)
 class LogEntries:
     """The seat's history for the log: the moves since its own last one, and the ones before."""
@@ -299,6 +312,15 @@ def role_words(role: str, variant: str, options: Mapping[str, Any] | None = None
 @lru_cache(maxsize=1)
 def time_zone_names() -> tuple[str, ...]:
     return tuple(sorted(available_timezones()))
+
+
+@lru_cache(maxsize=64)
+def zone_options(selected: str) -> Markup:
+    """Every time zone as an `<option>`, `selected` chosen: some 600 of them, the same for every look at a table in
+    that zone, so written once per zone in this process."""
+    return Markup("".join(
+        f"<option{' selected' if name == selected else ''}>{escape(name)}</option>" for name in time_zone_names()
+    ))
 
 
 def new_submission_id() -> str:
