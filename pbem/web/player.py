@@ -220,6 +220,7 @@ def render_table(access: SeatAccess, *, status: int = 200, problem: str | None =
         "play/table.html",
         page=page,
         page_main=_main(page, access),
+        page_side=_side(page, access, bool(notices)),
         access=access,
         problem=problem,
         played=played,
@@ -254,6 +255,40 @@ def _main(page: TurnPage, access: SeatAccess) -> Markup:
     )
     drawn = runtime().db.memo.get_or_make("fragment", key, draw)
     return Markup(str(drawn).replace(CSRF_HOLE, csrf.csrf_token()).replace(SUBMISSION_HOLE, page.submission_id))
+
+
+def _side(page: TurnPage, access: SeatAccess, settings_open: bool) -> Markup:
+    """The side column (you, the seats, the chat, the log, the rounds, the fair deal, the settings), drawn once in
+    this process per snapshot, seat, status, pause, names, address form, profile and chat; each look fills in its
+    CSRF token."""
+    from pbem.web.chat import chat_panel  # the chat's routes are this blueprint's seat routes: imported when used
+
+    chat = chat_panel(access)
+
+    def draw() -> Markup:
+        notices = ["open"] if settings_open else []  # the settings are open after one was saved
+        return Markup(render_template("play/_side.html", page=page, access=access, notices=notices,
+                                      csrf_token=lambda: CSRF_HOLE))
+
+    state = page.state
+    key = (
+        "side",
+        state.game_id,
+        state.seq,
+        page.seat,
+        state.status,
+        state.paused,
+        tuple(state.players),
+        access.url("player.table"),
+        repr(page.profile),  # every setting shown, and what the time changes in it (away dates, days left)
+        chat.drawn,
+        chat.last_id,
+        chat.has_earlier,
+        chat.chat_emails,
+        settings_open,
+    )
+    drawn = runtime().db.memo.get_or_make("fragment", key, draw)
+    return Markup(str(drawn).replace(CSRF_HOLE, csrf.csrf_token()))
 
 
 def _log(state: GameState, profile: SeatProfile) -> Markup:
