@@ -152,6 +152,32 @@ class AccessConfig:
         return False
 
 
+# Apprise's URL schemes a player or a host may give by default: phones' push services, chats, and the generic
+# JSON webhook. Each is an HTTPS (or, for json:// and ntfy:// to one's own server, HTTP) API that Apprise speaks.
+DEFAULT_NOTIFICATION_SCHEMES = (
+    "ntfy", "ntfys", "json", "jsons", "discord", "matrix", "matrixs", "tgram", "slack", "pover", "gotify", "gotifys",
+    "signal", "signals", "mmost", "mmosts", "rocket", "rockets", "msteams", "zulip",
+)
+
+
+@dataclass(frozen=True)
+class NotificationsConfig:
+    """Notifications beside email (pbem/notify/): players' own addresses and a game's channel, in Apprise's URLs."""
+
+    enabled: bool = True
+    allowed_schemes: tuple[str, ...] = DEFAULT_NOTIFICATION_SCHEMES
+    # Refuse URLs whose host resolves to loopback, private, link-local, multicast or reserved addresses (checked
+    # when a URL is given and again when each notification is sent); true only for a test set-up or a LAN service.
+    allow_private_addresses: bool = False
+    timeout_seconds: int = field(default=5, metadata={"minimum": 1, "maximum": 30})
+    # Tries before a notification fails; an address whose notifications fail for good this many times in a row is
+    # switched off and its owner told by email.
+    max_attempts: int = field(default=5, metadata={"minimum": 1})
+    switch_off_after: int = field(default=3, metadata={"minimum": 1})
+    retry_base_seconds: int = field(default=30, metadata={"minimum": 1})
+    retry_cap_seconds: int = field(default=1800, metadata={"minimum": 1})
+
+
 @dataclass(frozen=True)
 class Config:
     mode: Mode = "development"
@@ -174,6 +200,7 @@ class Config:
     scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
     policies: PolicyConfig = field(default_factory=PolicyConfig)
     access: AccessConfig = field(default_factory=AccessConfig)
+    notifications: NotificationsConfig = field(default_factory=NotificationsConfig)
 
     @property
     def is_development(self) -> bool:
@@ -366,6 +393,11 @@ def _resolve(config: Config, serving: str | None = None) -> Config:
     for index, email in enumerate(config.access.admin_emails):
         if "@" not in email:
             raise ConfigError(f"access.admin_emails[{index}] is not an email address: {email!r}")
+    for index, scheme in enumerate(config.notifications.allowed_schemes):
+        if not scheme.isascii() or not scheme.isalnum() or scheme != scheme.lower():
+            raise ConfigError(f"notifications.allowed_schemes[{index}] must be a URL scheme in lower case: {scheme!r}")
+    if config.notifications.retry_cap_seconds < config.notifications.retry_base_seconds:
+        raise ConfigError("notifications.retry_cap_seconds must be at least notifications.retry_base_seconds")
     if config.access.game_creators == "domains" and not config.access.creator_domains:
         raise ConfigError("access.creator_domains must list at least one domain when game_creators is 'domains'")
     return dataclasses.replace(config, **updates)

@@ -239,3 +239,33 @@ def test_the_abuse_limits_are_read(tmp_path: Path) -> None:
 
     assert (config.trusted_proxies, config.mail.bounces_per_day) == (2, 0)
     assert (config.access.invitations_per_client_per_day, config.access.invitations_per_day) == (3, 9)
+
+
+def test_notifications_default_to_the_common_services_and_refuse_private_addresses(tmp_path: Path) -> None:
+    notifications = load_config(write(tmp_path, instance(tmp_path)), environ={}).notifications
+
+    assert notifications.enabled is True
+    assert {"ntfy", "json", "discord", "matrix", "tgram"} <= set(notifications.allowed_schemes)
+    assert notifications.allow_private_addresses is False
+
+
+def test_notifications_are_read_from_their_section(tmp_path: Path) -> None:
+    text = instance(tmp_path) + (
+        '[notifications]\nenabled = false\nallowed_schemes = ["json"]\nallow_private_addresses = true\n'
+    )
+    notifications = load_config(write(tmp_path, text), environ={}).notifications
+
+    assert (notifications.enabled, notifications.allowed_schemes, notifications.allow_private_addresses) == (
+        False, ("json",), True
+    )
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ('[notifications]\nallowed_schemes = ["JSON://"]\n', "notifications.allowed_schemes[0]"),
+    ("[notifications]\nallow_private_addresses = 1\n", "notifications.allow_private_addresses"),
+    ("[notifications]\ntimeout_seconds = 0\n", "notifications.timeout_seconds"),
+    ("[notifications]\nwebhook = 1\n", "notifications.webhook"),
+])
+def test_bad_notification_settings_stop_start_up_naming_the_key(tmp_path: Path, text: str, named: str) -> None:
+    with pytest.raises(ConfigError, match=named.replace(".", r"\.").replace("[", r"\[").replace("]", r"\]")):
+        load_config(write(tmp_path, instance(tmp_path) + text), environ={})
