@@ -76,7 +76,10 @@ def deflate(data: bytes, kind: str, version: int = DICTIONARY_VERSION) -> bytes:
 
 def inflate(data: bytes, kind: str, version: int = DICTIONARY_VERSION) -> bytes:
     inflater = zlib.decompressobj(-15, zdict=dictionary(version, kind))
-    out = inflater.decompress(data) + inflater.flush()
+    try:
+        out = inflater.decompress(data) + inflater.flush()
+    except zlib.error as error:
+        raise CorruptPayload(f"the {kind} payload is not deflate: {error}") from error
     if not inflater.eof or inflater.unused_data:
         raise CorruptPayload(f"the {kind} payload does not end where its deflate stream does")
     return out

@@ -112,12 +112,17 @@ def test_sweep_bench_prints_a_busy_and_an_idle_sweep_for_each_number_of_games() 
 
 
 def test_storage_bench_prints_the_bytes_per_turn_and_per_game_on_each_database() -> None:
-    output = run_short("bench.storage_bench", *(POSTGRES or ["--no-postgres"]))
+    output = run_short("bench.storage_bench", "--players", "3", "--variant", "saboteur2",
+                       *(POSTGRES or ["--no-postgres"]))
 
-    figures(output, "finished games of ten, # snapshots (# per game)", count=BACKENDS)
+    figures(output, "# finished games of # (saboteur2), # snapshots (# per game)", count=BACKENDS)
     figures(output, "state per snapshot mean # B largest # B", count=BACKENDS)
+    figures(output, "state+move+events mean # B per snapshot (stored)", count=BACKENDS)
     figures(output, "B per turn, # KB per game", count=BACKENDS)
     figures(output, "whole database (mail, seals, ...) # KB per game", count=BACKENDS)
+    figures(output, "at scale: # snapshots (the games copied), table # B per turn", count=BACKENDS)
+    figures(output, "goal <= # B per turn:", count=BACKENDS)
+    figures(output, "3 players saboteur2 SQLite # B", count=1)
 
 
 @pytest.mark.slow
