@@ -30,3 +30,6 @@ __all__ += ["PlayerPreferences", "PlayerSession", "PlayerSignIn", "SpectatorLink
 from pbem.models.invites import Invite, Joiner, Rematch, RematchPermission  # noqa: E402
 
 __all__ += ["Invite", "Joiner", "Rematch", "RematchPermission"]
+from pbem.models.notices import GameChannel, Notice, NotificationAddress  # noqa: E402
+
+__all__ += ["GameChannel", "Notice", "NotificationAddress"]
