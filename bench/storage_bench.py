@@ -23,9 +23,12 @@ the table is measured again, as a server with many games holds it.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import tempfile
+import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +38,7 @@ from sqlalchemy import Connection, text
 import engine
 from bench.pg_schemas import scratch_schema
 from bench.short import parse_args
+from pbem import snapshot_codec
 from pbem.clock import SystemClock
 from pbem.config import Config
 from pbem.models import Base
@@ -127,6 +131,46 @@ def database_bytes(connection: Connection, postgres: bool) -> int:
     return int((pages - free) * page)
 
 
+def codec_times(connection: Connection) -> dict[str, float]:
+    """Median microseconds to encode and to decode one snapshot's three columns (pbem/snapshot_codec.py), and
+    for comparison the JSON text and deflate without dictionary that a state cost before the codec."""
+    payloads = connection.execute(text("SELECT state, move, events FROM snapshots")).all()
+    values = [(snapshot_codec.decode("state", state), None if move is None else snapshot_codec.decode("move", move),
+               snapshot_codec.decode("events", events)) for state, move, events in payloads]
+
+    def median(work: Any, items: Any) -> float:
+        times = []
+        for item in items:
+            start = time.perf_counter()
+            work(item)
+            times.append(time.perf_counter() - start)
+        return statistics.median(times) * 1e6
+
+    def encode(turn: Any) -> None:
+        state, move, events = turn
+        snapshot_codec.encode("state", state)
+        if move is not None:
+            snapshot_codec.encode("move", move)
+        snapshot_codec.encode("events", events)
+
+    def decode(row: Any) -> None:
+        state, move, events = row
+        snapshot_codec.decode("state", state)
+        if move is not None:
+            snapshot_codec.decode("move", move)
+        snapshot_codec.decode("events", events)
+
+    plain = [zlib.compress(json.dumps(state, separators=(",", ":")).encode()) for state, _, _ in values]
+    return {
+        "encode": median(encode, values),
+        "decode": median(decode, payloads),
+        "state from_dict": median(lambda turn: engine.Game.from_dict(turn[0]), values),
+        "json+deflate state encode": median(
+            lambda turn: zlib.compress(json.dumps(turn[0], separators=(",", ":")).encode()), values),
+        "json+deflate state decode": median(lambda packed: json.loads(zlib.decompress(packed)), plain),
+    }
+
+
 def compact(runtime: Any) -> None:
     if runtime.db.engine.dialect.name == "postgresql":
         with runtime.db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
@@ -191,6 +235,10 @@ def run(database_url: str, label: str, games: int, players: int, variant: str, s
               f"{table / games / 1024:7.1f} KB per game")
         print("    of which " + ", ".join(f"{name} {size / len(rows):.0f} B" for name, size in parts.items()))
         print(f"  whole database (mail, seals, ...)      {figures.database_per_game / 1024:7.1f} KB per game")
+        if not postgres:
+            with runtime.db.engine.connect() as connection:
+                times = codec_times(connection)
+            print("  per snapshot, median: " + ", ".join(f"{name} {value:.0f} us" for name, value in times.items()))
         if scale:
             figures.scaled_rows = copy_games(runtime, scale)
             compact(runtime)

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import json
 import zlib
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
+from math import perm
 from pathlib import Path
 from typing import Any
 
@@ -221,32 +223,33 @@ def _get_lists(reader: Reader, lengths: Sequence[int]) -> list[list[int]]:
 
 
 def _put_cards(digits: Digits, cards: Sequence[int], universe: int) -> None:
-    """Distinct card ids below `universe`, each as its rank among the ids not yet written."""
+    """Distinct card ids below `universe`, each as its rank among the ids not yet written (one digit for all:
+    the same integer as a digit per card)."""
     left = list(range(universe))
-    used = set()
+    ranks = []
     for card in cards:
-        if card in used or not 0 <= card < universe:
-            raise Unfit("card ids repeat")
-        used.add(card)
-        index = _rank(left, card)
-        digits.put(index, len(left))
+        index = bisect_left(left, card)
+        if index == len(left) or left[index] != card:
+            raise Unfit("card ids repeat or lie outside the deck")
+        ranks.append(index)
         del left[index]
-
-
-def _rank(left: list[int], card: int) -> int:
-    low, high = 0, len(left)
-    while low < high:
-        middle = (low + high) // 2
-        if left[middle] < card:
-            low = middle + 1
-        else:
-            high = middle
-    return low
+    number = 0
+    for count, index in zip(range(universe - len(ranks) + 1, universe + 1), reversed(ranks), strict=True):
+        number = number * count + index
+    if ranks:
+        digits.put(number, perm(universe, len(ranks)))
 
 
 def _get_cards(reader: Reader, count: int, left: list[int]) -> list[int]:
     """`count` cards written by `_put_cards`; `left` (the ids not yet read, sorted) loses them."""
-    return [left.pop(reader.get(len(left))) for _ in range(count)]
+    if count == 0:
+        return []
+    chunk = reader.get(perm(len(left), count))
+    cards = []
+    for _ in range(count):
+        chunk, index = divmod(chunk, len(left))
+        cards.append(left.pop(index))
+    return cards
 
 
 def _put_roles(digits: Digits, roles: Any) -> None:
