@@ -19,6 +19,8 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table('games', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('notices_wanted', sa.Boolean(), server_default=sa.false(), nullable=False))
     op.create_table('notification_addresses',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('mailbox', sa.String(length=320), nullable=False),
@@ -84,3 +86,5 @@ def downgrade() -> None:
     op.drop_table('notices')
     op.drop_table('game_channels')
     op.drop_table('notification_addresses')
+    with op.batch_alter_table('games', schema=None) as batch_op:
+        batch_op.drop_column('notices_wanted')

@@ -77,6 +77,9 @@ class Game(Base):
     chat_version: Mapped[int] = mapped_column(default=0, server_default="0")
     # A scheduler that is about to play a computer seat's turn holds this lease (see pbem/service/turns/bots.py).
     bot_lease_until: Mapped[datetime | None]
+    # Whether the game has a channel or a player with notification addresses (pbem/service/notices/): a move of a
+    # game without either looks for neither.
+    notices_wanted: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat_index", cascade="all, delete-orphan"

@@ -37,6 +37,7 @@ from pbem.service.history.holders import lines_at
 from pbem.service.letters import contents, trust_context
 from pbem.service.letters.board_picture import board_content_id
 from pbem.service.letters.spectator_mail import queue_round_end_emails
+from pbem.service.notices.queue import queue_after_move
 from pbem.service.players.preferences import apply_preferences
 from pbem.service.rows import SEATS_AND_CLOCK
 from pbem.service.snapshots import latest_state, seat_view
@@ -172,6 +173,8 @@ class GameMail:
                     self._round_digests(session, game, state, event)
                     self._tell_spectators(session, game, state, event["round"] - 1)
         self._your_turn(session, game, state)
+        queue_after_move(session, game, state, events, base_url=self._links.base_url, now=game.updated_at,
+                         deadline=lambda: turn_deadline(game))
 
     def _tell_spectators(self, session: Session, game: Game, state: engine.Game, finished: int) -> None:
         """Spectators who asked hear of each round's end, from the public view only."""

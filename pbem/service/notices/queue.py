@@ -1,0 +1,137 @@
+"""Notifications queued in the transaction of the change that causes them, like the emails beside them.
+
+A game's channel hears the public events (whose turn, a round's result once revealed, game over, a pause, a
+replacement), at once: its quiet hours are the group's choice. A player's own addresses hear of their own turn
+(if they asked for turns) and of results (if they asked for results), held until their quiet hours end. A turn's
+notification is dropped unsent once that turn is played (`drop_when_stale`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+import engine
+from pbem.addresses import mailbox_key
+from pbem.models import Game, GameChannel, Notice, NotificationAddress, Seat
+from pbem.notify.transport import Notification
+from pbem.service.letters.contents import game_over as game_over_context
+from pbem.service.letters.contents import round_headline
+from pbem.service.notices import words
+from pbem.service.timing.deadlines import out_of_quiet_hours
+from pbem.service.timing.turn_clock import quiet_hours_of
+from pbem.times import format_when
+
+
+def channel_of(session: Session, game: Game) -> GameChannel | None:
+    """The game's channel while it is switched on."""
+    channel = session.get(GameChannel, game.id)
+    return channel if channel is not None and channel.switched_off_at is None else None
+
+
+def _addresses(session: Session, seats: Sequence[Seat]) -> dict[str, list[NotificationAddress]]:
+    mailboxes = {mailbox_key(seat.email) for seat in seats if seat.email and not seat.is_bot}
+    if not mailboxes:
+        return {}
+    found: dict[str, list[NotificationAddress]] = {}
+    rows = session.scalars(select(NotificationAddress).where(
+        NotificationAddress.mailbox.in_(mailboxes), NotificationAddress.switched_off_at.is_(None)
+    ).order_by(NotificationAddress.id))
+    for address in rows:
+        found.setdefault(address.mailbox, []).append(address)
+    return found
+
+
+def _queue(
+    session: Session, game: Game, kind: str, about: object, notification: Notification, now: datetime, *,
+    address: NotificationAddress | None = None, channel: GameChannel | None = None, stale: bool = False,
+) -> None:
+    target = f"address{address.id}" if address is not None else "channel"
+    session.add(Notice(
+        game_id=game.id, address_id=address.id if address is not None else None,
+        channel_game_id=channel.game_id if channel is not None else None,
+        kind=kind, dedupe_key=f"{kind}:{game.public_id}:{target}:{about}",
+        title=notification.title, body=notification.body, status="queued", attempts=0,
+        next_attempt_at=now, game_seq=game.current_seq, drop_when_stale=stale, created_at=now,
+    ))
+
+
+def _to_owner(
+    session: Session, game: Game, seat: Seat, address: NotificationAddress, kind: str, about: object,
+    notification: Notification, now: datetime, *, stale: bool = False,
+) -> None:
+    """A player's own address, held until their quiet hours end."""
+    _queue(session, game, kind, about, notification, out_of_quiet_hours(now, seat.timezone, quiet_hours_of(game, seat)),
+           address=address, stale=stale)
+
+
+def queue_after_move(
+    session: Session, game: Game, state: engine.Game, events: list[dict[str, Any]], *, base_url: str,
+    now: datetime, deadline: Callable[[], datetime | None],
+) -> None:
+    """The notifications of one move: a round's or the game's end (public once it happened), then whose turn.
+
+    A game that wants none (`games.notices_wanted`) costs its moves nothing; its first deal looks once."""
+    dealing = any(event.get("type") == "round_started" and event.get("round") == 1 for event in events)
+    if not game.notices_wanted and not dealing:
+        return
+    channel = channel_of(session, game)
+    people = [seat for seat in game.seats if not seat.is_bot and seat.email]
+    addresses = _addresses(session, people)
+    if channel is None and not addresses:
+        return
+    game.notices_wanted = True
+    ends: list[tuple[str, object, Notification]] = []
+    public = engine.view(state, None)
+    if any(event.get("type") == "game_over" for event in events):
+        winners = game_over_context(public)["winners_named"]
+        ends.append(("game_over", "end", words.game_over(game, winners, base_url)))
+    for event in events:
+        if event.get("type") == "round_started" and event.get("round", 1) > 1:
+            finished = event["round"] - 1
+            result = next((r for r in public["results"] if r["round"] == finished), None)
+            if result is not None:
+                notice = words.round_over(game, finished, round_headline(result), base_url)
+                ends.append(("round_over", finished, notice))
+    for kind, about, notification in ends:
+        if channel is not None:
+            _queue(session, game, kind, about, notification, now, channel=channel)
+        for seat in people:
+            for address in addresses.get(mailbox_key(seat.email or ""), []):
+                if address.results:
+                    _to_owner(session, game, seat, address, kind, about, notification, now)
+    to_act = engine.to_act(state)
+    if to_act is None:
+        return
+    seat = game.seats[to_act]
+    if channel is not None:
+        _queue(session, game, "whose_turn", game.current_seq, words.whose_turn(game, seat.display_name, base_url),
+               now, channel=channel, stale=True)
+    if seat.is_bot or not seat.email:
+        return
+    for address in addresses.get(mailbox_key(seat.email), []):
+        if address.turns:
+            due = deadline()
+            when = format_when(due, seat.timezone) if due is not None else None
+            _to_owner(session, game, seat, address, "your_turn", game.current_seq,
+                      words.your_turn(game, public["round"], when, base_url), now, stale=True)
+
+
+def mark_wanted(session: Session, mailbox: str) -> None:
+    """A player added an address: the games they sit in look for notifications from now on."""
+    games = session.execute(select(Seat.game_id, Seat.email).where(Seat.email.is_not(None))).tuples()
+    ids = {game_id for game_id, email in games if email and mailbox_key(email) == mailbox}
+    if ids:
+        session.execute(update(Game).where(Game.id.in_(ids)).values(notices_wanted=True))
+
+
+def queue_table_line(session: Session, game: Game, kind: str, about: object, line: str, *, base_url: str,
+                     now: datetime) -> None:
+    """A public line of the table (a pause, a replacement) to the game's channel."""
+    channel = channel_of(session, game)
+    if channel is not None:
+        _queue(session, game, kind, about, words.table_line(game, line, base_url), now, channel=channel)

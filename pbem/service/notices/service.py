@@ -1,0 +1,84 @@
+"""Notifications as the web, the CLI and the scheduler reach them (built once in `pbem/runtime.py`)."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from pbem.clock import Clock
+from pbem.config import NotificationsConfig
+from pbem.db import Database
+from pbem.errors import ValidationError
+from pbem.models import Game, GameChannel, Notice, NotificationAddress
+from pbem.notify.safety import RefusedUrl, UrlRules
+from pbem.service.notices import addresses
+from pbem.service.notices.addresses import ShownAddress
+from pbem.service.notices.sender import NoticeSender, SwitchedOff
+
+
+class Notices:
+    def __init__(self, db: Database, clock: Clock, config: NotificationsConfig) -> None:
+        self._db, self._clock, self.config = db, clock, config
+        self.rules = UrlRules.from_config(config)
+
+    def _game(self, session: Session, game_id: str) -> Game:
+        game = session.scalar(select(Game).where(Game.public_id == game_id))
+        if game is None:
+            raise ValidationError(f"There is no game {game_id}.")
+        return game
+
+    def _refusing(self, url: str) -> None:
+        if not self.config.enabled:
+            raise ValidationError("Notifications are switched off on this server.")
+
+    def set_channel(self, game_id: str, url: str) -> str:
+        """The game's channel from now on; returns it masked. A refused URL raises ValidationError, storing nothing."""
+        self._refusing(url)
+        with self._db.write() as session:
+            try:
+                return addresses.set_channel(session, self._game(session, game_id), url, self.rules,
+                                             self._clock.now()).shown_as
+            except RefusedUrl as exc:
+                raise ValidationError(str(exc)) from None
+
+    def clear_channel(self, game_id: str) -> None:
+        with self._db.write() as session:
+            addresses.clear_channel(session, self._game(session, game_id))
+
+    def channel(self, game_id: str) -> tuple[str, int, str | None, bool] | None:
+        """The channel as its host may see it: masked, failures, the last error, whether switched off."""
+        with self._db.read() as session:
+            row = session.scalar(select(GameChannel).join(Game, Game.id == GameChannel.game_id)
+                                 .where(Game.public_id == game_id))
+            if row is None:
+                return None
+            return row.shown_as, row.failures, row.last_error, row.switched_off_at is not None
+
+    def add_address(self, email: str, url: str, *, turns: bool = True, results: bool = False) -> str:
+        self._refusing(url)
+        with self._db.write() as session:
+            try:
+                return addresses.add_address(session, email, url, self.rules, self._clock.now(), turns=turns,
+                                             results=results).shown_as
+            except RefusedUrl as exc:
+                raise ValidationError(str(exc)) from None
+
+    def remove_address(self, email: str, address_id: int) -> None:
+        with self._db.write() as session:
+            addresses.remove_address(session, email, address_id)
+
+    def addresses(self, email: str) -> list[ShownAddress]:
+        with self._db.read() as session:
+            return addresses.shown_addresses(session, email)
+
+    def counts(self) -> dict[str, int]:
+        """How many notifications are in each status (for tests and the operator)."""
+        with self._db.read() as session:
+            rows = session.execute(select(Notice.status, func.count()).group_by(Notice.status)).tuples()
+            return dict(rows.all())
+
+    def sender(self, switched_off: SwitchedOff) -> NoticeSender:
+        return NoticeSender(self._db, self._clock, self.config, switched_off)
+
+
+__all__ = ["Notices", "NotificationAddress"]
