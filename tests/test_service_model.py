@@ -1,5 +1,6 @@
 """The promises of pages and emails, checked by a model of the whole service (tests/support/service_model.py):
-random interleavings of moves, time, host actions, settings, table talk, spectators and sign-in requests."""
+random interleavings of moves, time, host actions, settings, table talk, spectators and their round-end emails,
+rematches, games joined by invite, sign-in and fresh-link requests, with the twin check every few steps."""
 
 from __future__ import annotations
 
