@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import engine
-from tests.support.browser import LiveServer
+from tests.support.browser import LiveServer, open_turn_page
 from tests.support.games import store_game
 
 pytestmark = pytest.mark.browser
@@ -36,12 +36,6 @@ def state_of(live_server: LiveServer, game_id: str) -> engine.Game:
     return live_server.runtime.games.engine_state(game_id)[0]
 
 
-def open_link(page: Page, live_server: LiveServer, game_id: str, seat: int = 0) -> None:
-    page.goto(live_server.link(game_id, seat))
-    expect(page.locator('#table[data-script="ready"]')).to_be_visible()  # the script has set up the moves
-    expect(page.locator(".hand-card.choosable").first).to_be_visible()
-
-
 def others_play(live_server: LiveServer, game_id: str, rng: random.Random) -> None:
     """Everyone after Ann takes a turn through the service, until it is Ann's turn again."""
     while True:
@@ -55,7 +49,7 @@ def others_play(live_server: LiveServer, game_id: str, rng: random.Random) -> No
 def test_opening_a_link_shows_the_table_without_the_token(
     page: Page, live_server: LiveServer, game: str, screenshots: Shoot
 ) -> None:
-    open_link(page, live_server, game)
+    open_turn_page(page, live_server, game, until_a_card_is_choosable=True)
 
     assert page.url == f"{live_server.url}/table/{game}"
     expect(page.locator("h1")).to_have_text("Your turn: play a card, or pass.")
@@ -69,7 +63,7 @@ def test_playing_a_path_card_by_clicking_the_card_and_a_lit_cell(
     page: Page, live_server: LiveServer, game: str, screenshots: Shoot
 ) -> None:
     move = next(m for m in engine.legal_moves(state_of(live_server, game), 0) if "rotated" in m and not m["rotated"])
-    open_link(page, live_server, game)
+    open_turn_page(page, live_server, game, until_a_card_is_choosable=True)
 
     page.locator(f'.hand-card[data-card="{move["card"]}"]').click()
     cell = page.locator(f'svg.board .target[data-x="{move["x"]}"][data-y="{move["y"]}"]')
@@ -94,7 +88,7 @@ def test_breaking_another_players_tool_by_clicking_the_card_and_the_player(
 ) -> None:
     hand = engine.view(state_of(live_server, game), 0)["you"]["hand"]
     broken = next(card for card in hand if card.get("effect") == "break")
-    open_link(page, live_server, game)
+    open_turn_page(page, live_server, game, until_a_card_is_choosable=True)
 
     page.locator(f'.hand-card[data-card="{broken["id"]}"]').click()
     ben = page.locator('.seat[data-seat="1"]')
@@ -112,7 +106,7 @@ def test_breaking_another_players_tool_by_clicking_the_card_and_the_player(
 def test_passing_by_discarding_a_card(page: Page, live_server: LiveServer, game: str, screenshots: Shoot) -> None:
     others_play_after_one_move(live_server, game)
     card = engine.view(state_of(live_server, game), 0)["you"]["hand"][0]
-    open_link(page, live_server, game)
+    open_turn_page(page, live_server, game, until_a_card_is_choosable=True)
 
     page.locator(f'.hand-card[data-card="{card["id"]}"]').click()
     page.get_by_role("button", name="Discard it (pass)").click()
@@ -127,7 +121,7 @@ def test_passing_by_discarding_a_card(page: Page, live_server: LiveServer, game:
 def test_a_stale_page_says_so_and_plays_nothing(
     page: Page, live_server: LiveServer, game: str, screenshots: Shoot
 ) -> None:
-    open_link(page, live_server, game)
+    open_turn_page(page, live_server, game, until_a_card_is_choosable=True)
     state, seq = live_server.runtime.games.engine_state(game)
     elsewhere = next(m for m in engine.legal_moves(state, 0) if m["type"] == "pass")
     live_server.runtime.games.submit_move(game, 0, elsewhere, seq, "from-the-phone")  # Ann, on another device

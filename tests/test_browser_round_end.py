@@ -7,15 +7,15 @@ Screenshots land in artifacts/screenshots/ (and are looked at before a change is
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 import engine
-from tests.support.browser import VIEWPORTS, LiveServer, accessible, settle
+from tests.support.browser import LiveServer, accessible, open_turn_page
 from tests.support.games import dig_for_gold, store_game
 
 pytestmark = pytest.mark.browser
@@ -24,20 +24,6 @@ Shoot = Callable[[Any, str], Path]
 NAMES = ["Ann", "Ben", "Cat"]
 # Seeds whose tunnellers reach the gold in round 1 (base: gold shared out at once, so the same move deals round 2).
 WINNING_GAMES = {"base": (6, {"auto_pick_gold": True}), "saboteur2": (2, {})}
-
-
-@pytest.fixture
-def seat_page(browser: Browser, size: str) -> Iterator[Page]:
-    context = browser.new_context(viewport=VIEWPORTS[size], device_scale_factor=1, timezone_id="UTC")
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        yield opened
-        settle(opened)
-    finally:
-        context.close()
-    assert errors == []
 
 
 def gold_reached_and_dealt(live_server: LiveServer, variant: str) -> tuple[str, dict[str, Any]]:
@@ -60,18 +46,13 @@ def gold_reached_and_dealt(live_server: LiveServer, variant: str) -> tuple[str, 
     return game_id, move
 
 
-def open_table(page: Page, live_server: LiveServer, game_id: str, seat: int = 0) -> None:
-    page.goto(live_server.link(game_id, seat))
-    expect(page.locator('#table[data-script="ready"]')).to_be_visible()
-
-
 @pytest.mark.parametrize("variant", sorted(WINNING_GAMES))
 def test_the_round_over_panel_draws_the_table_as_the_round_ended(
     seat_page: Page, live_server: LiveServer, screenshots: Shoot, variant: str, size: str
 ) -> None:
     game_id, move = gold_reached_and_dealt(live_server, variant)
 
-    open_table(seat_page, live_server, game_id)
+    open_turn_page(seat_page, live_server, game_id)
 
     panel = seat_page.locator("#round-over")
     expect(panel).to_have_attribute("open", "")
@@ -90,7 +71,7 @@ def test_the_replay_step_of_the_winning_move_draws_the_table_before_the_new_deal
     seat_page: Page, live_server: LiveServer, screenshots: Shoot, variant: str, size: str
 ) -> None:
     game_id, move = gold_reached_and_dealt(live_server, variant)
-    open_table(seat_page, live_server, game_id, seat=1)
+    open_turn_page(seat_page, live_server, game_id, seat=1)
 
     seat_page.goto(f"{live_server.url}/table/{game_id}/replay?step=1")
 

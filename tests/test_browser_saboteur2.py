@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import engine
-from tests.support.browser import LiveServer
+from tests.support.browser import LiveServer, open_turn_page
 from tests.support.games import store_game
 from tests.support.tables import EXPANSION_BOARD, card_id, expansion_table, rulebook_example
 
@@ -25,11 +25,6 @@ HAND = ["door_blue_ns", "theft", "swap_hand", "inspection", "swap_hats", "crysta
 
 def state_of(live_server: LiveServer, game_id: str) -> engine.Game:
     return live_server.runtime.games.engine_state(game_id)[0]
-
-
-def open_link(page: Page, live_server: LiveServer, game_id: str, seat: int = 0) -> None:
-    page.goto(live_server.link(game_id, seat))
-    expect(page.locator('#table[data-script="ready"]')).to_be_visible()  # the script has set up the moves
 
 
 def expansion_game(live_server: LiveServer, **overrides: Any) -> tuple[str, engine.Game]:
@@ -45,7 +40,7 @@ def test_building_a_door_card_by_clicking_the_card_and_a_lit_cell(
     game_id, state = expansion_game(live_server)
     door = card_id(state, 0, "door_blue_ns")
     move = next(m for m in engine.legal_moves(state, 0) if m.get("card") == door and not m["rotated"])
-    open_link(page, live_server, game_id)
+    open_turn_page(page, live_server, game_id)
     expect(page.locator(".hand-card.choosable").first).to_be_visible()
     screenshots(page, "table")
 
@@ -69,7 +64,7 @@ def test_swapping_hands_by_clicking_the_card_and_the_player(
     game_id, state = expansion_game(live_server)
     swap = card_id(state, 0, "swap_hand")
     bos_hand = sorted(state.hands[1])
-    open_link(page, live_server, game_id)
+    open_turn_page(page, live_server, game_id)
 
     page.locator(f'.hand-card[data-card="{swap}"]').click()
     bo = page.locator('.seat[data-seat="1"]')
@@ -90,7 +85,7 @@ def test_swapping_hands_by_clicking_the_card_and_the_player(
 def test_passing_three_cards_ticked_in_the_hand(page: Page, live_server: LiveServer, screenshots: Shoot) -> None:
     game_id, state = expansion_game(live_server)
     three = sorted(state.hands[0])[:3]
-    open_link(page, live_server, game_id)
+    open_turn_page(page, live_server, game_id)
 
     page.locator(f'.hand-card[data-card="{three[0]}"]').click()
     page.get_by_role("button", name="Discard it (pass)").click()
@@ -111,7 +106,7 @@ def test_two_discards_remove_the_trapped_card_lit_in_front_of_you(
     game_id, state = expansion_game(live_server, front={0: ["trapped"], 1: ["theft"]})
     trapped = state.front[0][0]
     two = sorted(state.hands[0])[:2]
-    open_link(page, live_server, game_id)
+    open_turn_page(page, live_server, game_id)
 
     page.locator(f'.hand-card[data-card="{two[0]}"]').click()
     page.get_by_role("button", name="Discard two to remove a card in front of you").click()
@@ -135,7 +130,7 @@ def test_stealing_a_gold_piece_by_clicking_a_lit_player(
     straight = card_id(state, 1, "straight_ew")
     state, _ = engine.apply_move(state, 1, {"type": "play", "card": straight, "x": 7, "y": 0, "rotated": False})
     game_id = store_game(live_server.runtime, state, title="Saboteur 2 night")
-    open_link(page, live_server, game_id, 5)
+    open_turn_page(page, live_server, game_id, 5)
 
     expect(page.locator("h1")).to_have_text("Your Theft: steal 1 gold piece, or let it go.")
     ann = page.locator('.seat[data-seat="0"]')
@@ -153,7 +148,7 @@ def test_stealing_a_gold_piece_by_clicking_a_lit_player(
 
 def test_the_expansion_board_draws_every_new_path_card(page: Page, live_server: LiveServer, screenshots: Shoot) -> None:
     game_id, _ = expansion_game(live_server)
-    open_link(page, live_server, game_id, 1)
+    open_turn_page(page, live_server, game_id, 1)
 
     for cell in EXPANSION_BOARD:
         expect(page.locator(f'svg.board .card[data-x="{cell[0]}"][data-y="{cell[1]}"]')).to_have_count(1)

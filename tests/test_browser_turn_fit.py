@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import engine
-from tests.support.browser import VIEWPORTS, LiveServer, settle
+from tests.support.browser import LiveServer, open_turn_page, script_watched_page
 from tests.support.games import store_game
 from tests.support.tables import arrange, card_id, expansion_table
 
@@ -30,16 +30,8 @@ SB2_HAND = ["door_blue_ns", "theft", "swap_hand", "hands_off", "swap_hats", "cry
 def far_page(browser: Browser, live_server: LiveServer, size: str) -> Iterator[Page]:
     """A fresh context at the size under test, on a device in another time zone than the seat's; fails on any
     script error."""
-    context = browser.new_context(viewport=VIEWPORTS[size], device_scale_factor=1, timezone_id=FAR_ZONE)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    try:
+    with script_watched_page(browser, size, FAR_ZONE) as opened:
         yield opened
-        settle(opened)
-    finally:
-        context.close()
-    assert errors == []
 
 
 def broken_pick_game(live_server: LiveServer) -> tuple[str, engine.Game]:
@@ -56,11 +48,6 @@ def saboteur2_game(live_server: LiveServer) -> tuple[str, engine.Game]:
 
 
 GAMES = {"base": broken_pick_game, "saboteur2": saboteur2_game}
-
-
-def open_table(page: Page, live_server: LiveServer, game_id: str, seat: int = 0) -> None:
-    page.goto(live_server.link(game_id, seat))
-    expect(page.locator('#table[data-script="ready"]')).to_be_visible()
 
 
 def wholly_on_first_screen(page: Page, selector: str, *, scrolled: bool = False) -> list[str]:
@@ -88,7 +75,7 @@ def test_role_turn_board_and_whole_hand_are_on_the_first_screen_with_the_time_zo
     far_page: Page, live_server: LiveServer, screenshots: Shoot, variant: str, size: str
 ) -> None:
     game_id, _ = GAMES[variant](live_server)
-    open_table(far_page, live_server, game_id)
+    open_turn_page(far_page, live_server, game_id)
 
     expect(far_page.locator("#zone-offer")).to_contain_text(FAR_ZONE)
     outside = [miss for selector in FIRST_SCREEN for miss in wholly_on_first_screen(far_page, selector)]
@@ -102,7 +89,7 @@ def test_a_greyed_card_says_on_it_why_it_can_only_be_discarded(
     far_page: Page, live_server: LiveServer, screenshots: Shoot, size: str
 ) -> None:
     game_id, state = broken_pick_game(live_server)
-    open_table(far_page, live_server, game_id)
+    open_turn_page(far_page, live_server, game_id)
     cross = far_page.locator(f'.hand-card[data-card="{card_id(state, 0, "cross")}"]')
 
     expect(cross.locator(".card-why")).to_have_text("Pick broken")
@@ -119,7 +106,7 @@ def test_a_tall_card_is_chosen_by_a_tap_on_its_lower_half_and_its_help_is_a_butt
     far_page: Page, live_server: LiveServer, size: str
 ) -> None:
     game_id, state = saboteur2_game(live_server)
-    open_table(far_page, live_server, game_id)
+    open_turn_page(far_page, live_server, game_id)
     swap = far_page.locator(f'.hand-card[data-card="{card_id(state, 0, "swap_hand")}"]')
     tile = swap.bounding_box()
     help_box = swap.locator(".card-help").bounding_box()
@@ -140,7 +127,7 @@ def test_a_cards_help_is_solid_and_above_everything(
 ) -> None:
     game_id, state = GAMES[variant](live_server)
     greyed = card_id(state, 0, "cross" if variant == "base" else "hands_off")
-    open_table(far_page, live_server, game_id)
+    open_turn_page(far_page, live_server, game_id)
 
     far_page.locator(f'.hand-card[data-card="{greyed}"] .card-help').click()
 

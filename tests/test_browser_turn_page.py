@@ -8,7 +8,7 @@ Screenshots land in artifacts/screenshots/ (and are looked at before a change is
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 import engine
 from pbem.times import local_time
-from tests.support.browser import VIEWPORTS, LiveServer, accessible, settle
+from tests.support.browser import LiveServer, accessible, open_context, open_turn_page, settle
 from tests.support.games import dig_for_gold, play_until, store_game
 from tests.support.tables import card_id, expansion_table
 
@@ -25,30 +25,6 @@ pytestmark = pytest.mark.browser
 
 Shoot = Callable[[Any, str], Path]
 NAMES = ["Ann", "Ben", "Cat"]
-
-
-def open_context(browser: Browser, size: str, **options: Any) -> Any:
-    return browser.new_context(viewport=VIEWPORTS[size], device_scale_factor=1, **options)
-
-
-@pytest.fixture
-def seat_page(browser: Browser, live_server: LiveServer, size: str) -> Iterator[Page]:
-    """A fresh context at the size under test; fails on any script error."""
-    context = open_context(browser, size, timezone_id="UTC")
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        yield opened
-        settle(opened)
-    finally:
-        context.close()
-    assert errors == []
-
-
-def open_table(page: Page, live_server: LiveServer, game_id: str, seat: int = 0) -> None:
-    page.goto(live_server.link(game_id, seat))
-    expect(page.locator('#table[data-script="ready"]')).to_be_visible()
 
 
 def in_viewport(page: Page, selector: str) -> bool:
@@ -81,12 +57,12 @@ def test_the_role_is_in_the_first_screen_and_the_page_passes_axe(
     seat_page: Page, live_server: LiveServer, screenshots: Shoot, variant: str, size: str
 ) -> None:
     game_id, _ = GAMES[variant](live_server)
-    open_table(seat_page, live_server, game_id)
+    open_turn_page(seat_page, live_server, game_id)
 
     assert in_viewport(seat_page, ".status-role .role-name")
     screenshots(seat_page, f"{variant}-{size}-your-turn-top")
     accessible(seat_page)
-    open_table(seat_page, live_server, game_id, seat=1)
+    open_turn_page(seat_page, live_server, game_id, seat=1)
     assert in_viewport(seat_page, ".status-role .role-name")
     expect(seat_page.locator("#inert-reason")).to_contain_text("It is Ann's turn")
     accessible(seat_page)
@@ -98,7 +74,7 @@ def test_the_hand_is_on_the_first_screen_with_help_targets_that_touch_no_other_c
     seat_page: Page, live_server: LiveServer, variant: str
 ) -> None:
     game_id, _ = GAMES[variant](live_server)
-    open_table(seat_page, live_server, game_id)
+    open_turn_page(seat_page, live_server, game_id)
 
     assert in_viewport(seat_page, ".hand-card .card-face")
     cards = [box for box in (card.bounding_box() for card in seat_page.locator(".hand-card").all()) if box]
@@ -119,7 +95,7 @@ def test_choosing_a_broken_tool_brings_every_lit_player_on_screen(
 ) -> None:
     game_id, state = base_game(live_server)
     broken = next(card for card in engine.view(state, 0)["you"]["hand"] if card.get("effect") == "break")
-    open_table(seat_page, live_server, game_id)
+    open_turn_page(seat_page, live_server, game_id)
 
     seat_page.locator(f'.hand-card[data-card="{broken["id"]}"]').click()
 
@@ -132,7 +108,7 @@ def test_choosing_swap_your_hand_brings_every_lit_player_on_screen(
     seat_page: Page, live_server: LiveServer, screenshots: Shoot, size: str
 ) -> None:
     game_id, state = saboteur2_game(live_server)
-    open_table(seat_page, live_server, game_id)
+    open_turn_page(seat_page, live_server, game_id)
 
     seat_page.locator(f'.hand-card[data-card="{card_id(state, 0, "swap_hand")}"]').click()
 
@@ -150,7 +126,7 @@ def test_the_zoom_makes_a_lit_cell_at_least_44_pixels(
                        choose=dig_for_gold)
     game_id = store_game(live_server.runtime, state)
     move = next(m for m in engine.legal_moves(state, 0) if "rotated" in m)
-    open_table(seat_page, live_server, game_id)
+    open_turn_page(seat_page, live_server, game_id)
     seat_page.locator(f'.hand-card[data-card="{move["card"]}"]').click()
     lit = seat_page.locator("svg.board .target").first
 
@@ -173,7 +149,7 @@ def test_a_paused_games_hand_cannot_be_chosen_and_says_why(
 ) -> None:
     game_id, state = base_game(live_server)
     live_server.runtime.turn_controls.pause(game_id, actor_email="host@example.org")
-    open_table(seat_page, live_server, game_id)
+    open_turn_page(seat_page, live_server, game_id)
 
     expect(seat_page.locator("#inert-reason")).to_have_text(
         "The host has paused this game: nothing can be played until it goes on.")
@@ -194,7 +170,7 @@ def test_a_finished_round_is_shown_until_opened_once(
     game_id = store_game(live_server.runtime, state)
     seat = engine.to_act(state)
     assert seat is not None
-    open_table(seat_page, live_server, game_id, seat)
+    open_turn_page(seat_page, live_server, game_id, seat)
 
     panel = seat_page.locator("#round-over")
     expect(panel).to_have_attribute("open", "")
@@ -213,7 +189,7 @@ def test_game_over_puts_the_podium_first_and_drops_the_settings(
 ) -> None:
     state = play_until(engine.new_game(NAMES, seed=2), engine.is_over, random.Random(2), choose=dig_for_gold)
     game_id = store_game(live_server.runtime, state)
-    open_table(seat_page, live_server, game_id)
+    open_turn_page(seat_page, live_server, game_id)
 
     assert in_viewport(seat_page, ".podium")
     expect(seat_page.locator(".podium-place")).to_have_count(3)
@@ -231,7 +207,7 @@ def test_times_follow_a_device_in_new_york_once_offered(
     context = open_context(browser, size, timezone_id="America/New_York")
     page = context.new_page()
     try:
-        open_table(page, live_server, game_id)
+        open_turn_page(page, live_server, game_id)
         offer = page.locator("#zone-offer")
         expect(offer).to_contain_text("America/New_York")
         screenshots(page, f"base-{size}-zone-offer")
@@ -249,7 +225,7 @@ def test_times_follow_a_device_in_new_york_once_offered(
 def test_a_whole_turn_by_keyboard_alone(seat_page: Page, live_server: LiveServer, size: str) -> None:
     game_id, state = base_game(live_server)
     move = next(m for m in engine.legal_moves(state, 0) if "rotated" in m and not m["rotated"])
-    open_table(seat_page, live_server, game_id)
+    open_turn_page(seat_page, live_server, game_id)
 
     tab_to(seat_page, f'.hand-card[data-card="{move["card"]}"] .card-face')
     seat_page.keyboard.press("Enter")
@@ -271,7 +247,7 @@ def tab_to(page: Page, selector: str, limit: int = 120) -> None:
 
 def test_the_card_help_says_what_a_card_does(seat_page: Page, live_server: LiveServer, size: str) -> None:
     game_id, state = saboteur2_game(live_server)
-    open_table(seat_page, live_server, game_id)
+    open_turn_page(seat_page, live_server, game_id)
     card = card_id(state, 0, "swap_hand")
 
     seat_page.get_by_role("button", name="What Swap Your Hand does").click()

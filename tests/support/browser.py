@@ -6,6 +6,7 @@ import dataclasses
 import os
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,7 +26,7 @@ from tests.support.mail import SmtpServer
 from tests.support.web import LINK, app_runtime, built_app
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 CHROMIUM = "/usr/bin/chromium-headless-shell"
 CHROMIUM_ARGS = [
@@ -160,6 +161,47 @@ def page(request: pytest.FixtureRequest, browser: Browser, size: str) -> Iterato
     finally:
         context.close()
     assert errors == [], f"the page reported errors: {errors}"
+
+
+def open_context(browser: Browser, size: str, **options: Any) -> BrowserContext:
+    """A fresh browser context (no cookies) at the size under test (`VIEWPORTS`), with Playwright's `options`."""
+    return browser.new_context(viewport=VIEWPORTS[size], device_scale_factor=1, **options)
+
+
+@contextmanager
+def script_watched_page(browser: Browser, size: str, timezone_id: str) -> Iterator[Page]:
+    """A page in a fresh context at the size under test, on a device in `timezone_id`; fails on any script error."""
+    context = open_context(browser, size, timezone_id=timezone_id)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield opened
+        settle(opened)
+    finally:
+        context.close()
+    assert errors == []
+
+
+@pytest.fixture
+def seat_page(browser: Browser, live_server: LiveServer, size: str) -> Iterator[Page]:
+    """A fresh context at the size under test, on a device in UTC (the seats' own zone); fails on any script
+    error. The server is set up first, so it is torn down last."""
+    with script_watched_page(browser, size, "UTC") as opened:
+        yield opened
+
+
+def open_turn_page(
+    page: Page, live_server: LiveServer, game_id: str, seat: int = 0, *, until_a_card_is_choosable: bool = False
+) -> None:
+    """Open the seat's link and wait until the turn page's script has set up the moves (and, if asked, until
+    a card in the hand can be chosen)."""
+    from playwright.sync_api import expect
+
+    page.goto(live_server.link(game_id, seat))
+    expect(page.locator('#table[data-script="ready"]')).to_be_visible()
+    if until_a_card_is_choosable:
+        expect(page.locator(".hand-card.choosable").first).to_be_visible()
 
 
 def settle(page: Page) -> None:
