@@ -202,6 +202,9 @@ def mail_deliver(state: CliState) -> None:
     default=None,
     help="Saboteur 2 only: your own deck as a TOML file (format: docs/engine.md, Deck format).",
 )
+@click.option("--webhook", default=None, metavar="URL",
+              help="The table's channel, in Apprise's URL form (ntfy://..., discord://..., json://...): told the "
+              "public events (docs/notifications.md).")
 @pass_state
 def create_game(
     state: CliState,
@@ -211,6 +214,7 @@ def create_game(
     host_email: str | None,
     variant: str,
     deck_path: str | None,
+    webhook: str | None,
 ) -> None:
     """Create and start a game, then print each player's link (they are emailed too)."""
     people = [_parse_player(text) for text in players]
@@ -220,6 +224,8 @@ def create_game(
     options = _deck_options(variant, deck_path)
     runtime = state.runtime()
     try:
+        if webhook:
+            runtime.notices.check(webhook)  # a refused channel creates nothing
         game_id = runtime.games.create_game(
             title=title,
             players=seats,
@@ -227,6 +233,9 @@ def create_game(
             variant=variant,
             options=options,
         )
+        if webhook:
+            # Before the start, so the first turn is told too; a refused URL stops here (the game stays unstarted).
+            channel = runtime.notices.set_channel(game_id, webhook)
         runtime.games.start_game(game_id)
         invites = runtime.games.invites(game_id)
     except PbemError as exc:
@@ -234,6 +243,8 @@ def create_game(
     finally:
         runtime.close()
     click.echo(f"game {game_id} started: {title}")
+    if webhook:
+        click.echo(f"  the table's channel: {channel}")
     for invite in invites:
         if invite.is_bot:
             click.echo(f"  {invite.name}: computer player")

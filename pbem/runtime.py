@@ -40,6 +40,8 @@ from pbem.service.host.moderation import Moderation
 from pbem.service.host.rematch import Rematches
 from pbem.service.letters.board_picture import BoardPainter
 from pbem.service.letters.host_notices import enqueue_mail_failing_notice
+from pbem.service.notices.sender import NoticeSender, tell_owner_switched_off
+from pbem.service.notices.service import Notices
 from pbem.service.players.access import SIGN_IN_MAX_AGE, PlayerAccess
 from pbem.service.players.home import PlayerHome
 from pbem.service.rate_limits import RateLimiter
@@ -84,6 +86,11 @@ class Runtime:
     player_home: PlayerHome
     spectators: Spectators
     host_actions: HostActions
+    notices: Notices
+
+    def notice_sender(self) -> NoticeSender:
+        """The notification worker: sends what is due; an address switched off is told to its owner by email."""
+        return self.notices.sender(tell_owner_switched_off(self.outbox, f"{self.config.base_url}/my-games"))
 
     def close(self) -> None:
         self.db.dispose()
@@ -185,6 +192,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
             db, clock, games, Chronicle(db), chat, outbox, limiter, spectator_links,
         ),
         host_actions=HostActions(hosting, games, turn_controls, rematches, chat),
+        notices=Notices(db, clock, config.notifications),
     )
 
 

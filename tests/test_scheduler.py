@@ -27,11 +27,12 @@ def test_both_kinds_of_scheduler_carry_the_same_jobs_coalesced_and_never_overlap
     assert isinstance(scheduler, expected)
     scheduled = scheduler.get_jobs()
     assert [job.id for job in scheduled] == [job.id for job in jobs(runtime.config)] == [
-        "bot_turns", "deliver_mail", "chat_emails", "sweep",
+        "bot_turns", "deliver_mail", "send_notifications", "chat_emails", "sweep",
     ]
     intervals = {
         "bot_turns": timedelta(seconds=runtime.config.scheduler.bot_interval_seconds),
         "deliver_mail": timedelta(seconds=runtime.config.mail.deliver_interval_seconds),
+        "send_notifications": timedelta(seconds=runtime.config.mail.deliver_interval_seconds),
         "chat_emails": timedelta(seconds=runtime.config.scheduler.interval_seconds),
         "sweep": timedelta(seconds=runtime.config.scheduler.sweep_interval_seconds),
     }

@@ -32,6 +32,11 @@ def deliver_mail(runtime: Runtime) -> int:
     return runtime.deliverer().run().sent
 
 
+def send_notifications(runtime: Runtime) -> int:
+    """Send the notifications that are due (phones, chats, a game's channel); returns how many went."""
+    return runtime.notice_sender().run().sent
+
+
 def chat_emails(runtime: Runtime) -> int:
     """Queue the chat emails that are due (seats that asked for them; at most one per 15 minutes each)."""
     return queue_due_chat_emails(runtime.db, runtime.clock, runtime.games.mail)
@@ -60,6 +65,12 @@ def jobs(config: Config) -> list[Job]:
             id="deliver_mail",
             description="send the email that is due",
             run=deliver_mail,
+            interval=timedelta(seconds=config.mail.deliver_interval_seconds),
+        ),
+        Job(
+            id="send_notifications",
+            description="send the notifications that are due",
+            run=send_notifications,
             interval=timedelta(seconds=config.mail.deliver_interval_seconds),
         ),
         Job(id="chat_emails", description="email table talk to seats that asked", run=chat_emails, interval=every),

@@ -96,6 +96,8 @@ SPECTATOR_ROUND_END = OwnLetter("spectator_round_end", "a round ends, to a spect
                              lambda round_number, title: _own(f"Round {round_number} of {title} is over"))
 SEAT_REPLACED = OwnLetter("seat_replaced", "the host gives a seat to someone else: to its former player",
                        lambda title: _own(f"Your seat in {title}"))
+NOTIFICATIONS_OFF = OwnLetter("notifications_off", "a player's notification address kept failing and was switched off",
+                              lambda: _own("Notifications switched off"))
 REPLY_BOUNCE = OwnLetter("reply_bounce", "a reply by email could not be posted to the table talk", _bounce_subject)
 
 LETTERS: dict[str, Letter] = {letter.kind: letter for letter in (
@@ -103,5 +105,5 @@ LETTERS: dict[str, Letter] = {letter.kind: letter for letter in (
     GAME_CLOSED, ROLLED_BACK, DAILY_DIGEST, CHAT_MESSAGES, HANDOVER, SEAT_LINK, FRESH_LINK, ADDRESS_CHANGE,
     HOST_PLAYER_STALLING, HOST_SEAT_ABSENT, HOST_MOVE_REFUSED, HOST_MAIL_FAILING,
     HOST_LINK, PLAYER_SIGN_IN, PLAYER_DAILY, JOIN_CONFIRM, SPECTATOR_CONFIRM, SPECTATOR_ROUND_END, SEAT_REPLACED,
-    REPLY_BOUNCE,
+    REPLY_BOUNCE, NOTIFICATIONS_OFF,
 )}

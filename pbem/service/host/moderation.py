@@ -37,6 +37,7 @@ from pbem.models.row_writes import rows_changed
 from pbem.service.emails import ADDRESS_CHANGE, GAME_CLOSED, HANDOVER, ROLLED_BACK, SEAT_LINK, SEAT_REPLACED
 from pbem.service.history.holders import record_handover
 from pbem.service.host.host_access import HostSession
+from pbem.service.notices.queue import queue_table_line
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.rows import lock_game
 from pbem.service.seats.address_changes import INVALID, MAX_AGE, AddressChangeLinks
@@ -149,9 +150,11 @@ class Moderation:
             self._games.log_host_action(session, game, host.email, "replace_player", {
                 "seat": seat, "old_name": old_name, "new_name": new_name, "was_bot": was_bot,
             })
-            self._tell_table(session, game, f"Seat {seat + 1} changed hands: {new_name} takes over from {old_name}. "
-                             "A new email address has been sent what the seat knows (its role, hand and map results).",
-                             "seat_handover")
+            line = (f"Seat {seat + 1} changed hands: {new_name} takes over from {old_name}. "
+                    "A new email address has been sent what the seat knows (its role, hand and map results).")
+            self._tell_table(session, game, line, "seat_handover")
+            queue_table_line(session, game, "replaced", f"{seat}:{row.token_version}", line,
+                             base_url=self._games.mail.page_url(""), now=self._clock.now())
             self._outbox.enqueue(
                 session, game=game, seat=row, kind=HANDOVER.kind,
                 dedupe_key=HANDOVER.key(game.public_id, seat, row.token_version),

@@ -174,7 +174,7 @@ class GameMail:
                     self._tell_spectators(session, game, state, event["round"] - 1)
         self._your_turn(session, game, state)
         queue_after_move(session, game, state, events, base_url=self._links.base_url, now=game.updated_at,
-                         deadline=lambda: turn_deadline(game))
+                         deadline=lambda: turn_deadline(game), headline=contents.round_headline)
 
     def _tell_spectators(self, session: Session, game: Game, state: engine.Game, finished: int) -> None:
         """Spectators who asked hear of each round's end, from the public view only."""

@@ -16,11 +16,10 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 import engine
+from engine.text import and_list
 from pbem.addresses import mailbox_key
 from pbem.models import Game, GameChannel, Notice, NotificationAddress, Seat
 from pbem.notify.transport import Notification
-from pbem.service.letters.contents import game_over as game_over_context
-from pbem.service.letters.contents import round_headline
 from pbem.service.notices import words
 from pbem.service.timing.deadlines import out_of_quiet_hours
 from pbem.service.timing.turn_clock import quiet_hours_of
@@ -71,10 +70,11 @@ def _to_owner(
 
 def queue_after_move(
     session: Session, game: Game, state: engine.Game, events: list[dict[str, Any]], *, base_url: str,
-    now: datetime, deadline: Callable[[], datetime | None],
+    now: datetime, deadline: Callable[[], datetime | None], headline: Callable[[dict[str, Any]], str],
 ) -> None:
     """The notifications of one move: a round's or the game's end (public once it happened), then whose turn.
 
+    `headline`: a finished round's result in the round digest's words (the letters' `round_headline`).
     A game that wants none (`games.notices_wanted`) costs its moves nothing; its first deal looks once."""
     dealing = any(event.get("type") == "round_started" and event.get("round") == 1 for event in events)
     if not game.notices_wanted and not dealing:
@@ -88,14 +88,14 @@ def queue_after_move(
     ends: list[tuple[str, object, Notification]] = []
     public = engine.view(state, None)
     if any(event.get("type") == "game_over" for event in events):
-        winners = game_over_context(public)["winners_named"]
+        winners = and_list([public["players"][s] for s in public["final"]["winners"]])  # as the game-over email
         ends.append(("game_over", "end", words.game_over(game, winners, base_url)))
     for event in events:
         if event.get("type") == "round_started" and event.get("round", 1) > 1:
             finished = event["round"] - 1
             result = next((r for r in public["results"] if r["round"] == finished), None)
             if result is not None:
-                notice = words.round_over(game, finished, round_headline(result), base_url)
+                notice = words.round_over(game, finished, headline(result), base_url)
                 ends.append(("round_over", finished, notice))
     for kind, about, notification in ends:
         if channel is not None:

@@ -21,10 +21,12 @@ from sqlalchemy.orm import Session
 from pbem.clock import Clock
 from pbem.config import NotificationsConfig
 from pbem.db import Database
+from pbem.mail.outbox import Outbox
 from pbem.models import Game, GameChannel, Notice, NotificationAddress
 from pbem.models.row_writes import rows_changed
 from pbem.notify.safety import UrlRules
 from pbem.notify.transport import Notification, Outcome, Result, send
+from pbem.service.emails import NOTIFICATIONS_OFF
 
 BATCH = 20
 LEASE = timedelta(minutes=10)
@@ -147,3 +149,16 @@ def _target_url(session: Session, notice: Notice) -> str | None:
         return address.url if address is not None and address.switched_off_at is None else None
     channel = session.get(GameChannel, notice.channel_game_id)
     return channel.url if channel is not None and channel.switched_off_at is None else None
+
+
+def tell_owner_switched_off(outbox: Outbox, my_games_url: str) -> SwitchedOff:
+    """The owner of an address switched off is emailed once, at the mailbox the address belongs to."""
+
+    def tell(session: Session, address: NotificationAddress, error: str) -> None:
+        outbox.enqueue_standalone(
+            session, to_address=address.mailbox, kind=NOTIFICATIONS_OFF.kind,
+            dedupe_key=NOTIFICATIONS_OFF.key(address.id), subject=NOTIFICATIONS_OFF.subject(),
+            context={"shown_as": address.shown_as, "error": error, "my_games_url": my_games_url},
+        )
+
+    return tell

@@ -10,7 +10,7 @@ from pbem.config import NotificationsConfig
 from pbem.db import Database
 from pbem.errors import ValidationError
 from pbem.models import Game, GameChannel, Notice, NotificationAddress
-from pbem.notify.safety import RefusedUrl, UrlRules
+from pbem.notify.safety import RefusedUrl, UrlRules, check_url
 from pbem.service.notices import addresses
 from pbem.service.notices.addresses import ShownAddress
 from pbem.service.notices.sender import NoticeSender, SwitchedOff
@@ -30,6 +30,14 @@ class Notices:
     def _refusing(self, url: str) -> None:
         if not self.config.enabled:
             raise ValidationError("Notifications are switched off on this server.")
+
+    def check(self, url: str) -> None:
+        """Refuse (ValidationError) a URL that would be refused as a channel or an address; stores nothing."""
+        self._refusing(url)
+        try:
+            check_url(url, self.rules)
+        except RefusedUrl as exc:
+            raise ValidationError(str(exc)) from None
 
     def set_channel(self, game_id: str, url: str) -> str:
         """The game's channel from now on; returns it masked. A refused URL raises ValidationError, storing nothing."""

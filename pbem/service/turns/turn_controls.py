@@ -30,6 +30,7 @@ from pbem.errors import (
 from pbem.models import Game, GameStatus, HostAction, Seat, TurnClock
 from pbem.models.games import OVER_STATUSES
 from pbem.service.letters.game_mail import GameMail
+from pbem.service.notices.queue import queue_table_line
 from pbem.service.rows import find_game, lock_game
 from pbem.service.snapshots import latest_state
 from pbem.service.talk.chat import post_system_line
@@ -114,6 +115,8 @@ class TurnControls:
                 clock.paused_at = now
                 reschedule(game, clock, now)
             self._record(session, game, actor_email, "pause", {}, "The host paused the game.", now)
+            queue_table_line(session, game, "paused", now.isoformat(), "The host paused the game.",
+                             base_url=self._mail.page_url(""), now=now)
 
     def resume(self, game_id: str, *, actor_email: str) -> None:
         """Play on; the pending turn's reminders and deadline resume where they stopped."""
