@@ -149,6 +149,8 @@ class GameMail:
                 "rematch_of": self._rematch_of(previous, seat),
                 **sealed,
             })
+        queue_after_move(session, game, state, [], base_url=self._links.base_url, now=game.updated_at,
+                         deadline=lambda: turn_deadline(game), headline=contents.round_headline, first_deal=True)
 
     def _rematch_of(self, previous: Game | None, seat: Seat) -> dict[str, Any] | None:
         """The game this one plays again: its title, and a link to its final page when this person sat in it."""

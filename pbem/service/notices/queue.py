@@ -71,13 +71,14 @@ def _to_owner(
 def queue_after_move(
     session: Session, game: Game, state: engine.Game, events: list[dict[str, Any]], *, base_url: str,
     now: datetime, deadline: Callable[[], datetime | None], headline: Callable[[dict[str, Any]], str],
+    first_deal: bool = False,
 ) -> None:
     """The notifications of one move: a round's or the game's end (public once it happened), then whose turn.
 
     `headline`: a finished round's result in the round digest's words (the letters' `round_headline`).
-    A game that wants none (`games.notices_wanted`) costs its moves nothing; its first deal looks once."""
-    dealing = any(event.get("type") == "round_started" and event.get("round") == 1 for event in events)
-    if not game.notices_wanted and not dealing:
+    A game that wants none (`games.notices_wanted`) costs its moves nothing; its `first_deal` (the start) looks
+    once."""
+    if not game.notices_wanted and not first_deal:
         return
     channel = channel_of(session, game)
     people = [seat for seat in game.seats if not seat.is_bot and seat.email]
