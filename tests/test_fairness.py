@@ -19,7 +19,7 @@ import engine
 from pbem.models import Game, RoundCommitment, Snapshot
 from pbem.runtime import Runtime
 from tests.support.database import dump
-from tests.support.games import NewGame, dig_for_gold, seat_token, store_game
+from tests.support.games import NewGame, dig_for_gold, dig_one_move, seat_token, store_game
 from tests.support.mail import compose_waiting_mail, flat, mailbox
 from tests.support.web import app_runtime
 
@@ -38,15 +38,6 @@ def snapshot(runtime: Runtime, game_id: str, seq: int) -> Snapshot:
             select(Snapshot).join(Game, Game.id == Snapshot.game_id)
             .where(Game.public_id == game_id, Snapshot.seq == seq)
         ).one()
-
-
-def dig_one_move(runtime: Runtime, game_id: str, rng: random.Random) -> engine.Game:
-    """One move of a player who tunnels for the gold, so rounds end within a few dozen moves."""
-    state, seq = runtime.games.engine_state(game_id)
-    seat = engine.to_act(state)
-    assert seat is not None
-    runtime.games.submit_move(game_id, seat, dig_for_gold(state, seat, rng), seq, f"dig-{seq}")
-    return runtime.games.engine_state(game_id)[0]
 
 
 def test_every_round_is_sealed_before_anyone_acts_in_it(runtime: Runtime, new_game: NewGame) -> None:

@@ -17,17 +17,8 @@ from pbem.models import Game, RoundCommitment, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.turns.games import SERVER
 from tests.support.database import dump
-from tests.support.games import dig_for_gold, seat_token
+from tests.support.games import dig_one_move, seat_token
 from tests.support.web import post
-
-
-def dig_one_move(runtime: Runtime, game_id: str, rng: random.Random) -> engine.Game:
-    state, seq = runtime.games.engine_state(game_id)
-    seat = engine.to_act(state)
-    assert seat is not None
-    move = dig_for_gold(state, seat, rng) if state.phase == "play" else engine.legal_moves(state, seat)[0]
-    runtime.games.submit_move(game_id, seat, move, seq, f"dig-{seq}")
-    return runtime.games.engine_state(game_id)[0]
 
 
 def dig_to_round(runtime: Runtime, game_id: str, round_number: int, rng: random.Random) -> engine.Game:

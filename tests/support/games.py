@@ -110,6 +110,17 @@ def dig_for_gold(state: engine.Game, seat: int, rng: random.Random) -> dict[str,
     return (repairs or [m for m in moves if m["type"] == "pass"] or moves)[0]
 
 
+def dig_one_move(runtime: Runtime, game_id: str, rng: random.Random) -> engine.Game:
+    """One move through the service of a player who tunnels for the gold (`dig_for_gold`; outside the play phase,
+    such as a gold pick, the first legal move), so rounds end within a few dozen moves; returns the state after."""
+    state, seq = runtime.games.engine_state(game_id)
+    seat = engine.to_act(state)
+    assert seat is not None
+    move = dig_for_gold(state, seat, rng) if state.phase == "play" else engine.legal_moves(state, seat)[0]
+    runtime.games.submit_move(game_id, seat, move, seq, f"dig-{seq}")
+    return runtime.games.engine_state(game_id)[0]
+
+
 def play_until(
     state: engine.Game, done: Callable[[engine.Game], bool], rng: random.Random, choose: Chooser = engine.bots.choose
 ) -> engine.Game:
