@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -14,6 +16,16 @@ from pbem.notify.safety import RefusedUrl, UrlRules, check_url
 from pbem.service.notices import addresses
 from pbem.service.notices.addresses import ShownAddress
 from pbem.service.notices.sender import NoticeSender, SwitchedOff
+
+
+@dataclass(frozen=True)
+class ShownChannel:
+    """What a page may show of a game's channel: never its URL."""
+
+    shown_as: str
+    failures: int
+    last_error: str | None
+    switched_off: bool
 
 
 class Notices:
@@ -53,14 +65,14 @@ class Notices:
         with self._db.write() as session:
             addresses.clear_channel(session, self._game(session, game_id))
 
-    def channel(self, game_id: str) -> tuple[str, int, str | None, bool] | None:
-        """The channel as its host may see it: masked, failures, the last error, whether switched off."""
+    def channel(self, game_id: str) -> ShownChannel | None:
+        """The channel as its host may see it: masked, its failures in a row, the last error, whether switched off."""
         with self._db.read() as session:
             row = session.scalar(select(GameChannel).join(Game, Game.id == GameChannel.game_id)
                                  .where(Game.public_id == game_id))
             if row is None:
                 return None
-            return row.shown_as, row.failures, row.last_error, row.switched_off_at is not None
+            return ShownChannel(row.shown_as, row.failures, row.last_error, row.switched_off_at is not None)
 
     def add_address(self, email: str, url: str, *, turns: bool = True, results: bool = False) -> str:
         self._refusing(url)

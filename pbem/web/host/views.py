@@ -275,6 +275,23 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
     return act(game_id, seat, host)
 
 
+@blueprint.post("/games/<game_id>/channel")
+def channel(game_id: str) -> Any:
+    """Set or remove the game's channel; a refused address is said beside its field and changes nothing."""
+    runtime().hosting.detail(game_id, require_host())  # 403 for another host's game
+    notices = runtime().notices
+    if request.form.get("clear") == "yes":
+        notices.clear_channel(game_id)
+        flash("The table's channel is removed.", "host")
+    else:
+        try:
+            shown = notices.set_channel(game_id, request.form.get("url", ""))
+        except ValidationError as exc:
+            return render_game(game_id, status=422, channel_problem=exc.message)
+        flash(f"The table's channel is {shown}.", "host")
+    return redirect(url_for("host.game", game_id=game_id) + "#channel", 303)
+
+
 @blueprint.post("/games/<game_id>/<action>")
 def game_action(game_id: str, action: str) -> Any:
     host = require_host()
@@ -306,7 +323,9 @@ def _int(raw: str | None, what: str) -> int:
 # -- drawing ------------------------------------------------------------------------------------------
 
 
-def render_game(game_id: str, *, status: int = 200, problem: str | None = None) -> Any:
+def render_game(
+    game_id: str, *, status: int = 200, problem: str | None = None, channel_problem: str | None = None
+) -> Any:
     host = require_host()
     hosting = runtime().hosting
     detail = hosting.detail(game_id, host)
@@ -344,6 +363,8 @@ def render_game(game_id: str, *, status: int = 200, problem: str | None = None) 
         lineage=runtime().rematches.lineage(game_id),
         page=PublicBoard(board_svg(detail.public_view)) if detail.public_view else None,
         notices=get_flashed_messages(category_filter=["host"]),
+        channel=runtime().notices.channel(game_id),
+        channel_problem=channel_problem,
     ), status
 
 
