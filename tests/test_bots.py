@@ -21,21 +21,15 @@ from pbem.service.turns.bots import (
     bot_move,
     claim,
     due_bot_turns,
-    play_due_bot_turns,
     seat_events,
     start_demo,
 )
 from pbem.service.turns.games import PlayerSpec
-from tests.support.games import PEOPLE, random_move
+from tests.support.games import BOT_DELAY, PEOPLE, play_bots, random_move
 from tests.support.mail import mailbox
 from tests.support.tables import scramble_hidden
 
-DELAY = timedelta(seconds=3)
 BOTS = [PlayerSpec(f"Bot {n}", is_bot=True) for n in (1, 2, 3)]
-
-
-def play_bots(runtime: Runtime) -> int:
-    return play_due_bot_turns(runtime.db, runtime.clock, runtime.games, DELAY)
 
 
 def seqs(runtime: Runtime) -> list[int]:
@@ -48,7 +42,7 @@ def test_a_computer_player_waits_for_the_delay_then_moves_once(
 ) -> None:
     game_id = new_game(BOTS)
 
-    clock.advance(DELAY - timedelta(seconds=1))
+    clock.advance(BOT_DELAY - timedelta(seconds=1))
     assert play_bots(runtime) == 0
     clock.advance(timedelta(seconds=1))
     assert play_bots(runtime) == 1
@@ -64,7 +58,7 @@ def test_computer_players_play_a_whole_game_as_time_passes(
     game_id = new_game(BOTS)
 
     while runtime.games.current_state(game_id).status == "active":
-        clock.advance(DELAY)
+        clock.advance(BOT_DELAY)
         assert play_bots(runtime) == 1
 
     assert runtime.games.current_state(game_id).scores is not None
@@ -79,7 +73,7 @@ def test_people_and_paused_games_are_left_alone(
         session.execute(update(Game).where(Game.public_id == paused).values(paused=True))
     clock.advance(timedelta(hours=1))
 
-    assert due_bot_turns(runtime.db, clock, DELAY) == []
+    assert due_bot_turns(runtime.db, clock, BOT_DELAY) == []
     assert play_bots(runtime) == 0
     assert runtime.games.current_state(people_only).seq == 0
 
@@ -89,14 +83,14 @@ def test_a_human_move_hands_the_turn_to_a_computer(
 ) -> None:
     game_id = new_game([PEOPLE[0], *BOTS[:2]])
     while runtime.games.current_state(game_id).to_act != 0:
-        clock.advance(DELAY)
+        clock.advance(BOT_DELAY)
         play_bots(runtime)
     seat, move, seq = random_move(runtime, game_id, random.Random(1))
     runtime.games.submit_move(game_id, seat, move, seq, "human")
 
-    clock.advance(DELAY)
+    clock.advance(BOT_DELAY)
 
-    assert [turn.seq for turn in due_bot_turns(runtime.db, clock, DELAY)] == [seq + 1]
+    assert [turn.seq for turn in due_bot_turns(runtime.db, clock, BOT_DELAY)] == [seq + 1]
     assert play_bots(runtime) == 1
 
 
@@ -104,12 +98,12 @@ def test_a_claimed_turn_cannot_be_claimed_again_until_the_lease_runs_out(
     runtime: Runtime, new_game: Callable[..., str], clock: SettableClock
 ) -> None:
     new_game(BOTS)
-    clock.advance(DELAY)
-    [turn] = due_bot_turns(runtime.db, clock, DELAY)
+    clock.advance(BOT_DELAY)
+    [turn] = due_bot_turns(runtime.db, clock, BOT_DELAY)
 
     assert claim(runtime.db, clock, turn) is True
     assert claim(runtime.db, clock, turn) is False
-    assert due_bot_turns(runtime.db, clock, DELAY) == []
+    assert due_bot_turns(runtime.db, clock, BOT_DELAY) == []
     clock.advance(BOT_LEASE)
     assert claim(runtime.db, clock, turn) is True
 
@@ -119,7 +113,7 @@ def test_two_schedulers_at_the_same_moment_play_each_turn_once(
 ) -> None:
     for _ in range(4):
         new_game(BOTS)
-    clock.advance(DELAY)
+    clock.advance(BOT_DELAY)
     barrier = threading.Barrier(2)
     played: list[int] = []
 
@@ -140,8 +134,8 @@ def test_two_schedulers_at_the_same_moment_play_each_turn_once(
 
 def test_a_stale_claim_plays_nothing(runtime: Runtime, new_game: Callable[..., str], clock: SettableClock) -> None:
     new_game(BOTS)
-    clock.advance(DELAY)
-    [turn] = due_bot_turns(runtime.db, clock, DELAY)
+    clock.advance(BOT_DELAY)
+    [turn] = due_bot_turns(runtime.db, clock, BOT_DELAY)
     assert play_bots(runtime) == 1
 
     assert claim(runtime.db, clock, turn) is False
@@ -164,7 +158,7 @@ def test_a_computer_sees_the_events_of_its_seat_only(
 ) -> None:
     game_id = new_game(BOTS)
     for _ in range(12):
-        clock.advance(DELAY)
+        clock.advance(BOT_DELAY)
         play_bots(runtime)
     _state, seq = runtime.games.engine_state(game_id)
     everything = stored_events(runtime, game_id)
@@ -234,7 +228,7 @@ def test_a_demo_game_of_one_person_against_computer_players_plays_to_its_end_thr
             assert now.seq is not None
             runtime.games.submit_move(game_id, 0, script.choice(now.legal_moves), now.seq, f"you-{now.seq}")
         else:
-            clock.advance(DELAY)
+            clock.advance(BOT_DELAY)
             assert play_bots(runtime) == 1
 
     state, last = runtime.games.engine_state(game_id)

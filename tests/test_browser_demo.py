@@ -6,19 +6,15 @@ The bot job runs here as the scheduler would run it, with the test's clock moved
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from playwright.sync_api import Page, expect
 
 from pbem.clock import SettableClock
-from pbem.service.turns.bots import play_due_bot_turns, start_demo
+from pbem.service.turns.bots import start_demo
 from tests.support.browser import LiveServer
+from tests.support.games import BOT_DELAY, play_bots
 
 pytestmark = pytest.mark.browser
-
-DELAY = timedelta(seconds=3)
-
 
 def test_a_newcomer_opens_the_demo_from_the_home_page_plays_and_the_computers_answer(
     page: Page, live_server: LiveServer, clock: SettableClock
@@ -39,8 +35,8 @@ def test_a_newcomer_opens_the_demo_from_the_home_page_plays_and_the_computers_an
     expect(page.locator("#table")).to_have_attribute("data-poll-seconds", "1")
 
     for _ in range(3):
-        clock.advance(DELAY)
-        assert play_due_bot_turns(runtime.db, clock, runtime.games, DELAY) == 1
+        clock.advance(BOT_DELAY)
+        assert play_bots(runtime) == 1
 
     expect(page.locator("#headline")).to_have_text("Your turn: play a card, or pass.", timeout=10_000)
     expect(page.locator(".seat .tag", has_text="computer")).to_have_count(3)

@@ -16,19 +16,14 @@ from pbem.errors import MoveRefused
 from pbem.models import Game, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.turns import bots, timeouts
-from pbem.service.turns.bots import BOT_LEASE, due_bot_turns, play_due_bot_turns, start_demo
+from pbem.service.turns.bots import BOT_LEASE, due_bot_turns, start_demo
 from pbem.service.turns.games import PlayerSpec
-from tests.support.games import PEOPLE, NewGame
+from tests.support.games import BOT_DELAY, PEOPLE, NewGame, play_bots
 from tests.support.mail import mailbox
 
-DELAY = timedelta(seconds=3)
 DEADLINE = timedelta(hours=72)
 HOST = "host@example.org"
 NOT_A_MOVE: dict[str, Any] = {"type": "dance"}
-
-
-def play_bots(runtime: Runtime) -> int:
-    return play_due_bot_turns(runtime.db, runtime.clock, runtime.games, DELAY)
 
 
 def snapshot_count(runtime: Runtime, game_id: str) -> int:
@@ -63,7 +58,7 @@ def test_a_player_sending_the_computers_next_id_does_not_freeze_the_computer_sea
     after = play_with_id(runtime, game_id, "bot-1")
     assert after == 1 and runtime.games.current_state(game_id).to_act == 1
 
-    clock.advance(DELAY)
+    clock.advance(BOT_DELAY)
     assert play_bots(runtime) == 1
 
     assert runtime.games.current_state(game_id).seq == 2
@@ -99,10 +94,10 @@ def test_server_moves_carry_unguessable_ids_of_their_own(
 ) -> None:
     game_id = new_game([PEOPLE[0], PlayerSpec("Bot 1", is_bot=True), PlayerSpec("Bot 2", is_bot=True)])
     while runtime.games.current_state(game_id).to_act != 0:
-        clock.advance(DELAY)
+        clock.advance(BOT_DELAY)
         assert play_bots(runtime) == 1
     runtime.turn_controls.skip(game_id, actor_email=HOST)
-    clock.advance(DELAY)
+    clock.advance(BOT_DELAY)
     play_bots(runtime)
 
     with runtime.db.read() as session:
@@ -122,10 +117,10 @@ def test_a_refused_computer_move_is_not_retried_the_host_is_told_and_skip_moves_
     play_with_id(runtime, game_id, "you-0")
     monkeypatch.setattr(bots, "bot_move", lambda *args, **kwargs: NOT_A_MOVE)  # a computer player gone wrong
 
-    clock.advance(DELAY)
+    clock.advance(BOT_DELAY)
     assert play_bots(runtime) == 0
     clock.advance(BOT_LEASE * 10)
-    assert due_bot_turns(runtime.db, runtime.clock, DELAY) == []  # never tried again by itself
+    assert due_bot_turns(runtime.db, runtime.clock, BOT_DELAY) == []  # never tried again by itself
     assert play_bots(runtime) == 0
 
     [notice] = mailbox(runtime, "host_move_refused")
@@ -138,7 +133,7 @@ def test_a_refused_computer_move_is_not_retried_the_host_is_told_and_skip_moves_
     timed_out = last_events(runtime, game_id)[0]
     assert (timed_out["type"], timed_out["seat"], timed_out["how"]) == ("timed_out", 1, "auto-pass")
     monkeypatch.undo()
-    clock.advance(DELAY)
+    clock.advance(BOT_DELAY)
     assert play_bots(runtime) == 1  # the next computer seat plays as usual
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Sequence
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from sqlalchemy import select
 import engine
 from pbem.models import Game, Seat, Snapshot
 from pbem.runtime import Runtime
+from pbem.service.turns.bots import play_due_bot_turns
 from pbem.service.turns.games import PlayerSpec
 
 NewGame = Callable[..., str]  # the `new_game` fixture
@@ -54,6 +56,14 @@ def play(runtime: Runtime, game_id: str, seat: int, move: dict[str, Any]) -> Non
     seq = runtime.games.current_state(game_id).seq
     assert seq is not None
     runtime.games.submit_move(game_id, seat, move, seq, f"m-{seq}")
+
+
+BOT_DELAY = timedelta(seconds=3)  # how long the tests' computer seats wait before they move
+
+
+def play_bots(runtime: Runtime) -> int:
+    """The bot job, as the scheduler runs it, with computer seats that wait `BOT_DELAY`; returns the moves made."""
+    return play_due_bot_turns(runtime.db, runtime.clock, runtime.games, BOT_DELAY)
 
 
 def play_moves(runtime: Runtime, game_id: str, count: int, rng: random.Random) -> None:
