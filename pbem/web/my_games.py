@@ -90,7 +90,42 @@ def index() -> Any:
 def preferences_page() -> Any:
     player = require_player()
     return render_template("my_games/preferences.html", player=player,
-                           preferences=runtime().player_home.preferences(player), zones=COMMON_ZONES)
+                           preferences=runtime().player_home.preferences(player), zones=COMMON_ZONES,
+                           addresses=runtime().notices.addresses(player.email),
+                           notices=get_flashed_messages(category_filter=["my_games"]))
+
+
+@blueprint.post("/my-games/notifications")
+def add_notification() -> Any:
+    """Add one of the player's own notification addresses; a refused one is said beside its field, nothing stored."""
+    player = require_player()
+    try:
+        shown = runtime().notices.add_address(player.email, request.form.get("url", ""),
+                                              turns=request.form.get("turns") == "yes",
+                                              results=request.form.get("results") == "yes")
+    except ValidationError as problem:
+        return render_template("my_games/preferences.html", player=player,
+                               preferences=runtime().player_home.preferences(player), zones=COMMON_ZONES,
+                               addresses=runtime().notices.addresses(player.email),
+                               notification_problem=problem.message), problem.status
+    flash(f"Notifications will also go to {shown}.", "my_games")
+    return redirect(url_for("my_games.preferences_page") + "#notifications", 303)
+
+
+@blueprint.post("/my-games/notifications/<int:address_id>/test")
+def test_notification(address_id: int) -> Any:
+    """Send a test now (at most five an hour) and say how it went."""
+    player = require_player()
+    flash(runtime().notices.send_test(player.email, address_id), "my_games")
+    return redirect(url_for("my_games.preferences_page") + "#notifications", 303)
+
+
+@blueprint.post("/my-games/notifications/<int:address_id>/remove")
+def remove_notification(address_id: int) -> Any:
+    player = require_player()
+    runtime().notices.remove_address(player.email, address_id)
+    flash("That notification address is removed.", "my_games")
+    return redirect(url_for("my_games.preferences_page") + "#notifications", 303)
 
 
 @blueprint.post("/my-games/preferences")

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from pbem.addresses import mailbox_key
 from pbem.clock import Clock
 from pbem.config import NotificationsConfig
 from pbem.db import Database
-from pbem.errors import ValidationError
+from pbem.errors import RateLimited, ValidationError
 from pbem.models import Game, GameChannel, Notice, NotificationAddress
 from pbem.notify.safety import RefusedUrl, UrlRules, check_url
+from pbem.notify.transport import Notification, Outcome, send
+from pbem.service.emails import APP_NAME
 from pbem.service.notices import addresses
 from pbem.service.notices.addresses import ShownAddress
 from pbem.service.notices.sender import NoticeSender, SwitchedOff
+from pbem.service.rate_limits import Limit, RateLimiter
 
 
 @dataclass(frozen=True)
@@ -28,9 +33,14 @@ class ShownChannel:
     switched_off: bool
 
 
+# "Send a test", per player: enough to set a phone up, too few to make this server someone's relay.
+TEST_LIMIT = Limit("notification_test", 5, timedelta(hours=1))
+
+
 class Notices:
-    def __init__(self, db: Database, clock: Clock, config: NotificationsConfig) -> None:
+    def __init__(self, db: Database, clock: Clock, config: NotificationsConfig, limiter: RateLimiter) -> None:
         self._db, self._clock, self.config = db, clock, config
+        self._limiter = limiter
         self.rules = UrlRules.from_config(config)
 
     def _game(self, session: Session, game_id: str) -> Game:
@@ -87,6 +97,24 @@ class Notices:
         with self._db.write() as session:
             addresses.remove_address(session, email, address_id)
 
+    def send_test(self, email: str, address_id: int) -> str:
+        """Send a test notification to one of the player's addresses now; returns what became of it, in words."""
+        with self._db.write() as session:
+            address = session.scalar(select(NotificationAddress).where(
+                NotificationAddress.id == address_id, NotificationAddress.mailbox == mailbox_key(email)
+            ))
+            if address is None:
+                raise ValidationError("There is no such notification address among yours.")
+            if not self._limiter.allow(session, TEST_LIMIT, address.mailbox):
+                raise RateLimited("Five tests an hour are enough: try again later.")
+            url, shown = address.url, address.shown_as
+        result = send(url, Notification(title=_own("A test notification"),
+                                        body="Notifications from your Saboteur games will look like this."),
+                      self.rules)
+        if result.outcome is Outcome.SENT:
+            return f"A test went to {shown}."
+        return f"The test to {shown} did not go: {result.error}."
+
     def addresses(self, email: str) -> list[ShownAddress]:
         with self._db.read() as session:
             return addresses.shown_addresses(session, email)
@@ -99,6 +127,10 @@ class Notices:
 
     def sender(self, switched_off: SwitchedOff) -> NoticeSender:
         return NoticeSender(self._db, self._clock, self.config, switched_off)
+
+
+def _own(words: str) -> str:
+    return f"{words} - {APP_NAME}"
 
 
 __all__ = ["Notices", "NotificationAddress"]
