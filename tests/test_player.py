@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 
 import engine
-from pbem.models import OutboxMessage, Seat, Snapshot
+from pbem.models import OutboxMessage, Seat
 from pbem.runtime import Runtime
 from pbem.service.seats.fresh_links import PER_CLIENT
 from tests.support.database import dump
-from tests.support.games import dig_for_gold, play_until, seat_token, store_game
+from tests.support.games import dig_for_gold, play_until, seat_token, snapshot_count, store_game
 from tests.support.web import current, form_fields, open_table, page_moves, table_path
 
 NAMES = ["Ann", "Ben", "Cat"]
@@ -43,11 +43,6 @@ def canonical(move: dict[str, Any]) -> str:
 def post_move(client: FlaskClient, game_id: str, page: str, move: dict[str, Any], **overrides: str) -> Any:
     data = {**form_fields(page), "move": json.dumps(move), "confirmed": "yes", **overrides}
     return client.post(f"{table_path(game_id)}/move", data=data)
-
-
-def snapshot_count(runtime: Runtime) -> int:
-    with runtime.db.read() as session:
-        return session.scalar(select(func.count()).select_from(Snapshot)) or 0
 
 
 # -- the link and the cookie --------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 import engine
 from pbem.clock import SettableClock
@@ -18,19 +18,12 @@ from pbem.runtime import Runtime
 from pbem.service.turns import bots, timeouts
 from pbem.service.turns.bots import BOT_LEASE, due_bot_turns, start_demo
 from pbem.service.turns.games import PlayerSpec
-from tests.support.games import BOT_DELAY, PEOPLE, NewGame, play_bots
+from tests.support.games import BOT_DELAY, PEOPLE, NewGame, play_bots, snapshot_count
 from tests.support.mail import mailbox
 
 DEADLINE = timedelta(hours=72)
 HOST = "host@example.org"
 NOT_A_MOVE: dict[str, Any] = {"type": "dance"}
-
-
-def snapshot_count(runtime: Runtime, game_id: str) -> int:
-    with runtime.db.read() as session:
-        return session.scalar(
-            select(func.count()).select_from(Snapshot).join(Game).where(Game.public_id == game_id)
-        ) or 0
 
 
 def last_events(runtime: Runtime, game_id: str) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 import engine
 from pbem.models import Game, Seat, Snapshot
@@ -176,6 +176,15 @@ def store_game(runtime: Runtime, state: engine.Game, *, title: str = "Test mine"
         session.add(Snapshot(game_id=game.id, seq=0, state=state.to_dict(), move=None, events=[], actor_seat=None,
                              submission_id=None, created_at=now))
         return game.public_id
+
+
+def snapshot_count(runtime: Runtime, game_id: str | None = None) -> int:
+    """How many snapshots are stored: of the game `game_id`, or of every game."""
+    query = select(func.count()).select_from(Snapshot)
+    if game_id is not None:
+        query = query.join(Game).where(Game.public_id == game_id)
+    with runtime.db.read() as session:
+        return session.scalar(query) or 0
 
 
 def seat_token(runtime: Runtime, game_id: str, seat: int) -> str:
