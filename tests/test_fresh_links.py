@@ -19,7 +19,7 @@ from pbem.service.host.host_access import HostSession
 from pbem.service.seats.fresh_links import PER_CLIENT, PER_SEAT, FreshLink
 from pbem.service.turns.games import PlayerSpec
 from tests.support.database import dump
-from tests.support.games import PEOPLE, NewGame
+from tests.support.games import PEOPLE, NewGame, seat_token
 
 CLIENT = "203.0.113.7"
 HOST = HostSession(email="host@example.org", is_admin=False)
@@ -31,17 +31,13 @@ def fresh_emails(runtime: Runtime) -> list[OutboxMessage]:
         return list(session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "fresh_link")))
 
 
-def token_of(runtime: Runtime, game_id: str, seat: int) -> str:
-    return runtime.games.invites(game_id)[seat].link.rsplit("/", 1)[1]
-
-
 def expire(runtime: Runtime, clock: SettableClock) -> None:
     clock.advance(timedelta(days=runtime.config.link_max_age_days, seconds=1))
 
 
 def test_an_expired_link_brings_a_fresh_one_to_the_address_on_file(runtime, new_game: NewGame, clock) -> None:
     game_id = new_game()
-    old = token_of(runtime, game_id, 1)
+    old = seat_token(runtime, game_id, 1)
     expire(runtime, clock)
     offered = runtime.fresh_links.look(old)
 
@@ -63,7 +59,7 @@ def test_no_other_link_gets_a_fresh_one_and_none_is_offered(
     runtime, new_game: NewGame, clock, case: str, fate: FreshLink,
 ) -> None:
     game_id = new_game([*PEOPLE, PlayerSpec("Bot", is_bot=True)])
-    token = token_of(runtime, game_id, 3 if case == "computer seat" else 1)
+    token = seat_token(runtime, game_id, 3 if case == "computer seat" else 1)
     if case == "forged":
         token = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
     if case == "unknown game":
@@ -83,7 +79,7 @@ def test_no_other_link_gets_a_fresh_one_and_none_is_offered(
 
 def test_a_seat_gets_a_few_fresh_links_a_day_and_then_is_told_none_comes(runtime, new_game: NewGame, clock) -> None:
     game_id = new_game()
-    old = token_of(runtime, game_id, 1)
+    old = seat_token(runtime, game_id, 1)
     expire(runtime, clock)
 
     answers = [runtime.fresh_links.request(old, f"198.51.100.{attempt}") for attempt in range(PER_SEAT.count + 2)]
@@ -98,7 +94,7 @@ def test_a_seat_gets_a_few_fresh_links_a_day_and_then_is_told_none_comes(runtime
 
 def test_a_client_that_asks_too_often_is_told_so_and_nothing_is_sent(runtime, new_game: NewGame, clock) -> None:
     game_id = new_game()
-    old = token_of(runtime, game_id, 1)
+    old = seat_token(runtime, game_id, 1)
     expire(runtime, clock)
     for _ in range(PER_CLIENT.count):
         runtime.fresh_links.request("not-a-token", CLIENT)
@@ -119,7 +115,7 @@ def test_a_replaced_players_old_link_says_the_seat_changed_hands_and_brings_noth
     runtime, new_game: NewGame, clock,
 ) -> None:
     game_id = new_game()
-    old = token_of(runtime, game_id, 1)
+    old = seat_token(runtime, game_id, 1)
     runtime.moderation.replace_player(game_id, 1, "Dee", "dee@example.org", host=HOST)
     before_expiry = runtime.fresh_links.look(old)
     expire(runtime, clock)
@@ -132,7 +128,7 @@ def test_a_replaced_players_old_link_says_the_seat_changed_hands_and_brings_noth
 
 def test_a_renewed_link_says_a_newer_one_was_sent_and_brings_nothing(runtime, new_game: NewGame, clock) -> None:
     game_id = new_game()
-    old = token_of(runtime, game_id, 1)
+    old = seat_token(runtime, game_id, 1)
     runtime.moderation.rotate_link(game_id, 1, host=HOST)
     expire(runtime, clock)
 
@@ -144,11 +140,11 @@ def test_a_renewed_link_says_a_newer_one_was_sent_and_brings_nothing(runtime, ne
 
 def test_only_a_link_from_before_the_seat_changed_hands_is_told_so(runtime, new_game: NewGame) -> None:
     game_id = new_game()
-    first = token_of(runtime, game_id, 1)
+    first = seat_token(runtime, game_id, 1)
     runtime.moderation.rotate_link(game_id, 1, host=HOST)
-    second = token_of(runtime, game_id, 1)
+    second = seat_token(runtime, game_id, 1)
     runtime.moderation.replace_player(game_id, 1, "Dee", "dee@example.org", host=HOST)
-    newcomers_first = token_of(runtime, game_id, 1)
+    newcomers_first = seat_token(runtime, game_id, 1)
     runtime.moderation.rotate_link(game_id, 1, host=HOST)
 
     fates = [runtime.fresh_links.look(token) for token in (first, second, newcomers_first)]

@@ -11,6 +11,7 @@ from pbem.clock import SettableClock
 from pbem.errors import BadLink, ExpiredLink
 from pbem.seat_link import SeatLink
 from pbem.tokens import LINK_SALT, LinkSigner
+from tests.support.games import link_token
 
 NEW_KEY = "the-newest-secret-key-0123456789"
 OLD_KEY = "an-older-secret-key-0123456789ab"
@@ -21,17 +22,13 @@ def signer(clock: SettableClock, *keys: str) -> LinkSigner:
     return LinkSigner(keys or (NEW_KEY,), "https://pbem.test/", timedelta(days=30), clock)
 
 
-def token_of(url: str) -> str:
-    return url.rsplit("/", 1)[1]
-
-
 def test_a_link_points_at_the_play_page_and_names_its_seat(clock: SettableClock) -> None:
     links = signer(clock)
 
     url = links.url(SEAT)
 
     assert url.startswith("https://pbem.test/play/")
-    assert links.verify(token_of(url)) == SEAT
+    assert links.verify(link_token(url)) == SEAT
 
 
 def test_a_tampered_token_is_a_bad_link(clock: SettableClock) -> None:

@@ -187,9 +187,14 @@ def snapshot_count(runtime: Runtime, game_id: str | None = None) -> int:
         return session.scalar(query) or 0
 
 
+def link_token(link: str) -> str:
+    """The token at the end of a link (a seat's magic link, a sign-in link)."""
+    return link.rsplit("/", 1)[1]
+
+
 def seat_token(runtime: Runtime, game_id: str, seat: int) -> str:
     """The token of a fresh magic link to that seat."""
-    return runtime.games.invites(game_id)[seat].link.rsplit("/", 1)[1]
+    return link_token(runtime.games.invites(game_id)[seat].link)
 
 
 def seat_to_act(runtime: Runtime, game_id: str) -> int:
