@@ -14,7 +14,7 @@ from pbem.models import Game, Seat, TurnClock
 from pbem.runtime import Runtime
 from pbem.service.turns.games import PlayerSpec
 from tests.support.mail import flat, mailbox
-from tests.support.web import form_fields, open_table, post, with_csrf
+from tests.support.web import form_fields, open_table, post, sign_in_player
 
 # A 72-hour deadline from this start falls at 02:39 UTC, inside the server's quiet hours (22:00-08:00 UTC).
 TURN_BEGINS = datetime(2026, 12, 2, 2, 39, tzinfo=UTC)
@@ -62,14 +62,6 @@ def presence_path(page: str) -> str:
     return found.group(1)
 
 
-def signed_in(client: FlaskClient, runtime: Runtime, email: str) -> None:
-    with_csrf(client)
-    post(client, "/sign-in", email=email)
-    body = mailbox(runtime, "player_sign_in", to=email)[-1].body_text
-    path = "/sign-in/" + body.split("/sign-in/", 1)[1].split()[0]
-    assert post(client, path).status_code == 303
-
-
 def test_a_seat_on_the_server_default_quiet_hours_has_its_deadline_moved_to_the_morning(
     runtime_of: Runtime, clock: SettableClock,
 ) -> None:
@@ -84,7 +76,7 @@ def test_choosing_a_time_zone_in_my_games_never_brings_the_running_deadline_earl
 ) -> None:
     game_id, seat = started_game(runtime_of, clock)
     email = PEOPLE[seat].email
-    signed_in(client, runtime_of, email)
+    sign_in_player(client, runtime_of, email)
     shown = as_shown(client.get("/my-games/preferences").get_data(as_text=True))
 
     saved = post(client, "/my-games/preferences", **{**shown, "timezone": "Asia/Tokyo"})
@@ -99,7 +91,7 @@ def test_the_preferences_form_shows_the_quiet_hours_in_force_not_an_empty_field(
     client: FlaskClient, runtime_of: Runtime, clock: SettableClock,
 ) -> None:
     game_id, seat = started_game(runtime_of, clock)
-    signed_in(client, runtime_of, PEOPLE[seat].email)
+    sign_in_player(client, runtime_of, PEOPLE[seat].email)
 
     page = client.get("/my-games/preferences").get_data(as_text=True)
     home = client.get("/my-games").get_data(as_text=True)
@@ -116,7 +108,7 @@ def test_saving_only_the_email_mode_leaves_every_seat_s_time_zone_and_quiet_hour
 ) -> None:
     game_id, seat = started_game(runtime_of, clock)
     runtime_of.presence.set_timing(game_id, seat, timezone_name="Europe/Berlin", quiet_hours="23:00-07:00")
-    signed_in(client, runtime_of, PEOPLE[seat].email)
+    sign_in_player(client, runtime_of, PEOPLE[seat].email)
     shown = as_shown(client.get("/my-games/preferences").get_data(as_text=True))
 
     post(client, "/my-games/preferences", **{**shown, "notify_mode": "daily"})
@@ -154,7 +146,7 @@ def test_own_settings_may_move_the_deadline_later_and_the_move_is_shown_and_told
     assert "Moved from Sat 5 Dec, 08:00 UTC" in page
     reminder = mailbox(runtime_of, "turn_reminder", to=PEOPLE[seat].email)[-1]
     assert "it has moved: it was Sat 5 Dec 2026, 08:00 UTC" in flat(reminder.body_text)
-    signed_in(client, runtime_of, PEOPLE[seat].email)
+    sign_in_player(client, runtime_of, PEOPLE[seat].email)
     assert "Moved from Sat 5 Dec, 08:00 UTC" in client.get("/my-games").get_data(as_text=True)
 
 

@@ -44,26 +44,20 @@ def games(app: Flask) -> int:
         return session.scalar(select(func.count()).select_from(Game)) or 0
 
 
-@pytest.fixture
-def signed_in(client: FlaskClient, app: Flask) -> FlaskClient:
-    sign_in(client, app_runtime(app))
-    return client
-
-
-def test_the_form_creates_and_starts_a_game_and_emails_every_player(signed_in: FlaskClient, app: Flask) -> None:
-    response = post(signed_in, "/host/new", **form())
+def test_the_form_creates_and_starts_a_game_and_emails_every_player(host: FlaskClient, app: Flask) -> None:
+    response = post(host, "/host/new", **form())
     assert response.status_code == 303
     game_id = response.headers["Location"].rsplit("/", 1)[1]
     state = app_runtime(app).games.current_state(game_id)
     assert state.status == "active" and state.players == ["Ann", "Ben", "Cat", "Dan"]
     assert sorted(m.to_address for m in mailbox(app_runtime(app), "game_started")) == [
         "ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"]
-    assert b"Friday mine" in signed_in.get("/host").data
+    assert b"Friday mine" in host.get("/host").data
 
 
-def test_the_host_may_play_and_computer_players_fill_seats(signed_in: FlaskClient, app: Flask) -> None:
+def test_the_host_may_play_and_computer_players_fill_seats(host: FlaskClient, app: Flask) -> None:
     fields = form(host_plays="yes", host_name="Hilda", bots="2", name_3=None, email_3=None)
-    response = post(signed_in, "/host/new", **fields)
+    response = post(host, "/host/new", **fields)
     assert response.status_code == 303
     game_id = response.headers["Location"].rsplit("/", 1)[1]
     invites = app_runtime(app).games.invites(game_id)
@@ -72,8 +66,8 @@ def test_the_host_may_play_and_computer_players_fill_seats(signed_in: FlaskClien
         ("Cat", "cat@example.org", False), ("Bot 1", None, True), ("Bot 2", None, True)]
 
 
-def test_a_shuffled_seating_keeps_everyone(signed_in: FlaskClient, app: Flask) -> None:
-    response = post(signed_in, "/host/new", **form(order="shuffled"))
+def test_a_shuffled_seating_keeps_everyone(host: FlaskClient, app: Flask) -> None:
+    response = post(host, "/host/new", **form(order="shuffled"))
     game_id = response.headers["Location"].rsplit("/", 1)[1]
     assert sorted(app_runtime(app).games.current_state(game_id).players) == ["Ann", "Ben", "Cat", "Dan"]
 
@@ -108,10 +102,10 @@ def test_a_shuffled_seating_keeps_everyone(signed_in: FlaskClient, app: Flask) -
     ],
 )
 def test_bad_input_is_shown_next_to_its_field_and_nothing_is_created(
-    signed_in: FlaskClient, app: Flask, fields: dict[str, Any], field: str, message: str
+    host: FlaskClient, app: Flask, fields: dict[str, Any], field: str, message: str
 ) -> None:
     before = dump(app_runtime(app).db)
-    response = post(signed_in, "/host/new", **form(**fields))
+    response = post(host, "/host/new", **form(**fields))
     assert response.status_code == 422
     shown = re.search(rf'id="error-{field}"[^>]*>([^<]*)<', response.get_data(as_text=True))
     assert shown and message in shown.group(1), response.get_data(as_text=True)[:3000]
@@ -120,21 +114,21 @@ def test_bad_input_is_shown_next_to_its_field_and_nothing_is_created(
         k: v for k, v in before.items() if k != "rate_limit_hits"}
 
 
-def test_saboteur_2_takes_two_players(signed_in: FlaskClient, app: Flask) -> None:
-    response = post(signed_in, "/host/new", **form(variant="saboteur2", name_2=None, email_2=None, name_3=None,
+def test_saboteur_2_takes_two_players(host: FlaskClient, app: Flask) -> None:
+    response = post(host, "/host/new", **form(variant="saboteur2", name_2=None, email_2=None, name_3=None,
                                                    email_3=None))
     assert response.status_code == 303
 
 
-def test_the_form_shows_every_policy_of_the_configuration(signed_in: FlaskClient) -> None:
-    page = signed_in.get("/host/new").get_data(as_text=True)
+def test_the_form_shows_every_policy_of_the_configuration(host: FlaskClient) -> None:
+    page = host.get("/host/new").get_data(as_text=True)
     for policy in dataclasses.fields(__import__("pbem.config", fromlist=["PolicyConfig"]).PolicyConfig):
         assert f'name="policy_{policy.name}"' in page
 
 
-def test_creating_without_the_csrf_token_is_refused(signed_in: FlaskClient, app: Flask) -> None:
+def test_creating_without_the_csrf_token_is_refused(host: FlaskClient, app: Flask) -> None:
     fields = form()
-    response = signed_in.post("/host/new", data=fields)
+    response = host.post("/host/new", data=fields)
     assert response.status_code == 400
     assert games(app) == 0
 
@@ -188,20 +182,20 @@ def test_an_admin_sees_every_game(admin_app: Flask) -> None:
     assert client.get(f"/host/games/{one}").status_code == 200
 
 
-def test_the_dashboard_shows_status_whose_turn_and_mail_problems(signed_in: FlaskClient, app: Flask, new_game) -> None:
+def test_the_dashboard_shows_status_whose_turn_and_mail_problems(host: FlaskClient, app: Flask, new_game) -> None:
     game_id = new_game()
-    row = signed_in.get("/host/games.json").get_json()["games"][0]
+    row = host.get("/host/games.json").get_json()["games"][0]
     state = app_runtime(app).games.current_state(game_id)
     assert row["status"] == "active" and row["round"] == 1
     assert row["to_act"] == state.players[state.to_act]
     assert row["deadline"] is not None and row["mail_trouble"] == []
-    page = signed_in.get("/host").get_data(as_text=True)
+    page = host.get("/host").get_data(as_text=True)
     assert "Test mine" in page and state.players[state.to_act] in page
 
 
 @pytest.mark.parametrize("in_list_limit", [db_module.IN_LIST_LIMIT, 1], ids=["together", "in-slices"])
 def test_the_dashboard_tells_each_game_its_own_round_and_mail_trouble(
-    signed_in: FlaskClient, app: Flask, new_game, monkeypatch: pytest.MonkeyPatch, in_list_limit: int
+    host: FlaskClient, app: Flask, new_game, monkeypatch: pytest.MonkeyPatch, in_list_limit: int
 ) -> None:
     monkeypatch.setattr(db_module, "IN_LIST_LIMIT", in_list_limit)
     runtime = app_runtime(app)
@@ -217,44 +211,44 @@ def test_the_dashboard_tells_each_game_its_own_round_and_mail_trouble(
         )
         name = seat.display_name
 
-    rows = {row["id"]: row for row in signed_in.get("/host/games.json").get_json()["games"]}
+    rows = {row["id"]: row for row in host.get("/host/games.json").get_json()["games"]}
 
     assert (rows[troubled]["mail_trouble"], rows[quiet]["mail_trouble"]) == ([name], [])
     assert rows[troubled]["round"] == rows[quiet]["round"] == 1
 
 
 def test_the_dashboard_reads_as_many_statements_for_five_games_as_for_one(
-    signed_in: FlaskClient, app: Flask, new_game
+    host: FlaskClient, app: Flask, new_game
 ) -> None:
     runtime = app_runtime(app)
     new_game()
     runtime.db.memo.clear()  # nothing decoded yet: the states are read too
     with counted(runtime) as for_one:
-        assert len(signed_in.get("/host/games.json").get_json()["games"]) == 1
+        assert len(host.get("/host/games.json").get_json()["games"]) == 1
     for _ in range(4):
         new_game()
     runtime.db.memo.clear()
 
     with counted(runtime) as for_five:
-        listed = signed_in.get("/host/games.json").get_json()["games"]
+        listed = host.get("/host/games.json").get_json()["games"]
 
     assert len(listed) == 5
     assert len(for_five) == len(for_one), for_five
 
 
-def test_the_game_page_shows_the_public_board_log_and_seats(signed_in: FlaskClient, app: Flask, new_game) -> None:
+def test_the_game_page_shows_the_public_board_log_and_seats(host: FlaskClient, app: Flask, new_game) -> None:
     game_id = new_game()
-    page = signed_in.get(f"/host/games/{game_id}").get_data(as_text=True)
+    page = host.get(f"/host/games/{game_id}").get_data(as_text=True)
     assert "<svg" in page and "ann@example.org" in page and "Host actions" in page
-    data = signed_in.get(f"/host/games/{game_id}.json").get_json()
+    data = host.get(f"/host/games/{game_id}.json").get_json()
     assert data["view"]["seat"] is None and "you" not in data["view"]
     assert [seat["name"] for seat in data["seats"]] == ["Ann", "Ben", "Cat"]
     with app_runtime(app).db.read() as session:
         assert session.scalar(select(func.count()).select_from(HostAction)) == 2  # create, start
 
 
-def test_the_engines_options_are_chosen_on_the_form(signed_in: FlaskClient, app: Flask) -> None:
-    response = post(signed_in, "/host/new", **form(option_auto_pick_gold="on", option_digger_gold_cards="diggers"))
+def test_the_engines_options_are_chosen_on_the_form(host: FlaskClient, app: Flask) -> None:
+    response = post(host, "/host/new", **form(option_auto_pick_gold="on", option_digger_gold_cards="diggers"))
     assert response.status_code == 303
     game_id = response.headers["Location"].rsplit("/", 1)[1]
     options = app_runtime(app).games.current_state(game_id).view["options"]
@@ -263,13 +257,13 @@ def test_the_engines_options_are_chosen_on_the_form(signed_in: FlaskClient, app:
 
 
 def test_the_form_says_what_each_rule_option_changes_and_a_host_may_keep_round_secrets(
-    signed_in: FlaskClient, app: Flask
+    host: FlaskClient, app: Flask
 ) -> None:
-    page = signed_in.get("/host/new").get_data(as_text=True)
+    page = host.get("/host/new").get_data(as_text=True)
     assert 'Geologists share gold <span class="tag">Saboteur 2</span>' in page and "Recap private moves" in page
     assert "what each map showed and which cards went face down" in page and "never reveal these" in page
 
-    response = post(signed_in, "/host/new", **form(option_recap_private_moves="off",
+    response = post(host, "/host/new", **form(option_recap_private_moves="off",
                                                    option_geologists_share_gold="on"))
 
     assert response.status_code == 303  # a Saboteur 2 option on a base game is left out, not refused
@@ -277,36 +271,36 @@ def test_the_form_says_what_each_rule_option_changes_and_a_host_may_keep_round_s
     assert options["recap_private_moves"] is False and "geologists_share_gold" not in options
 
 
-def test_an_unknown_option_value_is_shown_next_to_its_field(signed_in: FlaskClient, app: Flask) -> None:
-    response = post(signed_in, "/host/new", **form(option_auto_pick_gold="sometimes"))
+def test_an_unknown_option_value_is_shown_next_to_its_field(host: FlaskClient, app: Flask) -> None:
+    response = post(host, "/host/new", **form(option_auto_pick_gold="sometimes"))
     assert response.status_code == 422 and b'id="error-option_auto_pick_gold"' in response.data
     assert games(app) == 0
 
 
-def upload(signed_in: FlaskClient, deck: bytes, **fields: Any) -> Any:
+def upload(host: FlaskClient, deck: bytes, **fields: Any) -> Any:
     data = {"csrf_token": CSRF, **form(**fields),
             "deck": (io.BytesIO(deck), "deck.toml")}
-    return signed_in.post("/host/new", data=data, content_type="multipart/form-data")
+    return host.post("/host/new", data=data, content_type="multipart/form-data")
 
 
-def test_a_saboteur_2_host_may_bring_their_own_deck(signed_in: FlaskClient, app: Flask) -> None:
+def test_a_saboteur_2_host_may_bring_their_own_deck(host: FlaskClient, app: Flask) -> None:
     from pbem.paths import REPO_ROOT
     deck = (REPO_ROOT / "docs" / "decks" / "saboteur2.toml").read_bytes()
-    response = upload(signed_in, deck, variant="saboteur2")
+    response = upload(host, deck, variant="saboteur2")
     assert response.status_code == 303
     game_id = response.headers["Location"].rsplit("/", 1)[1]
     with app_runtime(app).db.read() as session:
         assert "deck" in session.scalar(select(Game.options).where(Game.public_id == game_id))
 
 
-def test_a_deck_that_is_not_toml_is_shown_next_to_its_field(signed_in: FlaskClient, app: Flask) -> None:
-    response = upload(signed_in, b"[[paths]\nnot toml", variant="saboteur2")
+def test_a_deck_that_is_not_toml_is_shown_next_to_its_field(host: FlaskClient, app: Flask) -> None:
+    response = upload(host, b"[[paths]\nnot toml", variant="saboteur2")
     assert response.status_code == 422 and b'id="error-deck"' in response.data and b"not valid TOML" in response.data
     assert games(app) == 0
 
 
-def test_game_creation_is_rate_limited_per_host(signed_in: FlaskClient, app: Flask) -> None:
-    answers = [post(signed_in, "/host/new", **form(title=f"Mine {n}")).status_code for n in range(11)]
+def test_game_creation_is_rate_limited_per_host(host: FlaskClient, app: Flask) -> None:
+    answers = [post(host, "/host/new", **form(title=f"Mine {n}")).status_code for n in range(11)]
     assert answers == [303] * 10 + [429]
     assert games(app) == 10
 

@@ -19,25 +19,7 @@ from pbem.service.turns.games import PlayerSpec
 from tests.support.games import play_until_turn_of
 from tests.support.mail import mailbox
 from tests.support.tables import TO_THE_GOALS, arrange, build, card_in_hand
-from tests.support.web import post, with_csrf
-
-SIGN_IN_LINK = re.compile(r"https?://\S+/sign-in/\S+")
-
-
-def sign_in_link(runtime: Runtime, email: str) -> str:
-    message = mailbox(runtime, "player_sign_in", to=email)[-1]
-    found = SIGN_IN_LINK.search(message.body_text)
-    assert found, message.body_text
-    return "/sign-in/" + found.group(0).split("/sign-in/", 1)[1]
-
-
-def signed_in(client: FlaskClient, runtime: Runtime, email: str) -> FlaskClient:
-    with_csrf(client)
-    assert post(client, "/sign-in", email=email).status_code == 200
-    path = sign_in_link(runtime, email)
-    assert client.get(path).status_code == 200
-    assert post(client, path).status_code == 303
-    return client
+from tests.support.web import post, sign_in_link, sign_in_player, with_csrf
 
 
 def game_of(players: list[tuple[str, str]], title: str) -> Callable[[Runtime], str]:
@@ -97,7 +79,7 @@ def test_sign_in_links_are_rate_limited_per_mailbox(client: FlaskClient, runtime
 
 def test_signing_out_ends_the_session_for_good(client: FlaskClient, runtime_of: Runtime) -> None:
     game_of([("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")], "Mine")(runtime_of)
-    signed_in(client, runtime_of, "ann@example.org")
+    sign_in_player(client, runtime_of, "ann@example.org")
     with client.session_transaction() as cookie:
         copied = dict(cookie)
 
@@ -110,7 +92,7 @@ def test_signing_out_ends_the_session_for_good(client: FlaskClient, runtime_of: 
 
 def test_a_session_lasts_the_configured_days(client: FlaskClient, runtime_of: Runtime, clock) -> None:
     game_of([("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")], "Mine")(runtime_of)
-    signed_in(client, runtime_of, "ann@example.org")
+    sign_in_player(client, runtime_of, "ann@example.org")
     clock.advance(timedelta(days=runtime_of.config.access.player_session_days, minutes=1))
 
     assert client.get("/my-games").status_code == 401
@@ -137,7 +119,7 @@ def test_my_games_lists_your_turn_first_by_time_left_then_waiting_then_finished(
         for game_id, left in [(later, timedelta(days=3)), (sooner, timedelta(hours=5))]:
             game_pk = select(Game.id).where(Game.public_id == game_id).scalar_subquery()
             session.execute(update(TurnClock).where(TurnClock.game_id == game_pk).values(deadline_at=now + left))
-    signed_in(client, runtime_of, "ann@example.org")
+    sign_in_player(client, runtime_of, "ann@example.org")
 
     page = client.get("/my-games").get_data(as_text=True)
 
@@ -153,7 +135,7 @@ def test_my_games_shows_only_this_mailbox_seats_each_with_its_own_link(
             "Ann and Ben")(runtime_of)
     game_of([("Ben", "ben@example.org"), ("Cat", "cat@example.org"), ("Dee", "dee@example.org")],
             "Ben and Cat")(runtime_of)
-    signed_in(client, runtime_of, "ann@example.org")
+    sign_in_player(client, runtime_of, "ann@example.org")
 
     page = client.get("/my-games").get_data(as_text=True)
 
@@ -167,7 +149,7 @@ def test_my_games_shows_only_this_mailbox_seats_each_with_its_own_link(
 def test_a_replaced_player_no_longer_sees_the_game(client: FlaskClient, runtime_of: Runtime) -> None:
     game_id = game_of([("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")],
                       "Mine")(runtime_of)
-    signed_in(client, runtime_of, "ann@example.org")
+    sign_in_player(client, runtime_of, "ann@example.org")
     assert "Mine" in client.get("/my-games").get_data(as_text=True)
     host = runtime_of.host_access.session_for("host@example.org")
 
@@ -183,7 +165,7 @@ def test_a_replaced_player_no_longer_sees_the_game(client: FlaskClient, runtime_
 def test_preferences_reach_every_running_game_and_new_ones(client: FlaskClient, runtime_of: Runtime) -> None:
     people = [("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")]
     running = game_of(people, "Running")(runtime_of)
-    signed_in(client, runtime_of, "ann@example.org")
+    sign_in_player(client, runtime_of, "ann@example.org")
 
     saved = post(client, "/my-games/preferences", timezone="Europe/Berlin", quiet_hours="22:00-07:30",
                  notify_mode="daily")
@@ -214,7 +196,7 @@ def test_bad_preferences_are_refused_and_change_nothing(
     client: FlaskClient, runtime_of: Runtime, field: str, value: str,
 ) -> None:
     game_of([("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")], "Mine")(runtime_of)
-    signed_in(client, runtime_of, "ann@example.org")
+    sign_in_player(client, runtime_of, "ann@example.org")
     fields = {"timezone": "Europe/Berlin", "quiet_hours": "", "notify_mode": "daily", field: value}
 
     response = post(client, "/my-games/preferences", **fields)
@@ -259,7 +241,7 @@ def test_the_record_counts_finished_rounds_by_dwarf_card_and_the_final_score() -
 
 def test_the_record_page_reveals_nothing_of_the_round_being_played(client: FlaskClient, runtime_of: Runtime) -> None:
     game_of([("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cat", "cat@example.org")], "Mine")(runtime_of)
-    signed_in(client, runtime_of, "ann@example.org")
+    sign_in_player(client, runtime_of, "ann@example.org")
 
     page = client.get("/my-games").get_data(as_text=True)
 

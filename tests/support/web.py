@@ -29,6 +29,7 @@ from tests.support.mail import mailbox
 CSRF = "host-test-csrf-token"
 HOST = "host@example.org"  # the host of the games `new_game` makes
 LINK = re.compile(r"https?://\S+/host/sign-in/\S+")
+SIGN_IN_LINK = re.compile(r"https?://\S+/sign-in/\S+")  # a player's, to My games
 
 
 class CompiledTemplates(BytecodeCache):
@@ -130,6 +131,27 @@ def sign_in(client: FlaskClient, runtime: Runtime, email: str = HOST) -> None:
     path = "/host/" + host_link(runtime, email).split("/host/", 1)[1]
     assert client.get(path).status_code == 200
     assert post(client, path).status_code == 303
+
+
+# -- a player signed in to My games through the emailed link ------------------------------------------
+
+
+def sign_in_link(runtime: Runtime, email: str) -> str:
+    """The path of the latest My games sign-in link emailed to `email`."""
+    message = mailbox(runtime, "player_sign_in", to=email)[-1]
+    found = SIGN_IN_LINK.search(message.body_text)
+    assert found, message.body_text
+    return "/sign-in/" + found.group(0).split("/sign-in/", 1)[1]
+
+
+def sign_in_player(client: FlaskClient, runtime: Runtime, email: str) -> FlaskClient:
+    """Ask for a My games link for `email`, open it and continue; returns the client, signed in."""
+    with_csrf(client)
+    assert post(client, "/sign-in", email=email).status_code == 200
+    path = sign_in_link(runtime, email)
+    assert client.get(path).status_code == 200
+    assert post(client, path).status_code == 303
+    return client
 
 
 # -- a seat's pages ------------------------------------------------------------------------------------
