@@ -22,16 +22,10 @@ from pbem.web.replay import host_replay_page
 from tests.support.database import dump
 from tests.support.games import dig_for_gold, seat_token, store_game
 from tests.support.twins import Twins, hidden_cards
-from tests.support.web import app_runtime
+from tests.support.web import app_runtime, seat_client
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
 HAND_CARD = re.compile(r'<li class="hand-card" data-card="(\d+)">')
-
-
-def signed_in(app: Flask, game_id: str, seat: int) -> FlaskClient:
-    client = app.test_client()
-    assert client.get(f"/play/{seat_token(app_runtime(app), game_id, seat)}").status_code == 303
-    return client
 
 
 def replay_html(client: FlaskClient, game_id: str, step: int | None = None) -> str:
@@ -72,8 +66,8 @@ def test_a_running_replay_shows_each_seat_only_what_it_could_see_at_every_step(a
     states = {}
 
     for seat in range(len(NAMES)):
-        real = signed_in(app, game_id, seat)
-        twin = signed_in(app, twins.twin_ids[seat], seat)
+        real = seat_client(app, game_id, seat)
+        twin = seat_client(app, twins.twin_ids[seat], seat)
         for step in range(0, last + 1, 3):
             seen = replay_html(real, game_id, step)
             twin_seen = replay_html(twin, twins.twin_ids[seat], step)
@@ -103,8 +97,8 @@ def test_the_twin_replay_differs_when_a_seat_looks_at_a_twin_scrambled_for_someo
     twins = Twins(runtime, game_id, len(NAMES), random.Random(3))
     twins.follow()
 
-    real = replay_html(signed_in(app, game_id, 0), game_id, 0)
-    other = replay_html(signed_in(app, twins.twin_ids[1], 0), twins.twin_ids[1], 0)
+    real = replay_html(seat_client(app, game_id, 0), game_id, 0)
+    other = replay_html(seat_client(app, twins.twin_ids[1], 0), twins.twin_ids[1], 0)
 
     assert other.replace(twins.twin_ids[1], game_id) != real
 
@@ -114,7 +108,7 @@ def test_a_running_replay_shows_your_hand_and_role_and_nobody_elses(app: Flask) 
     state = engine.new_game(NAMES[:3], seed=4)
     game_id = store_game(runtime, state)
 
-    page = replay_html(signed_in(app, game_id, 1), game_id, 0)
+    page = replay_html(seat_client(app, game_id, 1), game_id, 0)
 
     assert [int(card) for card in HAND_CARD.findall(page)] == state.hands[1]
     assert "Your hand" in page and "As Ben saw it" in page
@@ -124,7 +118,7 @@ def test_a_running_replay_shows_your_hand_and_role_and_nobody_elses(app: Flask) 
 def test_once_the_game_is_over_every_step_shows_every_hand_role_and_goal(app: Flask) -> None:
     runtime = app_runtime(app)
     game_id = finished_game(runtime)
-    client = signed_in(app, game_id, 2)
+    client = seat_client(app, game_id, 2)
 
     for step in (0, 7, 20):
         state = engine_state_at(runtime, game_id, step)
@@ -144,7 +138,7 @@ def test_once_the_game_is_over_every_step_shows_every_hand_role_and_goal(app: Fl
 def test_the_open_replay_tells_private_events_in_the_third_person(app: Flask) -> None:
     runtime = app_runtime(app)
     game_id = finished_game(runtime)
-    client = signed_in(app, game_id, 0)
+    client = seat_client(app, game_id, 0)
 
     page = replay_html(client, game_id, 1)
 
@@ -183,7 +177,7 @@ def test_steps_are_numbered_from_the_first_snapshot_and_kept_in_range(app: Flask
     rng = random.Random(4)
     for _ in range(5):
         move(runtime, game_id, rng)
-    client = signed_in(app, game_id, 0)
+    client = seat_client(app, game_id, 0)
 
     assert "Step 5 of 5" in replay_html(client, game_id)
     assert "Step 5 of 5" in replay_html(client, game_id, 99)
@@ -200,7 +194,7 @@ def test_round_starts_are_offered_as_jumps(app: Flask) -> None:
     starts = [seq for seq, events in snapshots_events(runtime, game_id) if any(e["type"] == "round_started"
                                                                               for e in events)]
 
-    page = replay_html(signed_in(app, game_id, 0), game_id, starts[1] + 2)
+    page = replay_html(seat_client(app, game_id, 0), game_id, starts[1] + 2)
 
     assert len(starts) == 2
     for number, first in zip((1, 2, 3), [0, *starts], strict=True):
@@ -236,7 +230,7 @@ def test_the_link_opens_the_replay_without_leaving_the_token_in_the_address(app:
 def test_archive_and_replay_file_wait_for_the_end_of_the_game(app: Flask) -> None:
     runtime = app_runtime(app)
     game_id = store_game(runtime, engine.new_game(NAMES[:3], seed=4))
-    client = signed_in(app, game_id, 0)
+    client = seat_client(app, game_id, 0)
 
     assert client.get(f"/table/{game_id}/archive.json").get_json()["error"] == "game_not_over"
     assert client.get(f"/table/{game_id}/replay.html").status_code == 409
@@ -251,7 +245,7 @@ def test_the_archive_holds_every_snapshot_move_event_host_action_and_opened_deal
     rng = random.Random(9)
     while not engine.is_over(move(runtime, game_id, rng, dig_for_gold)):
         pass
-    client = signed_in(app, game_id, 0)
+    client = seat_client(app, game_id, 0)
 
     response = client.get(f"/table/{game_id}/archive.json")
     archive = json.loads(response.data)
@@ -286,7 +280,7 @@ def offline_steps(document: str) -> list[str]:
 def test_the_offline_replay_is_one_self_contained_file_with_every_step(app: Flask) -> None:
     runtime = app_runtime(app)
     game_id = finished_game(runtime)
-    client = signed_in(app, game_id, 1)
+    client = seat_client(app, game_id, 1)
     last = runtime.games.engine_state(game_id)[1]
 
     response = client.get(f"/table/{game_id}/replay.html")
@@ -311,7 +305,7 @@ def test_the_offline_replay_is_one_self_contained_file_with_every_step(app: Flas
 def test_downloads_are_offered_on_the_turn_page_and_the_replay_once_the_game_is_over(app: Flask) -> None:
     runtime = app_runtime(app)
     game_id = finished_game(runtime)
-    client = signed_in(app, game_id, 0)
+    client = seat_client(app, game_id, 0)
 
     table = client.get(f"/table/{game_id}").get_data(as_text=True)
     replay = replay_html(client, game_id)
@@ -325,7 +319,7 @@ def test_downloads_are_offered_on_the_turn_page_and_the_replay_once_the_game_is_
 def test_downloading_changes_nothing(app: Flask) -> None:
     runtime = app_runtime(app)
     game_id = finished_game(runtime)
-    client = signed_in(app, game_id, 0)
+    client = seat_client(app, game_id, 0)
     before = dump(runtime.db)
 
     for path in ("/replay", "/replay?step=3", "/replay.html", "/archive.json", "/rounds/1", "/rounds/1/deal.json"):

@@ -174,6 +174,13 @@ def open_table(client: FlaskClient, runtime: Runtime, game_id: str, seat: int) -
     return response.get_data(as_text=True)
 
 
+def seat_client(app: Flask, game_id: str, seat: int) -> FlaskClient:
+    """A new browser (test client) that opened the seat's fresh link: it holds the seat's cookie."""
+    client = app.test_client()
+    assert client.get(f"/play/{seat_token(app_runtime(app), game_id, seat)}").status_code == 303
+    return client
+
+
 def form_fields(page: str) -> dict[str, str]:
     fields: dict[str, str] = {}
     for name, value in HIDDEN_FIELD.findall(page):
