@@ -12,14 +12,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-import engine
 from pbem.clock import SettableClock
 from pbem.models import OutboxMessage
 from pbem.runtime import Runtime, board_painter
 from tests.support.browser import accessible
-from tests.support.games import Arranged, NewGame, play
+from tests.support.games import Arranged, NewGame
+from tests.support.inbox import ann_reaches_the_gold
 from tests.support.mail import compose_waiting_mail, mailbox
-from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
 
 KINDS = ("game_started", "your_turn", "turn_reminder", "round_digest", "game_over")
 
@@ -28,17 +27,7 @@ KINDS = ("game_started", "your_turn", "turn_reminder", "round_digest", "game_ove
 def a_game_of_every_kind_of_email(runtime: Runtime, arranged_game: Arranged, clock: SettableClock) -> None:
     """Round 1 is won by the diggers (digest, then round 2's turn emails and a reminder); a last round ends the game."""
     for last in (False, True):
-        state = arrange(4, board=TO_THE_GOALS, hands={0: ["straight_ew"]}, gold=(8, 0), turn=0,
-                        roles=["digger", "digger", "saboteur", "digger"])
-        if last:
-            state.round = 3
-        game_id = arranged_game(state)
-        play(runtime, game_id, 0, {"type": "play", "card": card_in_hand(state, 0, "straight_ew"), "x": 7, "y": 0,
-                                   "rotated": False})
-        while (current := runtime.games.engine_state(game_id)[0]).phase == engine.GOLD_PICK:
-            seat = engine.to_act(current)
-            assert seat is not None
-            play(runtime, game_id, seat, {"type": "pick_gold", "value": max(current.offer)})
+        ann_reaches_the_gold(runtime, arranged_game, last_round=last)
         compose_waiting_mail(runtime)
     for _ in range(26):
         clock.advance(timedelta(hours=1))
