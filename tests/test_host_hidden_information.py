@@ -25,7 +25,7 @@ from pbem.models import Game, TurnClock
 from pbem.runtime import Runtime
 from tests.support.games import Chooser, dig_for_gold, store_game
 from tests.support.invites import confirm_path, create_invite, joined_and_confirmed, person, share_link
-from tests.support.twins import Twins, cards_named, hidden_cards, role_paths, stir_things_up
+from tests.support.twins import PAGE_TWIN_GAMES, Twins, cards_named, hidden_cards, role_paths
 from tests.support.web import app_runtime, post, sign_in
 
 AUDIT = re.compile(r'<section class="audit".*?</section>', re.S)
@@ -99,16 +99,9 @@ def this_round(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "view": view}
 
 
-GAMES = [
-    pytest.param(4, 3, engine.bots.choose, 30, "base", id="four-random"),
-    pytest.param(3, 0, dig_for_gold, 30, "base", id="three-digging-through-a-gold-pick"),
-    pytest.param(5, 1, stir_things_up, 30, "saboteur2", id="five-saboteur2-secrets"),
-]
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-@pytest.mark.parametrize(("players", "seed", "choose", "steps", "variant"), GAMES)
+@pytest.mark.parametrize(("players", "seed", "choose", "steps", "variant"), PAGE_TWIN_GAMES)
 def test_host_pages_do_not_change_when_only_hidden_information_changes(
     app: Flask, client: FlaskClient, players: int, seed: int, choose: Chooser, steps: int, variant: str
 ) -> None:

@@ -20,7 +20,7 @@ from pbem.runtime import Runtime
 from pbem.tokens import SpectatorLinkSigner, SpectatorStop
 from tests.support.games import Chooser, dig_for_gold, store_game
 from tests.support.mail import mailbox
-from tests.support.twins import Twins, hidden_cards, stir_things_up
+from tests.support.twins import PAGE_TWIN_GAMES, Twins, hidden_cards
 from tests.support.web import app_runtime, post, sign_in, with_csrf
 
 WATCH = re.compile(r'href="https?://[^"]+(/watch/[^"]+)"')
@@ -41,16 +41,9 @@ def seen(client: FlaskClient, path: str, game_id: str, real_id: str) -> str:
     return CSRF_FIELD.sub(r"\1-\2", response.get_data(as_text=True).replace(game_id, real_id))
 
 
-GAMES = [
-    pytest.param(4, 3, engine.bots.choose, 30, "base", id="four-random"),
-    pytest.param(3, 0, dig_for_gold, 30, "base", id="three-digging-through-a-gold-pick"),
-    pytest.param(5, 1, stir_things_up, 30, "saboteur2", id="five-saboteur2-secrets"),
-]
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-@pytest.mark.parametrize(("players", "seed", "choose", "steps", "variant"), GAMES)
+@pytest.mark.parametrize(("players", "seed", "choose", "steps", "variant"), PAGE_TWIN_GAMES)
 def test_the_spectator_page_does_not_change_when_only_hidden_information_changes(
     app: Flask, client: FlaskClient, players: int, seed: int, choose: Chooser, steps: int, variant: str,
 ) -> None:

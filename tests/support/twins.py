@@ -10,12 +10,14 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
 from pbem.models import Game, RoundCommitment, Seat, Snapshot
 from pbem.runtime import Runtime
+from tests.support.games import dig_for_gold
 from tests.support.tables import scramble_hidden
 
 CARD_ATTRIBUTE = re.compile(r'data-card="(\d+)"')
@@ -194,3 +196,11 @@ def stir_things_up(state: engine.Game, seat: int, rng: random.Random) -> dict[st
     if builds and rng.random() < 0.6:
         return rng.choice(builds)
     return rng.choice(moves)
+
+
+# The games a page's twin test walks: (players, deal seed, how they play, moves to check, variant).
+PAGE_TWIN_GAMES = [
+    pytest.param(4, 3, engine.bots.choose, 30, "base", id="four-random"),
+    pytest.param(3, 0, dig_for_gold, 30, "base", id="three-digging-through-a-gold-pick"),
+    pytest.param(5, 1, stir_things_up, 30, "saboteur2", id="five-saboteur2-secrets"),
+]
