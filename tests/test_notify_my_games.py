@@ -12,8 +12,7 @@ from pbem.config import Config
 from pbem.runtime import Runtime
 from tests.support.database import dump
 from tests.support.receivers import receiver
-from tests.support.web import post
-from tests.test_player_home import signed_in
+from tests.support.web import post, sign_in_player
 
 
 @pytest.fixture
@@ -26,7 +25,7 @@ def config(config: Config) -> Config:
 def test_a_player_adds_an_address_tests_it_and_removes_it(
     client: FlaskClient, runtime_of: Runtime, game_id: str
 ) -> None:
-    signed_in(client, runtime_of, "ann@example.org")
+    sign_in_player(client, runtime_of, "ann@example.org")
     with receiver() as phone:
         added = post(client, "/my-games/notifications", url=phone.url("ntfy", "ann-secret-topic-q7"), turns="yes",
                      results="yes")
@@ -52,7 +51,7 @@ def test_a_player_adds_an_address_tests_it_and_removes_it(
 def test_a_refused_address_is_said_beside_its_field_and_stores_nothing(
     client: FlaskClient, runtime_of: Runtime, game_id: str
 ) -> None:
-    signed_in(client, runtime_of, "ann@example.org")
+    sign_in_player(client, runtime_of, "ann@example.org")
     before = dump(runtime_of.db)
     answer = post(client, "/my-games/notifications", url="https://example.org/hook", turns="yes")
 
@@ -66,7 +65,7 @@ def test_another_players_address_cannot_be_tested_or_removed(
 ) -> None:
     runtime_of.notices.add_address("ben@example.org", "json://127.0.0.1:9/ben")
     [bens] = runtime_of.notices.addresses("ben@example.org")
-    signed_in(client, runtime_of, "ann@example.org")
+    sign_in_player(client, runtime_of, "ann@example.org")
 
     assert post(client, f"/my-games/notifications/{bens.id}/test").status_code == 400
     post(client, f"/my-games/notifications/{bens.id}/remove")

@@ -141,6 +141,7 @@ def table(config: Any, clock: Any, chance: Any) -> Iterator[Table]:
             "seat": ["0", "2"],
             "round_number": ["1"],
             "message_id": [str(message_id)],
+            "address_id": ["1"],  # a notification address: none is stored (they resolve public names only)
             "filename": ["style.css"],
         }
         real_links = [f"/join/{invite_token}", f"/join/confirm/{values['token'][5]}",
