@@ -242,18 +242,7 @@ def _main(page: TurnPage, access: SeatAccess) -> Markup:
         stand_in = dataclasses.replace(page, submission_id=SUBMISSION_HOLE)
         return Markup(render_template("play/_main.html", page=stand_in, access=access, csrf_token=lambda: CSRF_HOLE))
 
-    state = page.state
-    key = (
-        "main",
-        state.game_id,
-        state.seq,
-        page.seat,
-        state.status,
-        state.paused,
-        tuple(state.players),
-        access.url("player.table"),
-    )
-    drawn = runtime().db.memo.get_or_make("fragment", key, draw)
+    drawn = runtime().db.memo.get_or_make("fragment", _fragment_key("main", page, access), draw)
     return Markup(str(drawn).replace(CSRF_HOLE, csrf.csrf_token()).replace(SUBMISSION_HOLE, page.submission_id))
 
 
@@ -261,7 +250,7 @@ def _side(page: TurnPage, access: SeatAccess, settings_open: bool) -> Markup:
     """The side column (you, the seats, the chat, the log, the rounds, the fair deal, the settings), drawn once in
     this process per snapshot, seat, status, pause, names, address form, profile and chat; each look fills in its
     CSRF token."""
-    from pbem.web.chat import chat_panel  # the chat's routes are this blueprint's seat routes: imported when used
+    from pbem.web.chat import chat_panel  # pbem/web/chat.py imports this module: imported when used
 
     chat = chat_panel(access)
 
@@ -270,16 +259,8 @@ def _side(page: TurnPage, access: SeatAccess, settings_open: bool) -> Markup:
         return Markup(render_template("play/_side.html", page=page, access=access, notices=notices,
                                       csrf_token=lambda: CSRF_HOLE))
 
-    state = page.state
-    key = (
-        "side",
-        state.game_id,
-        state.seq,
-        page.seat,
-        state.status,
-        state.paused,
-        tuple(state.players),
-        access.url("player.table"),
+    key = _fragment_key(
+        "side", page, access,
         repr(page.profile),  # every setting shown, and what the time changes in it (away dates, days left)
         chat.drawn,
         chat.last_id,
@@ -289,6 +270,14 @@ def _side(page: TurnPage, access: SeatAccess, settings_open: bool) -> Markup:
     )
     drawn = runtime().db.memo.get_or_make("fragment", key, draw)
     return Markup(str(drawn).replace(CSRF_HOLE, csrf.csrf_token()))
+
+
+def _fragment_key(part: str, page: TurnPage, access: SeatAccess, *more: object) -> tuple[object, ...]:
+    """What a part of the turn page drawn once depends on: the snapshot, the seat, the game's status and pause, the
+    names at the table and the form of address, then `more`."""
+    state = page.state
+    return (part, state.game_id, state.seq, page.seat, state.status, state.paused, tuple(state.players),
+            access.url("player.table"), *more)
 
 
 def _log(state: GameState, profile: SeatProfile) -> Markup:
