@@ -1,6 +1,6 @@
 """The one short mode of every benchmark: `--short` runs it in seconds, on a handful of games.
 
-The test suite runs each benchmark that way, end to end (tests/test_benchmarks_run.py), so a benchmark that no
+The test suite runs each benchmark that way, end to end (tests/bench/test_benchmarks_run.py), so a benchmark that no
 longer starts fails a test. A short run's figures show that the benchmark works, not how fast anything is.
 """
 

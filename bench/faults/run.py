@@ -13,7 +13,7 @@ after), its own mail relay (aiosmtpd), gunicorn masters and `pbem scheduler` pro
 plays games over HTTP with clients that retry a failed move with the same submission id (bench/faults/load.py),
 breaks one thing, and then checks the promise (bench/faults/checks.py): no move lost or applied twice, no email
 lost or sent twice, no 5xx once the fault is over, the outbox drained. It exits 1 if anything was lost or doubled.
-The slow tests (tests/test_faults_processes.py) run the same scenarios with shorter outages.
+The slow tests (tests/faults/test_processes.py) run the same scenarios with shorter outages.
 """
 
 from __future__ import annotations
@@ -378,7 +378,7 @@ SCENARIOS: dict[str, Callable[..., Outcome]] = {
     "worker-kill": worker_kill,
     "two-machines": two_machines,
 }
-# --short: each fault as tests/test_faults_processes.py runs it, with short outages and a few games.
+# --short: each fault as tests/faults/test_processes.py runs it, with short outages and a few games.
 SHORT: dict[str, dict[str, Any]] = {
     "postgres-restart": {"outage": 4, "games": 3, "clients": 3, "before": 3, "after": 3},
     "smtp-outage": {"outage": 6, "tempfail": 4, "games": 3, "clients": 3},

@@ -5,7 +5,7 @@ every step the promises pages and emails make.
 
 It follows every game it sees start (the first, its rematches, the games of invites), and acts on one at a time,
 the one the people at hand look at (a rematch or an invite's game draws them; a rule turns them back).
-`tests/test_service_model.py` runs it briefly in `make test` and at length under `-m exhaustive`.
+`tests/model/test_service_model.py` runs it briefly in `make test` and at length under `-m exhaustive`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Twin games: stored copies of a game that differ only in what one seat cannot know, to show that nothing
-shown to that seat depends on it (tests/test_hidden_information.py explains the comparison)."""
+shown to that seat depends on it (tests/web/test_hidden_information.py explains the comparison)."""
 
 from __future__ import annotations
 

@@ -20,19 +20,11 @@ from pbem.runtime import Runtime
 from pbem.tokens import SpectatorLinkSigner, SpectatorStop
 from tests.support.games import Chooser, dig_for_gold, store_game
 from tests.support.mail import mailbox
+from tests.support.spectators import confirmation_path, spectator_path
 from tests.support.twins import PAGE_TWIN_GAMES, Twins, hidden_cards
 from tests.support.web import app_runtime, post, sign_in, with_csrf
 
-WATCH = re.compile(r'href="https?://[^"]+(/watch/[^"]+)"')
 CSRF_FIELD = re.compile(r'(name="csrf_token" value=")[^"]*(")')
-
-
-def spectator_path(client: FlaskClient, game_id: str, **fields: str) -> str:
-    """The host makes a spectator link on the game's page; its path."""
-    assert post(client, f"/host/games/{game_id}/spectators", **fields).status_code == 303
-    found = WATCH.findall(client.get(f"/host/games/{game_id}").get_data(as_text=True))
-    assert found
-    return found[-1]
 
 
 def seen(client: FlaskClient, path: str, game_id: str, real_id: str) -> str:
@@ -112,11 +104,6 @@ def test_the_table_talk_shows_only_when_the_host_allows_it(
 
     assert "Psst" not in watcher.get(closed).get_data(as_text=True)
     assert "Psst" in watcher.get(open_).get_data(as_text=True)
-
-
-def confirmation_path(runtime: Runtime, email: str) -> str:
-    body = mailbox(runtime, "spectator_confirm", to=email)[-1].body_text
-    return "/watch/confirm/" + re.search(r"/watch/confirm/(\S+)", body).group(1)
 
 
 def subscribe(watcher: FlaskClient, runtime: Runtime, path: str, email: str) -> None:

@@ -2,7 +2,7 @@
 from the repository root, and must finish and print its figures, each a number. A short run is a few seconds on
 a handful of games (bench/short.py); its figures say nothing about speed, and no test here asserts one (the
 machines are shared and noisy). The benchmarks that need PostgreSQL take PBEM_TEST_DATABASE_URL, using a scratch
-schema of their own; the fault run starts its own private cluster, as tests/test_faults_processes.py does."""
+schema of their own; the fault run starts its own private cluster, as tests/faults/test_processes.py does."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 from tests.support.database import POSTGRES_URL
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 NUMBER = r"(-?[0-9][0-9,]*(?:\.[0-9]+)?)"
 needs_postgres = pytest.mark.skipif(not POSTGRES_URL, reason="PBEM_TEST_DATABASE_URL is not set")
 # Where PostgreSQL is given, the benchmarks that take it optionally measure it too.

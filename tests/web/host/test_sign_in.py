@@ -160,7 +160,7 @@ def test_a_link_request_without_the_csrf_token_is_refused(client: FlaskClient, a
 
 @pytest.fixture
 def admins_only(config: Config, clock, chance) -> Flask:
-    """Production: development with the mail catcher lets anyone host (tests/test_dev_hosting.py)."""
+    """Production: development with the mail catcher lets anyone host (tests/app/test_dev_hosting.py)."""
     access = AccessConfig(game_creators="admins", admin_emails=("boss@example.org",))
     yield from built_app(dataclasses.replace(config, mode="production", access=access), clock, chance)
 

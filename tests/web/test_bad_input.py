@@ -2,7 +2,7 @@
 names and titles, requests too large to read; and a server on https says so (HSTS), while production refuses
 plain http unless a test set-up asks for it.
 
-The walk of every route with hostile input is tests/test_routes_fuzz.py; these are the cases it found, each
+The walk of every route with hostile input is tests/web/test_routes_fuzz.py; these are the cases it found, each
 stated as the rule it breaks.
 """
 

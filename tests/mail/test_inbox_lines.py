@@ -3,7 +3,7 @@
 The subject is the game's own for every email of a game (Gmail, Apple Mail and Outlook group by it, with the
 References and Thread-Topic headers); what an email wants is its inbox line: the first line of the text part,
 repeated hidden at the top of the HTML part, which the clients show under the subject (docs/email.md). The sender's
-name says it too (tests/test_mail_inbox_rows.py).
+name says it too (tests/mail/test_inbox_rows.py).
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ pytestmark = [
 ]
 
 NAMES = ["Ann", "Ben", "Cat"]
-# Seeds whose tunnellers reach the gold in round 1 (tests/test_browser_round_end.py).
+# Seeds whose tunnellers reach the gold in round 1 (tests/browser/test_round_end.py).
 WINNING_GAMES = {"base": (6, {"auto_pick_gold": True}), "saboteur2": (2, {})}
 MISSING_CHECKER = (
     "The Nu HTML checker is missing ({}): `make test` installs it (Java from the Makefile's SYSTEM_PACKAGES, "

@@ -9,7 +9,7 @@ from pathlib import Path
 from pbem.paths import TEMPLATES_DIR
 from pbem.service.emails import LETTERS, PLAYER_DAILY, SPECTATOR_ROUND_END, OwnLetter
 
-PBEM = Path(__file__).resolve().parents[1] / "pbem"
+PBEM = Path(__file__).resolve().parents[2] / "pbem"
 
 
 def test_every_kind_has_a_text_and_an_html_template_and_every_template_a_kind() -> None:

@@ -20,11 +20,11 @@ from pbem.service.host.rematch import rematch_title
 from pbem.service.turns.games import MAX_TITLE
 from tests.support.games import PEOPLE, Arranged, NewGame, play_moves
 from tests.support.mail import mailbox
+from tests.support.spectators import confirmation_path, spectator_path
 from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
 from tests.support.web import open_table, post, with_csrf
-from tests.test_spectators import confirmation_path, spectator_path
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 GUESSED_PLURAL = re.compile(r"[A-Za-z]\(s\)")  # "nugget(s)"
 URL_LINE = re.compile(r"\s*https?://\S+")
 LONGEST_LINE = 78
