@@ -1,0 +1,88 @@
+"""Translating a message into the reader's language: the one set of functions for Python code and templates.
+
+The reader's language is the one forced by `in_language` (an email to a seat, rendered by the scheduler or
+a request), else the request's (Flask-Babel's locale selector, pbem/i18n/web.py), else English. Messages are
+%-formatted like Flask-Babel's: `gettext("%(name)s plays", name=...)`, so translators see whole sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+import flask_babel
+from babel import Locale
+from babel.support import LazyProxy
+from flask import current_app, has_request_context
+
+from pbem.i18n.catalogues import translations
+from pbem.i18n.languages import DEFAULT_LANGUAGE, supported
+
+_forced: ContextVar[str | None] = ContextVar("pbem_language", default=None)
+
+
+def current_language() -> str:
+    """The code of the language being written in now ("de", "en", "ko")."""
+    forced = _forced.get()
+    if forced is not None:
+        return forced
+    if has_request_context() and "babel" in current_app.extensions:
+        locale = flask_babel.get_locale()
+        if locale is not None:
+            return supported(str(locale)) or DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
+
+
+def current_locale() -> Locale:
+    """The current language as a Babel Locale, for babel.dates and babel.numbers."""
+    return Locale.parse(current_language())
+
+
+@contextmanager
+def in_language(code: str | None) -> Iterator[str]:
+    """Write in `code` inside the block (an unsupported or missing code: the server's default, English), in a
+    request or outside one (the scheduler's emails); nests, and restores the language before it on leaving."""
+    language = supported(code) or DEFAULT_LANGUAGE
+    token = _forced.set(language)
+    try:
+        with flask_babel.force_locale(language):  # Flask-Babel's own formatters agree, where an app is current
+            yield language
+    finally:
+        _forced.reset(token)
+
+
+def gettext(message: str, **variables: Any) -> str:
+    text = translations(current_language()).gettext(message)
+    return text % variables if variables else text
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """The form for `num` ("%(num)d cards" gets num itself unless given)."""
+    variables.setdefault("num", num)
+    return translations(current_language()).ngettext(singular, plural, num) % variables
+
+
+def pgettext(context: str, message: str, **variables: Any) -> str:
+    """`message` in `context` ("card", "Map"): one English word, two meanings, two translations."""
+    text = translations(current_language()).pgettext(context, message)
+    return text % variables if variables else text
+
+
+def npgettext(context: str, singular: str, plural: str, num: int, **variables: Any) -> str:
+    variables.setdefault("num", num)
+    return translations(current_language()).npgettext(context, singular, plural, num) % variables
+
+
+def lazy_gettext(message: str, **variables: Any) -> LazyProxy:
+    """Translated when used (a module constant read by readers of different languages)."""
+    return LazyProxy(gettext, message, enable_cache=False, **variables)
+
+
+def lazy_ngettext(singular: str, plural: str, num: int, **variables: Any) -> LazyProxy:
+    return LazyProxy(ngettext, singular, plural, num, enable_cache=False, **variables)
+
+
+def lazy_pgettext(context: str, message: str, **variables: Any) -> LazyProxy:
+    return LazyProxy(pgettext, context, message, enable_cache=False, **variables)
