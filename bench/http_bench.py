@@ -46,7 +46,7 @@ def set_up(runtime: Any, games: int, seed: int, late_games: int = 0, chat: int =
 
     import engine
     from pbem.models import Game
-    from pbem.service.turns.games import PlayerSpec
+    from pbem.service.turns.values import PlayerSpec
 
     rng = random.Random(seed)
     # Setting up need not wait for the disk at each commit (the server's own connections still do).
@@ -136,7 +136,7 @@ def late_game(runtime: Any, title: str, rng: random.Random, chat: int) -> str:
     from pbem.models import ChatMessage
     from pbem.service.rows import find_game
     from pbem.service.talk.chat import add_message
-    from pbem.service.turns.games import PlayerSpec
+    from pbem.service.turns.values import PlayerSpec
 
     players = [PlayerSpec(name, f"{name.lower()}@example.org") for name in TEN]
     game_id = runtime.games.create_game(title=title, players=players, host_email="host@example.org")

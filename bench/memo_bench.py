@@ -29,7 +29,7 @@ from pbem import create_app
 from pbem.config import Config
 from pbem.memo import CAPACITY
 from pbem.migrate import upgrade
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
 
 SIX = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")]

@@ -38,7 +38,7 @@ from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.models import Base, Game, Seat, Snapshot
 from pbem.runtime import Runtime
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu"]

@@ -25,7 +25,7 @@ from pbem.clock import SystemClock
 from pbem.config import Config
 from pbem.models import Base
 from pbem.runtime import build_runtime
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 
 PLAYERS = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Bo", "Cy", "Di", "Ed")]
 

@@ -198,7 +198,7 @@ def both(first: Callable[[], Reply], second: Callable[[], Reply]) -> list[Reply]
 
 
 def create_games(runtime: Any, count: int, rng: random.Random) -> list[tuple[str, list[str]]]:
-    from pbem.service.turns.games import PlayerSpec
+    from pbem.service.turns.values import PlayerSpec
 
     games = []
     for number in range(count):

@@ -43,7 +43,7 @@ from pbem.clock import SystemClock
 from pbem.config import Config
 from pbem.models import Base
 from pbem.runtime import build_runtime
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from pbem.web.turn_page import new_submission_id
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"

@@ -30,7 +30,7 @@ from pbem.config import Config
 from pbem.models import Base, Game, Seat, TurnClock
 from pbem.models.games import new_public_id
 from pbem.runtime import build_runtime
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 PLAYERS = [PlayerSpec(name, f"{name.lower()}@example.org") for name in ("Ann", "Bo", "Cy")]

@@ -24,7 +24,7 @@ from pbem.migrate import upgrade
 from pbem.runtime import Runtime, build_runtime
 from pbem.scheduler import build_scheduler
 from pbem.service.turns.bots import start_demo
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from pbem.variants import load_deck, variant_choices
 from pbem.web.app_context import EXTENSION_KEY
 

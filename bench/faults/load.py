@@ -69,7 +69,7 @@ class TableGame:
 
 def create_games(runtime: Any, count: int, rng: random.Random, *, seats: tuple[int, int] = (3, 4),
                  label: str = "Fault") -> list[TableGame]:
-    from pbem.service.turns.games import PlayerSpec
+    from pbem.service.turns.values import PlayerSpec
 
     games = []
     for number in range(count):

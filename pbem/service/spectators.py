@@ -36,7 +36,8 @@ from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.rows import find_game
 from pbem.service.talk.chat import ChatService
 from pbem.service.talk.chat_lines import ChatLine
-from pbem.service.turns.games import GameService, GameState, HistoryEntry
+from pbem.service.turns.games import GameService
+from pbem.service.turns.values import GameState, HistoryEntry
 from pbem.tokens import SpectatorConfirmation, SpectatorLinkSigner, SpectatorStop
 
 PER_MAILBOX = Limit("spectator_confirm_mailbox", count=3, window=timedelta(days=1))

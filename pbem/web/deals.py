@@ -16,7 +16,7 @@ from werkzeug.exceptions import NotFound
 
 from pbem.service.history.chronicle import RoundStory
 from pbem.service.history.fairness import SealedRound
-from pbem.service.turns.games import GameState
+from pbem.service.turns.values import GameState
 from pbem.web.app_context import runtime
 from pbem.web.player import seat_pages
 from pbem.web.seat_access import SeatAccess, off_the_address_bar, seat_routes

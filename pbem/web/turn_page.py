@@ -25,7 +25,7 @@ from pbem.models import GameStatus
 from pbem.results_text import gold_unit, outcome, payout_line, share_line, theft_line
 from pbem.service.seats.seats import SeatProfile
 from pbem.service.timing.deadlines import policy, turn_deadline
-from pbem.service.turns.games import GameState, HistoryEntry
+from pbem.service.turns.values import GameState, HistoryEntry
 from pbem.times import ago, local_time, until
 from pbem.web.hand_reasons import Unplayable, unplayable_reason
 from pbem.web.moves import MoveGroup, goal_names, group_moves, join_words

@@ -15,7 +15,7 @@ from pbem.models import OutboxMessage
 from pbem.runtime import Runtime
 from pbem.scheduler import MISFIRE_GRACE_SECONDS, build_scheduler
 from pbem.scheduler.jobs import jobs
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 
 
 @pytest.mark.parametrize(("kind", "expected"), [("background", BackgroundScheduler), ("blocking", BlockingScheduler)])

@@ -28,7 +28,7 @@ from pbem.clock import SettableClock
 from pbem.config import AccessConfig, Config
 from pbem.migrate import upgrade
 from pbem.runtime import Runtime
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
 from tests.support.database import BASE_URL, START, TEST_SECRET
 from tests.support.mail import free_port

@@ -26,7 +26,7 @@ from pbem.mail.smtp import SmtpBackend
 from pbem.mail.status import seat_mail_status
 from pbem.models import Game, OutboxMessage
 from pbem.runtime import Runtime, build_runtime
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.games import PEOPLE, NewGame, play_moves
 from tests.support.mail import (
     ReceivedMail,

@@ -20,7 +20,7 @@ from pbem.runtime import Runtime
 from pbem.service.events import describe, is_visible
 from pbem.service.letters.daily import queue_due_daily_digests
 from pbem.service.letters.host_notices import enqueue_stalling_notice
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.games import PEOPLE, Arranged, NewGame, play_moves
 from tests.support.mail import bodies, compose_waiting_mail, digest_seats, flat, mailbox
 from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand

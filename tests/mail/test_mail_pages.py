@@ -22,7 +22,7 @@ from pbem.config import Config
 from pbem.mail.deliver import Deliverer
 from pbem.models import OutboxMessage, Seat
 from pbem.runtime import Runtime, board_painter
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
 from pbem.web.security import CONTENT_SECURITY_POLICY
 from tests.support.browser import LiveServer

@@ -20,7 +20,7 @@ from pbem.config import Config
 from pbem.errors import ValidationError
 from pbem.models import Game, Notice, NotificationAddress, OutboxMessage, RoundCommitment
 from pbem.runtime import Runtime, build_runtime
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.database import dump
 from tests.support.games import PEOPLE, play, play_until_turn_of, random_move, seat_to_act, store_game
 from tests.support.receivers import Arrived, Receiver, receiver

@@ -24,7 +24,7 @@ from pbem.service.turns.bots import (
     seat_events,
     start_demo,
 )
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.games import BOT_DELAY, PEOPLE, play_bots, random_move
 from tests.support.mail import mailbox
 from tests.support.tables import scramble_hidden

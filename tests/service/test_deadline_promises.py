@@ -12,7 +12,7 @@ from sqlalchemy import select
 from pbem.clock import SettableClock
 from pbem.models import Game, Seat, TurnClock
 from pbem.runtime import Runtime
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.mail import flat, mailbox
 from tests.support.web import form_fields, open_table, post, sign_in_player
 

@@ -17,7 +17,7 @@ from pbem.runtime import Runtime
 from pbem.seat_link import SeatLink
 from pbem.service.host.host_access import HostSession
 from pbem.service.seats.fresh_links import PER_CLIENT, PER_SEAT, FreshLink
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.database import dump
 from tests.support.games import PEOPLE, NewGame, seat_token
 

@@ -26,10 +26,10 @@ from pbem.errors import (
 from pbem.models import Game, HostAction, OutboxMessage, Seat, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import describe, is_visible
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.database import dump
 from tests.support.games import PEOPLE, NewGame, play_moves, random_move
-from tests.support.mail import compose_waiting_mail
+from tests.support.mail import compose_waiting_mail, listed_items
 
 NAMES = ["Ann", "Ben", "Cat"]
 
@@ -203,7 +203,7 @@ def test_the_next_player_is_emailed_what_they_may_see(runtime: Runtime, new_game
         visible = [line for s in since for line in describe([e for e in s.events if is_visible(e, seat)], NAMES, seat)]
         hidden = [engine.describe_event(e, NAMES) for s in history for e in s.events
                   if not is_visible(e, seat)]
-        listed = [line[4:] for line in email.body_text.splitlines() if line.startswith("  - ")]
+        listed = listed_items(email.body_text)
         assert listed == visible
         assert not [line for line in hidden if line not in visible and line in email.body_text]
         assert not [line for line in hidden if line not in visible and line in email.body_html]

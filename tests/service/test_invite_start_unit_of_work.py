@@ -21,7 +21,7 @@ from pbem.runtime import Runtime, build_runtime
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.invite_views import InviteSettings
 from pbem.service.host.invites import STARTED
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.database import dump
 from tests.support.invites import confirm_path
 from tests.support.web import HOST

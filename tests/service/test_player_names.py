@@ -12,7 +12,7 @@ from pbem.runtime import Runtime
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.invite_views import InviteSettings
 from pbem.service.turns.bots import start_demo
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 
 
 @pytest.mark.parametrize("name", ["You", "you", " YOU ", "Someone", "yourself"])

@@ -11,7 +11,7 @@ import engine
 from pbem.clock import SettableClock
 from pbem.models import Game, OutboxMessage, Seat, TurnClock
 from pbem.runtime import Runtime
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.database import START, at
 from tests.support.games import PEOPLE, NewGame
 from tests.support.mail import flat, mailbox

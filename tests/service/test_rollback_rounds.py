@@ -15,7 +15,7 @@ from sqlalchemy import select
 import engine
 from pbem.models import Game, RoundCommitment, Snapshot
 from pbem.runtime import Runtime
-from pbem.service.turns.games import SERVER
+from pbem.service.turns.values import SERVER
 from tests.support.database import dump
 from tests.support.games import dig_one_move, seat_token
 from tests.support.web import post

@@ -8,7 +8,7 @@ import pytest
 
 from pbem.errors import GameNotFound, SeatNotFound, ValidationError
 from pbem.service.timing.deadlines import turn_deadline
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.database import dump
 from tests.support.games import PEOPLE, NewGame
 

@@ -17,7 +17,7 @@ from pbem.models import Game, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.turns import bots, timeouts
 from pbem.service.turns.bots import BOT_LEASE, due_bot_turns, start_demo
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.games import BOT_DELAY, PEOPLE, NewGame, play_bots, snapshot_count
 from tests.support.mail import mailbox
 

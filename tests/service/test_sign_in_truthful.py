@@ -19,7 +19,7 @@ from pbem.config import AccessConfig, Config
 from pbem.runtime import Runtime
 from pbem.service.players.access import PER_MAILBOX
 from pbem.service.seats.fresh_links import PER_SEAT
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.database import counted
 from tests.support.games import seat_token
 from tests.support.mail import mailbox

@@ -20,7 +20,7 @@ from sqlalchemy import update
 import engine
 from pbem.models import Game
 from pbem.runtime import Runtime
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.database import counted
 from tests.support.games import play_moves, seat_to_act, seat_token
 from tests.support.web import form_fields, page_moves

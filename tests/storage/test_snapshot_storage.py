@@ -9,7 +9,7 @@ from sqlalchemy import select, text
 
 from pbem import snapshot_codec
 from pbem.models import Snapshot
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.games import play_moves
 
 TEN = [PlayerSpec(name, f"{name.lower()}@example.org") for name in "Ann Ben Cat Dan Eve Fay Gus Hal Ivy Jon".split()]

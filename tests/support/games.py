@@ -16,7 +16,7 @@ import engine
 from pbem.models import Game, Seat, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.turns.bots import play_due_bot_turns
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 
 NewGame = Callable[..., str]  # the `new_game` fixture
 Arranged = Callable[..., str]  # the `arranged_game` fixture

@@ -175,6 +175,23 @@ def flat(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
+def listed_items(text: str, mark: str = "  - ") -> list[str]:
+    """The items of a text part's lists (lines beginning `mark`), each whole again where the wrapping broke it: its
+    continuation lines are indented as far as the item's first word (pbem/mail/plain_text.py)."""
+    items: list[str] = []
+    hanging = " " * len(mark)
+    in_item = False
+    for line in text.splitlines():
+        if line.startswith(mark):
+            items.append(line[len(mark):])
+            in_item = True
+        elif in_item and line.startswith(hanging) and line.strip():
+            items[-1] += " " + line.strip()
+        else:
+            in_item = False
+    return items
+
+
 def mailbox(runtime: Runtime, kind: str | None = None, to: str | None = None) -> list[OutboxMessage]:
     """The outbox, oldest first, optionally of one kind or to one address, with the turn emails still waiting
     composed as the deliverer would compose them now."""

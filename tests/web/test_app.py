@@ -12,7 +12,7 @@ from pbem.chance import SeededChance
 from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.errors import InvalidMove, PbemError, StaleTurn
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.database import dump
 from tests.support.games import PEOPLE
 from tests.support.web import app_runtime

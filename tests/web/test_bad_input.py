@@ -25,7 +25,7 @@ from pbem.models import ChatMessage, Game, Seat
 from pbem.runtime import Runtime
 from pbem.service.host.host_access import HostSession
 from pbem.service.text import clean_line
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.database import TEST_SECRET, dump
 from tests.support.games import play_moves, store_game
 from tests.support.mail import mailbox

@@ -15,7 +15,7 @@ import engine
 from pbem.models import Game, OutboxMessage, Seat, TurnClock
 from pbem.runtime import Runtime
 from pbem.service.players.record import Record, game_record
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.games import play_until_turn_of
 from tests.support.mail import mailbox
 from tests.support.tables import TO_THE_GOALS, arrange, build, card_in_hand

@@ -17,7 +17,7 @@ from pbem.mail.plain_text import wrapped
 from pbem.paths import TEMPLATES_DIR
 from pbem.runtime import Runtime
 from pbem.service.host.rematch import rematch_title
-from pbem.service.turns.games import MAX_TITLE
+from pbem.service.turns.values import MAX_TITLE
 from tests.support.games import PEOPLE, Arranged, NewGame, play_moves
 from tests.support.mail import mailbox
 from tests.support.spectators import confirmation_path, spectator_path

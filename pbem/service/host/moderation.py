@@ -44,8 +44,9 @@ from pbem.service.seats.address_changes import INVALID, MAX_AGE, AddressChangeLi
 from pbem.service.snapshots import seat_view, state_at
 from pbem.service.talk.chat import post_system_line
 from pbem.service.text import clean_email, clean_name, visible_text
-from pbem.service.turns.games import MAX_NAME, GameService
+from pbem.service.turns.games import GameService
 from pbem.service.turns.turn_controls import hand_over
+from pbem.service.turns.values import MAX_NAME
 
 MAX_REASON = 500
 # How often one seat's address may be asked to confirm a correction.

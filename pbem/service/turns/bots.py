@@ -31,8 +31,9 @@ from pbem.models import Game, GameStatus, Seat, Snapshot, TurnClock
 from pbem.models.row_writes import rows_changed
 from pbem.service.events import visible_events
 from pbem.service.rows import lock_game
-from pbem.service.turns.games import SERVER, GameService, PlayerSpec, server_submission_id
+from pbem.service.turns.games import GameService
 from pbem.service.turns.refused_moves import hold_for_host
+from pbem.service.turns.values import SERVER, PlayerSpec, server_submission_id
 
 log = logging.getLogger(__name__)
 

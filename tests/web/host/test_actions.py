@@ -16,7 +16,7 @@ import engine
 from pbem.models import Game, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.snapshots import latest_state
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.database import dump
 from tests.support.games import play_moves, seat_token
 from tests.support.mail import mailbox

@@ -19,7 +19,7 @@ from pbem.errors import RateLimited
 from pbem.models import Game, HostAction, OutboxMessage, Seat
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.hosting import PER_HOST_GAMES
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from pbem.web.host.actions import GAME_ACTIONS, SEAT_ACTIONS
 from pbem.web.host.forms import policy_fields
 from tests.support.database import counted, dump

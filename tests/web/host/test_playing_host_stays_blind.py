@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from pbem.models import Game
 from pbem.runtime import Runtime
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from tests.support.database import dump
 from tests.support.games import seat_token
 from tests.support.mail import mailbox
