@@ -152,11 +152,10 @@ class Snapshot(Base):
 
     __tablename__ = "snapshots"
     __table_args__ = (
-        # The key is also the final guard against two moves building on the same state.
+        # The key is also the final guard against two moves building on the same state: a retried submission
+        # loses to its first attempt there and then finds it by its source, seat and id, among its game's rows
+        # (no index of its own: docs/performance.md, Storage per turn).
         PrimaryKeyConstraint("game_id", "seq"),
-        # A retried submission finds the result of its first attempt. Ids are unique per source and seat: whatever
-        # id a player's form sends, it can never collide with the server's own or another seat's.
-        UniqueConstraint("game_id", "source", "actor_seat", "submission_id"),
         CheckConstraint(one_of("source", SNAPSHOT_SOURCES), name="source"),
     )
 

@@ -16,6 +16,7 @@ import engine
 from pbem import snapshot_codec
 from pbem.db import Database
 from pbem.migrate import alembic_config, upgrade
+from tests.support.migrations import a_game_row
 
 BEFORE = "0016_deadlines_and_holders"
 PACKED = "0017_packed_snapshots"
@@ -32,19 +33,6 @@ def bot_snapshots(players: int, variant: str, seed: int) -> list[tuple[dict[str,
         state, events = engine.apply_move(state, seat, move)
         rows.append((state.to_dict(), move, events))
     return rows
-
-
-def a_game_row(connection: sa.Connection) -> int:
-    """A `games` row as revision 0016 has the table: every required column given a plain value."""
-    games = sa.Table("games", sa.MetaData(), autoload_with=connection)
-    values: dict[str, Any] = {}
-    for column in games.columns:
-        if column.nullable or column.server_default is not None or column.primary_key:
-            continue
-        python = column.type.python_type if not isinstance(column.type, sa.JSON) else dict
-        values[column.name] = {int: 0, str: "x", bool: False, dict: {}, list: [], datetime: WHEN}[python]
-    values.update(status="active", variant="saboteur2")
-    return int(connection.execute(games.insert().values(values).returning(games.c.id)).scalar_one())
 
 
 def old_snapshots(stored: Any) -> sa.TableClause:

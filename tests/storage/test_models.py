@@ -30,15 +30,22 @@ def test_two_snapshots_cannot_share_a_sequence_number(database: Database, clock:
         session.add(Snapshot(game_id=game_id, seq=0, state={}, move=None, events=[], created_at=clock.now()))
 
 
-def test_a_submission_id_is_used_once_per_seat_and_source(database: Database, clock: SettableClock) -> None:
+def test_the_table_not_the_submission_id_is_the_key(database: Database, clock: SettableClock) -> None:
+    """A retry loses to its first attempt on (game, seq); an id sent again on a later table is a row of its own."""
     game_id = add_game(database, clock)
     with database.write() as session:
         session.add(Snapshot(game_id=game_id, seq=1, state={}, move={}, events=[], submission_id="s-1",
                              source="player", actor_seat=0, created_at=clock.now()))
 
     with pytest.raises(IntegrityError), database.write() as session:
+        session.add(Snapshot(game_id=game_id, seq=1, state={}, move={}, events=[], submission_id="s-1",
+                             source="player", actor_seat=0, created_at=clock.now()))
+    with database.write() as session:
         session.add(Snapshot(game_id=game_id, seq=2, state={}, move={}, events=[], submission_id="s-1",
                              source="player", actor_seat=0, created_at=clock.now()))
+
+    with database.read() as session:
+        assert session.scalars(select(Snapshot.seq).where(Snapshot.submission_id == "s-1")).all() == [1, 2]
 
 
 def test_the_servers_ids_never_collide_with_a_players(database: Database, clock: SettableClock) -> None:
