@@ -17,6 +17,7 @@ from pbem.models import Base, Game, OutboxMessage, Seat, TurnClock
 from pbem.paths import REPO_ROOT
 from pbem.runtime import build_runtime
 from tests.support.database import BASE_URL, TEST_SECRET
+from tests.support.games import link_token
 from tests.support.mail import SmtpServer, free_port
 
 
@@ -53,7 +54,7 @@ def games_and_mail(config_file: Path) -> tuple[list[Game], list[OutboxMessage]]:
 def seat_of(config_file: Path, link: str) -> int:
     runtime = build_runtime(load_config(config_file, environ={}))
     try:
-        return runtime.games.resolve_link(link.rsplit("/", 1)[1]).seat
+        return runtime.games.resolve_link(link_token(link)).seat
     finally:
         runtime.close()
 

@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pbem.mail.deliver import Deliverer
 from pbem.runtime import Runtime
 from tests.support.browser import VIEWPORTS, LiveServer, accessible, delivered_to, save_screenshot, sign_in_page
+from tests.support.games import link_token
 from tests.support.mail import SmtpServer
 from tests.support.web import HOST
 
@@ -134,7 +135,7 @@ def test_three_people_join_by_the_link_confirm_by_email_and_the_first_plays(
     shoot(host, "game")
 
     runtime: Runtime = live_server.runtime
-    game_id = host.url.rsplit("/", 1)[1]
+    game_id = link_token(host.url)
     first = runtime.games.current_state(game_id).to_act
     name, email = friends[first]
     [started] = [body for body in delivered_to(smtp_server, smtp_deliverer, email) if SEAT_LINK.search(body)]

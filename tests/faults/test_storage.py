@@ -31,6 +31,7 @@ from pbem.runtime import Runtime
 from pbem.service.turns.values import PlayerSpec
 from pbem.web.app_context import EXTENSION_KEY
 from tests.support.database import BASE_URL, START, TEST_SECRET
+from tests.support.games import link_token
 from tests.support.mail import free_port
 
 HIDDEN_FIELD = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
@@ -98,7 +99,7 @@ def open_table(database: Path, tmp_path: Path) -> Iterator[Table]:
     game_id = runtime.games.create_game(title="Storage", players=PLAYERS, host_email="host@example.org")
     runtime.games.start_game(game_id)
     to_act = next(invite for invite in runtime.games.invites(game_id) if invite.seat == 0)
-    token = to_act.link.rsplit("/", 1)[1]
+    token = link_token(to_act.link)
     client = app.test_client()
     page = client.get(f"/play/{token}", follow_redirects=True).get_data(as_text=True)
     yield Table(client, runtime, database, game_id, token, hidden_fields(page))

@@ -27,7 +27,7 @@ from pbem.mail.status import seat_mail_status
 from pbem.models import Game, OutboxMessage
 from pbem.runtime import Runtime, build_runtime
 from pbem.service.turns.values import PlayerSpec
-from tests.support.games import PEOPLE, NewGame, play_moves
+from tests.support.games import PEOPLE, NewGame, link_token, play_moves
 from tests.support.mail import (
     ReceivedMail,
     SelfSignedCertificate,
@@ -116,7 +116,7 @@ def test_the_link_in_each_email_opens_the_recipients_own_seat(
         html = mail.message.get_body(("html",)).get_content()
         [link] = set(LINK.findall(text))
         assert f'href="{link}"' in html
-        opened = runtime.games.resolve_link(link.rsplit("/", 1)[1])
+        opened = runtime.games.resolve_link(link_token(link))
         assert (opened.game_id, opened.seat) == (game_id, seats[mail.rcpt_tos[0]])
 
 

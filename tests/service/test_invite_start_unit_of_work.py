@@ -23,6 +23,7 @@ from pbem.service.host.invite_views import InviteSettings
 from pbem.service.host.invites import STARTED
 from pbem.service.turns.values import PlayerSpec
 from tests.support.database import dump
+from tests.support.games import link_token
 from tests.support.invites import confirm_path
 from tests.support.web import HOST
 
@@ -39,14 +40,14 @@ def open_invite(runtime: Runtime, *, places: int, auto_start: bool = False) -> t
         title="Open mine", variant="base", options=None, policies={}, places=places, bots=0, seat_order="joined",
         auto_start=auto_start, players_may_rematch=True, host_name=None,
     ))
-    return invite_id, runtime.invites.detail(invite_id, THE_HOST).link.rsplit("/", 1)[1]
+    return invite_id, link_token(runtime.invites.detail(invite_id, THE_HOST).link)
 
 
 def joined(runtime: Runtime, token: str, name: str) -> str:
     """`name` joins (from a client of their own); the token of the confirmation link they are emailed."""
     email = f"{name.lower()}@example.org"
     runtime.invites.join(token, name, email, "Europe/Paris", client=f"client-of-{name}")
-    return confirm_path(runtime, email).rsplit("/", 1)[1]
+    return link_token(confirm_path(runtime, email))
 
 
 def confirmed(runtime: Runtime, token: str, *names: str) -> None:
@@ -167,7 +168,7 @@ def test_a_confirmation_that_fills_a_game_which_cannot_start_keeps_the_place_and
     confirmed(runtime, token, "Ben")
     first_ann = joined(runtime, token, "Ann")
     runtime.invites.join(token, "Ann", "ann.other@example.org", "UTC", client="client-of-the-other-Ann")
-    other_ann = confirm_path(runtime, "ann.other@example.org").rsplit("/", 1)[1]
+    other_ann = link_token(confirm_path(runtime, "ann.other@example.org"))
     runtime.invites.confirm(first_ann)
 
     confirmation = runtime.invites.confirm(other_ann)  # two Anns: the host must settle it

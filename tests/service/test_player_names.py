@@ -13,6 +13,7 @@ from pbem.service.host.host_access import HostSession
 from pbem.service.host.invite_views import InviteSettings
 from pbem.service.turns.bots import start_demo
 from pbem.service.turns.values import PlayerSpec
+from tests.support.games import link_token
 
 
 @pytest.mark.parametrize("name", ["You", "you", " YOU ", "Someone", "yourself"])
@@ -57,7 +58,7 @@ def test_joining_by_the_shared_link_refuses_such_a_name(runtime: Runtime) -> Non
         title="Open mine", variant="base", options=None, policies={}, places=3, bots=0, seat_order="joined",
         auto_start=False, players_may_rematch=False, host_name=None,
     ))
-    token = runtime.invites.detail(invite_id, host).link.rsplit("/", 1)[1]
+    token = link_token(runtime.invites.detail(invite_id, host).link)
 
     with pytest.raises(ValidationError, match="cannot be a player's name"):
         runtime.invites.join(token, "Nobody", "sam@example.org", "Europe/Paris", "127.0.0.1")

@@ -36,7 +36,7 @@ from pbem.migrate import upgrade
 from pbem.runtime import Runtime, build_runtime
 from pbem.web.app_context import EXTENSION_KEY
 from tests.support.database import POSTGRES_URL, START, TEST_SECRET
-from tests.support.games import PEOPLE
+from tests.support.games import PEOPLE, link_token
 
 HIDDEN_FIELD = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 
@@ -68,7 +68,7 @@ def move_by_link(config_path: Path, link: str, clock: SettableClock) -> dict[str
     config = load_config(config_path, environ={})
     app = create_app(config, clock=clock)
     client = app.test_client()
-    token = link.rsplit("/", 1)[1]
+    token = link_token(link)
     try:
         page = client.get(f"/play/{token}", follow_redirects=True)
         assert page.status_code == 200, page.get_data(as_text=True)[:300]

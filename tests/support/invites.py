@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from pbem.runtime import Runtime
 from pbem.web.host.forms import policy_fields
 from tests.support.mail import mailbox
-from tests.support.web import app_runtime, post, with_csrf
+from tests.support.web import app_runtime, post, redirected_id, with_csrf
 
 CONFIRM_LINK = re.compile(r"https?://\S+/join/confirm/[\w.-]+")
 
@@ -28,7 +28,7 @@ def invite_form(**fields: Any) -> dict[str, Any]:
 def create_invite(host: FlaskClient, **fields: Any) -> str:
     response = post(host, "/host/new", **invite_form(**fields))
     assert response.status_code == 303, response.get_data(as_text=True)[:2000]
-    return response.headers["Location"].rsplit("/", 1)[1]
+    return redirected_id(response)
 
 
 def share_link(host: FlaskClient, invite_id: str) -> str:

@@ -118,6 +118,11 @@ def post(client: FlaskClient, path: str, **fields: Any) -> Any:
     return client.post(path, data={"csrf_token": CSRF, **fields})
 
 
+def redirected_id(response: Any) -> str:
+    """The id a redirect's Location ends with: the new game's, the rematch's, the invite's."""
+    return str(response.headers["Location"]).rsplit("/", 1)[1]
+
+
 def host_link(runtime: Runtime, email: str) -> str:
     message = mailbox(runtime, "host_link", to=email)[-1]
     found = LINK.search(message.body_text)

@@ -17,7 +17,7 @@ from pbem.config import Config
 from pbem.service.host.host_access import PER_ADDRESS as HOST_LINKS_PER_ADDRESS
 from pbem.service.host.host_access import PER_CLIENT
 from pbem.service.seats.fresh_links import PER_ADDRESS as FRESH_LINKS_PER_ADDRESS
-from tests.support.games import PEOPLE
+from tests.support.games import PEOPLE, link_token
 from tests.support.mail import mailbox
 from tests.support.web import app_runtime, built_app, post, with_csrf
 
@@ -79,7 +79,7 @@ def test_host_links_to_one_mailbox_are_limited_whatever_its_plus_tag_or_case(app
 
 def test_fresh_links_to_one_mailbox_are_limited_across_its_games_and_clients(runtime, new_game, clock) -> None:
     game_ids = [new_game() for _ in range(FRESH_LINKS_PER_ADDRESS.count + 2)]
-    tokens = [runtime.games.invites(game_id)[1].link.rsplit("/", 1)[1] for game_id in game_ids]
+    tokens = [link_token(runtime.games.invites(game_id)[1].link) for game_id in game_ids]
     clock.advance(timedelta(days=runtime.config.link_max_age_days, seconds=1))
 
     for n, token in enumerate(tokens):

@@ -40,7 +40,7 @@ from pbem.runtime import Runtime
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.invite_views import InviteSettings
 from pbem.tokens import SpectatorLinkSigner, SpectatorStop
-from tests.support.games import PEOPLE, dig_for_gold, play_moves, seat_token, store_game
+from tests.support.games import PEOPLE, dig_for_gold, link_token, play_moves, seat_token, store_game
 from tests.support.mail import mailbox
 from tests.support.tables import expansion_table
 from tests.support.web import HOST, form_fields, host_link, page_moves, post, sign_in, with_csrf
@@ -279,14 +279,14 @@ def spectator_pages(site: Site, game_id: str) -> None:
         subscription = session.scalars(select(SpectatorSubscription)).one()
         claim = SpectatorStop(subscription.id, SpectatorStop.digest(subscription.mailbox))
     stop = SpectatorLinkSigner(site.config.secret_keys, site.config.base_url, site.clock).stop_url(claim)
-    stop_path = "/watch/stop/" + stop.rsplit("/", 1)[1]
+    stop_path = "/watch/stop/" + link_token(stop)
     add("spectator stop", client.get(stop_path))
     add("spectator stopped", post(client, stop_path))
 
 
 def join_pages(site: Site, invite_link: str) -> None:
     runtime, client, add = site.runtime, site.client(), site.pages.add
-    path = "/join/" + invite_link.rsplit("/", 1)[1]
+    path = "/join/" + link_token(invite_link)
     add("join", client.get(path))
     add("join refused", post(client, path, name="Sam", email="not an address", timezone="Europe/Paris"), 400)
     add("join, check your inbox", post(client, path, name="Sam", email="sam@example.org", timezone="Europe/Paris"))
@@ -309,7 +309,7 @@ def host_pages(site: Site, running: str, finished: str) -> str:
         title="Open mine", variant="base", options=None, policies={}, places=3, bots=0, seat_order="joined",
         auto_start=False, players_may_rematch=False, host_name=None,
     ))
-    runtime.invites.join(runtime.invites.detail(invite_id, HostSession(HOST, False)).link.rsplit("/", 1)[1],
+    runtime.invites.join(link_token(runtime.invites.detail(invite_id, HostSession(HOST, False)).link),
                          "Dee", "dee@example.org", "Europe/Paris", "127.0.0.1")
     add("host dashboard", client.get("/host"))
     add("new game", client.get("/host/new"))

@@ -33,7 +33,7 @@ from pbem.runtime import Runtime
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.invite_views import InviteSettings
 from pbem.tokens import SpectatorLinkSigner, SpectatorStop
-from tests.support.games import PEOPLE, play_moves, seat_token
+from tests.support.games import PEOPLE, link_token, play_moves, seat_token
 from tests.support.mail import mailbox
 from tests.support.web import CSRF, HOST, app_runtime, built_app, host_link, sign_in, with_csrf
 
@@ -105,7 +105,7 @@ def table(config: Any, clock: Any, chance: Any) -> Iterator[Table]:
         play_moves(runtime, game_id, 3, random.Random(5))
         runtime.chat.post(game_id, 0, "hello")
         runtime.host_access.request_link(HOST, "127.0.0.1")
-        sign_in_token = host_link(runtime, HOST).rsplit("/", 1)[1]
+        sign_in_token = link_token(host_link(runtime, HOST))
         with runtime.db.read() as session:
             message_id = session.scalars(select(OutboxMessage.id).limit(1)).one()
         to_act = engine.to_act(runtime.games.engine_state(game_id)[0])
@@ -119,7 +119,7 @@ def table(config: Any, clock: Any, chance: Any) -> Iterator[Table]:
             title="Open mine", variant="base", options=None, policies={}, places=3, bots=0, seat_order="joined",
             auto_start=False, players_may_rematch=False, host_name=None,
         ))
-        invite_token = runtime.invites.detail(invite_id, HostSession(HOST, False)).link.rsplit("/", 1)[1]
+        invite_token = link_token(runtime.invites.detail(invite_id, HostSession(HOST, False)).link)
         watch, confirmation, stop = spectator_tokens(runtime, config, clock, game_id)
         runtime.invites.join(invite_token, "Sam", "sam@example.org", "Europe/Paris", "127.0.0.1")
         runtime.moderation.correct_email(game_id, 1, "ben.new@example.org", host=HostSession(HOST, False))
@@ -128,7 +128,7 @@ def table(config: Any, clock: Any, chance: Any) -> Iterator[Table]:
                 player_token,
                 sign_in_token,
                 UnsubscribeLinks(config.secret_keys, config.base_url).token(game_id, 1, PEOPLE[1].email or ""),
-                runtime.auto_pass_links.url(game_id, 2, 0).rsplit("/", 1)[1],
+                link_token(runtime.auto_pass_links.url(game_id, 2, 0)),
                 invite_token,
                 emailed_token(runtime, "join_confirm", "/join/confirm/"),
                 emailed_token(runtime, "address_change", "/seat-address/"),
@@ -160,14 +160,14 @@ def emailed_token(runtime: Runtime, kind: str, path: str) -> str:
 
 def spectator_tokens(runtime: Runtime, config: Any, clock: Any, game_id: str) -> tuple[str, str, str]:
     """A spectator link's token, a confirmation of its round-end emails and the stop link of that subscription."""
-    watch = runtime.spectators.create(game_id, show_chat=True, actor_email=HOST).rsplit("/", 1)[1]
+    watch = link_token(runtime.spectators.create(game_id, show_chat=True, actor_email=HOST))
     runtime.spectators.ask_for_round_emails(watch, "sam@example.org", "127.0.0.1")
     confirmation = emailed_token(runtime, "spectator_confirm", "/watch/confirm/")
     runtime.spectators.confirm_round_emails(confirmation)
     with runtime.db.read() as session:
         subscription = session.scalars(select(SpectatorSubscription)).one()
         claim = SpectatorStop(subscription.id, SpectatorStop.digest(subscription.mailbox))
-    stop = SpectatorLinkSigner(config.secret_keys, config.base_url, clock).stop_url(claim).rsplit("/", 1)[1]
+    stop = link_token(SpectatorLinkSigner(config.secret_keys, config.base_url, clock).stop_url(claim))
     return watch, confirmation, stop
 
 

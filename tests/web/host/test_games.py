@@ -25,7 +25,7 @@ from pbem.web.host.forms import policy_fields
 from tests.support.database import counted, dump
 from tests.support.games import PEOPLE
 from tests.support.mail import mailbox
-from tests.support.web import CSRF, HOST, app_runtime, built_app, post, sign_in, with_csrf
+from tests.support.web import CSRF, HOST, app_runtime, built_app, post, redirected_id, sign_in, with_csrf
 
 PLAYERS = {"name_0": "Ann", "email_0": "ann@example.org", "name_1": "Ben", "email_1": "ben@example.org",
            "name_2": "Cat", "email_2": "cat@example.org", "name_3": "Dan", "email_3": "dan@example.org"}
@@ -47,7 +47,7 @@ def games(app: Flask) -> int:
 def test_the_form_creates_and_starts_a_game_and_emails_every_player(host: FlaskClient, app: Flask) -> None:
     response = post(host, "/host/new", **form())
     assert response.status_code == 303
-    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    game_id = redirected_id(response)
     state = app_runtime(app).games.current_state(game_id)
     assert state.status == "active" and state.players == ["Ann", "Ben", "Cat", "Dan"]
     assert sorted(m.to_address for m in mailbox(app_runtime(app), "game_started")) == [
@@ -59,7 +59,7 @@ def test_the_host_may_play_and_computer_players_fill_seats(host: FlaskClient, ap
     fields = form(host_plays="yes", host_name="Hilda", bots="2", name_3=None, email_3=None)
     response = post(host, "/host/new", **fields)
     assert response.status_code == 303
-    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    game_id = redirected_id(response)
     invites = app_runtime(app).games.invites(game_id)
     assert [(i.name, i.email, i.is_bot) for i in invites] == [
         ("Hilda", HOST, False), ("Ann", "ann@example.org", False), ("Ben", "ben@example.org", False),
@@ -68,7 +68,7 @@ def test_the_host_may_play_and_computer_players_fill_seats(host: FlaskClient, ap
 
 def test_a_shuffled_seating_keeps_everyone(host: FlaskClient, app: Flask) -> None:
     response = post(host, "/host/new", **form(order="shuffled"))
-    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    game_id = redirected_id(response)
     assert sorted(app_runtime(app).games.current_state(game_id).players) == ["Ann", "Ben", "Cat", "Dan"]
 
 
@@ -250,7 +250,7 @@ def test_the_game_page_shows_the_public_board_log_and_seats(host: FlaskClient, a
 def test_the_engines_options_are_chosen_on_the_form(host: FlaskClient, app: Flask) -> None:
     response = post(host, "/host/new", **form(option_auto_pick_gold="on", option_digger_gold_cards="diggers"))
     assert response.status_code == 303
-    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    game_id = redirected_id(response)
     options = app_runtime(app).games.current_state(game_id).view["options"]
     assert options == {"auto_pick_gold": True, "digger_gold_cards": "diggers", "play_out_hands": False,
                        "recap_private_moves": True}
@@ -267,7 +267,7 @@ def test_the_form_says_what_each_rule_option_changes_and_a_host_may_keep_round_s
                                                    option_geologists_share_gold="on"))
 
     assert response.status_code == 303  # a Saboteur 2 option on a base game is left out, not refused
-    options = app_runtime(app).games.current_state(response.headers["Location"].rsplit("/", 1)[1]).view["options"]
+    options = app_runtime(app).games.current_state(redirected_id(response)).view["options"]
     assert options["recap_private_moves"] is False and "geologists_share_gold" not in options
 
 
@@ -288,7 +288,7 @@ def test_a_saboteur_2_host_may_bring_their_own_deck(host: FlaskClient, app: Flas
     deck = (REPO_ROOT / "docs" / "decks" / "saboteur2.toml").read_bytes()
     response = upload(host, deck, variant="saboteur2")
     assert response.status_code == 303
-    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    game_id = redirected_id(response)
     with app_runtime(app).db.read() as session:
         assert "deck" in session.scalar(select(Game.options).where(Game.public_id == game_id))
 
@@ -392,7 +392,7 @@ def test_addresses_that_confirmed_are_not_counted_again(few_invitations: Flask) 
     client = host_at(few_invitations, "203.0.113.1")
     friends = new_players("ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org")
     response = post(client, "/host/new", **form(**friends))
-    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    game_id = redirected_id(response)
     for seat in range(4):
         runtime.seats.mark_seen(game_id, seat)  # each player opened their seat's page
 

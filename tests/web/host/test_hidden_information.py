@@ -26,7 +26,7 @@ from pbem.runtime import Runtime
 from tests.support.games import Chooser, dig_for_gold, store_game
 from tests.support.invites import confirm_path, create_invite, joined_and_confirmed, person, share_link
 from tests.support.twins import PAGE_TWIN_GAMES, Twins, cards_named, hidden_cards, role_paths
-from tests.support.web import app_runtime, post, sign_in
+from tests.support.web import app_runtime, post, redirected_id, sign_in
 
 AUDIT = re.compile(r'<section class="audit".*?</section>', re.S)
 MAIL = re.compile(r'<td class="mail-status"[^>]*>.*?</td>', re.S)
@@ -162,7 +162,7 @@ def test_join_confirmation_invite_and_rematch_pages_show_nothing_of_the_game(app
         joined_and_confirmed(app, link, name, f"{name.lower()}@example.org")
     confirm = confirm_path(runtime, "ann@example.org")
     assert post(client, f"/host/invites/{invite_id}/start", confirm="yes").status_code == 303
-    game_id = client.get(f"/host/invites/{invite_id}").headers["Location"].rsplit("/", 1)[1]
+    game_id = redirected_id(client.get(f"/host/invites/{invite_id}"))
     stranger = person(app)
 
     def outside_pages() -> str:

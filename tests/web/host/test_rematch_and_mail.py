@@ -15,9 +15,9 @@ from sqlalchemy.orm import selectinload
 
 from pbem.models import Game, Seat
 from pbem.runtime import Runtime
-from tests.support.games import play_moves, seat_to_act, seat_token
+from tests.support.games import link_token, play_moves, seat_to_act, seat_token
 from tests.support.mail import mailbox
-from tests.support.web import post, with_csrf
+from tests.support.web import post, redirected_id, with_csrf
 
 
 def finished(host: FlaskClient, game_id: str) -> None:
@@ -39,7 +39,7 @@ def test_the_host_starts_a_rematch_with_the_seats_rotated_and_everyone_gets_a_ne
     response = post(host, f"/host/games/{game_id}/rematch", confirm="yes", order="rotated")
 
     assert response.status_code == 303
-    new_id = response.headers["Location"].rsplit("/", 1)[1]
+    new_id = redirected_id(response)
     rematch = game_row(runtime_of, new_id)
     assert rematch.status == "active" and rematch.names == ["Ben", "Cat", "Ann"]
     assert rematch.title == "Test mine (rematch)" and rematch.variant == "base"
@@ -57,7 +57,7 @@ def test_the_rematchs_first_email_names_the_previous_game_and_links_each_player_
 ) -> None:
     finished(host, game_id)
     new_id = post(host, f"/host/games/{game_id}/rematch", confirm="yes", order="rotated").headers["Location"]
-    rematch = game_row(runtime_of, new_id.rsplit("/", 1)[1])
+    rematch = game_row(runtime_of, link_token(new_id))
 
     started = [m for m in mailbox(runtime_of, "game_started") if m.game_id == rematch.id]
 
@@ -202,7 +202,7 @@ def test_a_player_the_host_replaced_in_the_rematch_is_told_it_goes_on_without_th
     finished(host, game_id)
     assert post(host, f"/host/games/{game_id}/rematch-permission", confirm="yes", allowed="yes").status_code == 303
     new_id = post(host, f"/host/games/{game_id}/rematch", confirm="yes", order="rotated").headers["Location"]
-    new_id = new_id.rsplit("/", 1)[1]
+    new_id = link_token(new_id)
     ann = game_row(runtime_of, new_id).names.index("Ann")
     assert post(host, f"/host/games/{new_id}/seats/{ann}/replace", confirm="yes", name="Eve",
                 email="eve@example.org").status_code == 303
