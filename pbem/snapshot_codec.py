@@ -27,8 +27,9 @@ from math import perm
 from pathlib import Path
 from typing import Any
 
-PACKED_STATE = 1
+PACKED_STATE_V1 = 1
 JSON_V1 = 2
+PACKED_STATE = 3  # what a state of the engine's shape is written as
 DICTIONARY_VERSION = 1
 KINDS = ("state", "move", "events")
 DICTIONARIES = Path(__file__).with_name("snapshot_dictionaries")
@@ -45,7 +46,8 @@ ROLES = ("digger", "saboteur", "blue_digger", "green_digger", "boss", "profiteer
 ROLE_INDEX = {role: index for index, role in enumerate(ROLES)}
 # A round result's keys whose values go into the integer (their places stay in the JSON, holding 0).
 RESULT_PACKED = ("roles", "spare_roles", "board")
-WIDE = 1 << 16  # bound of counts and of the largest card id
+WIDE = 1 << 16  # bound of counts and of the largest card id (format 1)
+SHORT = 8  # format 3: bit lengths below SHORT take one digit, longer ones two
 SPAN = 128  # board coordinates lie in [-SPAN/2, SPAN/2), a board at most SPAN cells wide and high
 
 
@@ -97,7 +99,7 @@ def encode(kind: str, value: Any) -> bytes:
     """The payload stored for `value` in column `kind` ("state", "move" or "events")."""
     if kind == "state":
         try:
-            return bytes((PACKED_STATE,)) + pack_state(value)
+            return bytes((PACKED_STATE,)) + pack_state(value, tight=True)
         except Unfit:
             pass
     return bytes((JSON_V1,)) + deflate(_compact(value), kind)
@@ -112,18 +114,37 @@ def decode(kind: str, payload: bytes | memoryview) -> Any:
     if tag == JSON_V1:
         return json.loads(inflate(data[1:], kind))
     if tag == PACKED_STATE and kind == "state":
-        return unpack_state(data[1:])
+        return unpack_state(data[1:], tight=True)
+    if tag == PACKED_STATE_V1 and kind == "state":
+        return unpack_state(data[1:], tight=False)
     raise CorruptPayload(f"unknown {kind} payload tag {tag}")
 
 
 # ---- mixed-radix digits ----------------------------------------------------------------------------------------
 
 class Digits:
-    """Digits written one by one, each below its own radix, folded into one integer (the first is the lowest)."""
+    """Digits written one by one, each below its own radix, folded into one integer (the first is the lowest).
 
-    def __init__(self) -> None:
+    `tight` (format 3): a count is written in as many bits as it needs (`count`); else below WIDE (format 1)."""
+
+    def __init__(self, *, tight: bool = False) -> None:
         self.digits: list[int] = []
         self.radices: list[int] = []
+        self.tight = tight
+
+    def count(self, value: int) -> None:
+        """A non-negative integer below 2**64: in format 3 its bit length, then its bits below the top one."""
+        if not self.tight:
+            self.put(value, WIDE)
+            return
+        if type(value) is not int or not 0 <= value < 1 << 64:
+            raise Unfit(f"{value!r} is not a count")
+        length = value.bit_length()
+        self.put(min(length, SHORT), SHORT + 1)
+        if length >= SHORT:
+            self.put(length - SHORT, 65 - SHORT)
+        if length > 1:
+            self.put(value - (1 << (length - 1)), 1 << (length - 1))
 
     def put(self, value: int, radix: int) -> None:
         if type(value) is not int or not 0 <= value < radix:
@@ -141,12 +162,23 @@ class Digits:
 class Reader:
     """Digits read back in the order they were written."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, *, tight: bool = False) -> None:
         self.number = int.from_bytes(data, "little")
+        self.tight = tight
 
     def get(self, radix: int) -> int:
         self.number, value = divmod(self.number, radix)
         return value
+
+    def count(self) -> int:
+        if not self.tight:
+            return self.get(WIDE)
+        length = self.get(SHORT + 1)
+        if length == SHORT:
+            length += self.get(65 - SHORT)
+        if length <= 1:
+            return length
+        return (1 << (length - 1)) + self.get(1 << (length - 1))
 
     def many(self, count: int, radix: int) -> list[int]:
         """`count` digits of one radix, read as one."""
@@ -181,19 +213,22 @@ def _ints(value: Any) -> list[int]:
 
 def _put_small(digits: Digits, values: Sequence[int]) -> None:
     """A list of small non-negative integers: its length, its largest value, then each value below it."""
-    digits.put(len(values), WIDE)
-    _put_lists(digits, [values], counted=False)
+    digits.count(len(values))
+    if values or not digits.tight:
+        _put_lists(digits, [values], counted=False)
 
 
 def _get_small(reader: Reader) -> list[int]:
-    count = reader.get(WIDE)
+    count = reader.count()
+    if not count and reader.tight:
+        return []
     return _get_lists(reader, [count])[0]
 
 
 def _put_lengths(digits: Digits, lengths: Sequence[int]) -> None:
     """A known number of lengths: the longest, then each below it."""
     longest = max(lengths, default=0)
-    digits.put(longest, WIDE)
+    digits.count(longest)
     _put_many(digits, lengths, longest + 1)
 
 
@@ -203,17 +238,17 @@ def _put_lists(digits: Digits, lists: Sequence[Sequence[int]], *, counted: bool 
         _put_lengths(digits, [len(values) for values in lists])
     flat = [value for values in lists for value in values]
     top = max(flat, default=0)
-    digits.put(top, WIDE)
+    digits.count(top)
     _put_many(digits, flat, top + 1)
 
 
 def _get_lengths(reader: Reader, count: int) -> list[int]:
-    longest = reader.get(WIDE)
+    longest = reader.count()
     return reader.many(count, longest + 1)
 
 
 def _get_lists(reader: Reader, lengths: Sequence[int]) -> list[list[int]]:
-    top = reader.get(WIDE)
+    top = reader.count()
     flat = reader.many(sum(lengths), top + 1)
     out, start = [], 0
     for length in lengths:
@@ -255,12 +290,12 @@ def _get_cards(reader: Reader, count: int, left: list[int]) -> list[int]:
 def _put_roles(digits: Digits, roles: Any) -> None:
     if type(roles) is not list or any(type(role) is not str or role not in ROLE_INDEX for role in roles):
         raise Unfit("unknown role")
-    digits.put(len(roles), WIDE)
+    digits.count(len(roles))
     _put_many(digits, [ROLE_INDEX[role] for role in roles], len(ROLES))
 
 
 def _get_roles(reader: Reader) -> list[str]:
-    return [ROLES[index] for index in reader.many(reader.get(WIDE), len(ROLES))]
+    return [ROLES[index] for index in reader.many(reader.count(), len(ROLES))]
 
 
 # ---- boards ---------------------------------------------------------------------------------------------------
@@ -292,10 +327,16 @@ def _put_cells(digits: Digits, cells: Sequence[tuple[int, int]]) -> None:
     ys = [y for _, y in cells]
     left, bottom = xs[0], min(ys)
     width, height = xs[-1] - left + 1, max(ys) - bottom + 1
-    digits.put(left + SPAN // 2, SPAN)
-    digits.put(bottom + SPAN // 2, SPAN)
-    digits.put(width - 1, SPAN)
-    digits.put(height - 1, SPAN)
+    if digits.tight:
+        if not (-SPAN // 2 <= left < SPAN // 2 and -SPAN // 2 <= bottom < SPAN // 2 and width <= SPAN >= height):
+            raise Unfit("a board wider or higher than SPAN")
+        for value in (_zigzag(left), _zigzag(bottom), width - 1, height - 1):
+            digits.count(value)
+    else:
+        digits.put(left + SPAN // 2, SPAN)
+        digits.put(bottom + SPAN // 2, SPAN)
+        digits.put(width - 1, SPAN)
+        digits.put(height - 1, SPAN)
     bits = 0
     for x, y in cells:
         bits |= 1 << ((x - left) * height + (y - bottom))
@@ -305,10 +346,16 @@ def _put_cells(digits: Digits, cells: Sequence[tuple[int, int]]) -> None:
 def _get_cells(reader: Reader, count: int) -> list[tuple[int, int]]:
     if count == 0:
         return []
-    left = reader.get(SPAN) - SPAN // 2
-    bottom = reader.get(SPAN) - SPAN // 2
-    width = reader.get(SPAN) + 1
-    height = reader.get(SPAN) + 1
+    if reader.tight:
+        left, bottom = _unzigzag(reader.count()), _unzigzag(reader.count())
+        width, height = reader.count() + 1, reader.count() + 1
+        if width > SPAN or height > SPAN:
+            raise CorruptPayload("a board wider or higher than SPAN")
+    else:
+        left = reader.get(SPAN) - SPAN // 2
+        bottom = reader.get(SPAN) - SPAN // 2
+        width = reader.get(SPAN) + 1
+        height = reader.get(SPAN) + 1
     bits = reader.get(1 << (width * height))
     cells = []
     index = 0
@@ -321,6 +368,14 @@ def _get_cells(reader: Reader, count: int) -> list[tuple[int, int]]:
     if len(cells) != count:
         raise CorruptPayload("a board's cells do not match its cards")
     return cells
+
+
+def _zigzag(value: int) -> int:
+    return 2 * value if value >= 0 else -2 * value - 1
+
+
+def _unzigzag(value: int) -> int:
+    return value // 2 if value % 2 == 0 else -(value + 1) // 2
 
 
 def _entries(cells: Sequence[tuple[int, int]], cards: Sequence[int], rotations: Sequence[int]) -> list[list[int]]:
@@ -340,15 +395,15 @@ def _card_lists(state: dict[str, Any], board_cards: list[int]) -> list[list[int]
             _ints(state["removed"]), *(_ints(cards) for cards in front), board_cards]
 
 
-def pack_state(state: Any) -> bytes:
-    """Format 1 of an engine state (without its tag byte); Unfit when it is of another shape."""
-    text, number = _state_parts(state)
+def pack_state(state: Any, *, tight: bool = True) -> bytes:
+    """Format 3 (`tight`) or 1 of an engine state (without its tag byte); Unfit when it is of another shape."""
+    text, number = _state_parts(state, tight=tight)
     packed = deflate(text, "state")
     return _varint(len(packed)) + packed + number
 
 
-def _state_parts(state: Any) -> tuple[bytes, bytes]:
-    """A state's JSON part (before deflating) and its integer part."""
+def _state_parts(state: Any, *, tight: bool = True) -> tuple[bytes, bytes]:
+    """A state's JSON part (before deflating) and its integer part, in format 3 (`tight`) or 1."""
     if type(state) is not dict or set(state) != set(STATE_KEYS) or state["schema"] != STATE_SCHEMA:
         raise Unfit("not an engine state of schema 2")
     players = state["players"]
@@ -376,12 +431,20 @@ def _state_parts(state: Any) -> tuple[bytes, bytes]:
     every_card = [card for cards in lists for card in cards]
     every_card += [card for _, cards, _ in result_boards for card in cards]
     universe = max(every_card, default=-1) + 1
+    if universe > WIDE:
+        raise Unfit("a card id of WIDE or more")
 
-    digits = Digits()
-    digits.put(universe, WIDE)
+    digits = Digits(tight=tight)
+    digits.count(universe)
     digits.put(int(rng, 16), 1 << 64)
-    _put_lengths(digits, [len(cards) for cards in lists[:-1]])
-    digits.put(len(board_cards), WIDE)
+    if tight:  # hands alike, then the piles one by one, then the fronts alike
+        _put_lengths(digits, [len(cards) for cards in lists[:seats]])
+        for cards in lists[seats:seats + 3]:
+            digits.count(len(cards))
+        _put_lengths(digits, [len(cards) for cards in lists[seats + 3:-1]])
+    else:
+        _put_lengths(digits, [len(cards) for cards in lists[:-1]])
+    digits.count(len(board_cards))
     # every card of the round in play once: lengths first, then the cards as ranks
     _put_cards(digits, every_card[:sum(len(cards) for cards in lists)], universe)
     _put_cells(digits, cells)
@@ -396,7 +459,7 @@ def _state_parts(state: Any) -> tuple[bytes, bytes]:
     for result, (result_cells, result_cards, result_rotations) in zip(results, result_boards, strict=True):
         _put_roles(digits, result["roles"])
         _put_roles(digits, result["spare_roles"])
-        digits.put(len(result_cards), WIDE)
+        digits.count(len(result_cards))
         _put_cards(digits, result_cards, universe)
         _put_cells(digits, result_cells)
         _put_many(digits, result_rotations, 2)
@@ -416,18 +479,27 @@ SKELETON_KEYS = ("variant", "players", "options", "seed", "round", "phase", "tur
                  "last_actor", "last_placed", "inspections", "last_builder")
 
 
-def unpack_state(data: bytes) -> dict[str, Any]:
-    """The engine state `pack_state` wrote."""
+def unpack_state(data: bytes, *, tight: bool = True) -> dict[str, Any]:
+    """The engine state `pack_state` wrote (in format 3 if `tight`, else 1)."""
     length, start = _read_varint(data, 0)
     skeleton = json.loads(inflate(data[start:start + length], "state"))
     rest = skeleton.pop()
     known: dict[str, Any] = dict(zip(SKELETON_KEYS, skeleton, strict=True))
     seats = len(known["players"])
-    reader = Reader(data[start + length:])
-    universe = reader.get(WIDE)
+    reader = Reader(data[start + length:], tight=tight)
+    universe = reader.count()
+    if universe > WIDE:
+        raise CorruptPayload("a deck larger than WIDE")
     known["rng"] = format(reader.get(1 << 64), "016x")
-    lengths = _get_lengths(reader, 2 * seats + 3)
-    lengths.append(reader.get(WIDE))
+    if tight:
+        lengths = _get_lengths(reader, seats)
+        lengths += [reader.count() for _ in range(3)]
+        lengths += _get_lengths(reader, seats)
+    else:
+        lengths = _get_lengths(reader, 2 * seats + 3)
+    lengths.append(reader.count())
+    if sum(lengths) > universe:
+        raise CorruptPayload("more cards than the deck holds")
     left = list(range(universe))
     lists = [_get_cards(reader, count, left) for count in lengths]
     known["hands"] = lists[:seats]
@@ -446,7 +518,9 @@ def unpack_state(data: bytes) -> dict[str, Any]:
     for result in rest:
         result["roles"] = _get_roles(reader)
         result["spare_roles"] = _get_roles(reader)
-        count = reader.get(WIDE)
+        count = reader.count()
+        if count > universe:
+            raise CorruptPayload("more cards than the deck holds")
         cards = _get_cards(reader, count, list(range(universe)))
         result_cells = _get_cells(reader, count)
         result["board"] = _entries(result_cells, cards, reader.many(count, 2))

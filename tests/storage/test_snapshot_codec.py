@@ -47,6 +47,8 @@ def test_every_turn_of_a_real_game_reads_back_exactly_and_its_state_is_packed(ga
     assert stored[0] == snapshot_codec.PACKED_STATE
     assert decode("state", stored) == state
     assert list(decode("state", stored)) == list(state)  # the keys in the engine's order, too
+    first_format = bytes((snapshot_codec.PACKED_STATE_V1,)) + snapshot_codec.pack_state(state, tight=False)
+    assert decode("state", first_format) == state  # what the first release wrote still reads
     assert decode("events", encode("events", events)) == events
     if move is not None:
         assert decode("move", encode("move", move)) == move
@@ -124,8 +126,8 @@ def test_a_payload_of_the_first_release_still_reads() -> None:
     assert decode("events", bytes.fromhex(FIRST_RELEASE["events"])) == events
 
 
-@pytest.mark.parametrize("payload", [b"", b"\x09anything", b"\x01\x05cut", b"\x02not deflate at all"],
-                         ids=["empty", "unknown tag", "cut short", "not deflate"])
+@pytest.mark.parametrize("payload", [b"", b"\x09anything", b"\x01\x05cut", b"\x03\x05cut", b"\x02not deflate at all"],
+                         ids=["empty", "unknown tag", "cut short", "packed cut short", "not deflate"])
 def test_a_payload_no_format_reads_is_refused(payload: bytes) -> None:
     with pytest.raises(CorruptPayload):
         decode("state", payload)
