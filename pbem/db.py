@@ -22,6 +22,7 @@ read sessions add to it as they read, a write transaction only what it set aside
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import sqlite3
 import subprocess
@@ -32,9 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import psycopg
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbem.memo import MEMO, MEMO_FILLS, Memo, store_committed
@@ -214,11 +216,29 @@ def _read_bind(engine: Engine) -> Engine:
 def make_engine(url: URL, *, echo: bool = False) -> Engine:
     if url.get_backend_name() == "sqlite":
         return _sqlite_engine(url, echo=echo)
-    # pool_pre_ping: a connection that died with a restart of the server is replaced at checkout, not handed out.
-    return create_engine(
-        with_driver(url), echo=echo, pool_pre_ping=True,
-        connect_args={"connect_timeout": POSTGRES_CONNECT_TIMEOUT_SECONDS},
+    engine = create_engine(
+        with_driver(url), echo=echo, connect_args={"connect_timeout": POSTGRES_CONNECT_TIMEOUT_SECONDS},
     )
+    event.listen(engine, "checkout", _alive_at_checkout)
+    return engine
+
+
+def _alive_at_checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """A pooled PostgreSQL connection that died (the server restarted, or ended the session) is replaced at
+    checkout, not handed out, without a round trip for the connections that are well: an idle connection has
+    nothing to read, and a server that ends a session first sends it an error and closes it. Only a connection
+    with something waiting is pinged; DisconnectionError makes the pool take another."""
+    if dbapi_connection.closed or dbapi_connection.broken:
+        raise DisconnectionError()
+    waiting, _, _ = select.select([dbapi_connection.fileno()], [], [], 0)
+    if not waiting:
+        return
+    try:
+        dbapi_connection.execute("SELECT 1")
+        if not dbapi_connection.autocommit:
+            dbapi_connection.rollback()
+    except psycopg.Error:
+        raise DisconnectionError() from None
 
 
 def _sqlite_engine(url: URL, *, echo: bool) -> Engine:

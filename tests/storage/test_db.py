@@ -6,11 +6,13 @@ import sqlite3
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
 
 from pbem.db import Database, make_engine
 from pbem.models import HostAction
+from tests.support.database import POSTGRES_URL
 
 
 @pytest.fixture
@@ -76,3 +78,37 @@ def test_postgresql_urls_use_psycopg_3() -> None:
 
     assert engine.url.drivername == "postgresql+psycopg"
     engine.dispose()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES_URL, reason="PBEM_TEST_DATABASE_URL is not set")
+def test_a_pooled_connection_the_server_ended_is_replaced_at_checkout() -> None:
+    db = Database(POSTGRES_URL)
+    with db.read() as session:
+        first = session.scalar(text("SELECT pg_backend_pid()"))
+    operator = create_engine(POSTGRES_URL, poolclass=NullPool)
+    with operator.connect() as other:  # the server ends the pooled session (as a restart or an operator would)
+        assert other.scalar(text("SELECT pg_terminate_backend(:pid, 5000)"), {"pid": first}) is True
+
+    with db.read() as session:
+        second = session.scalar(text("SELECT pg_backend_pid()"))
+
+    assert second != first
+    db.dispose()
+    operator.dispose()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES_URL, reason="PBEM_TEST_DATABASE_URL is not set")
+def test_a_pooled_connection_that_is_well_is_handed_out_as_it_is() -> None:
+    db = Database(POSTGRES_URL)
+    with db.read() as session:
+        first = session.scalar(text("SELECT pg_backend_pid()"))
+
+    with db.read() as session:
+        second = session.scalar(text("SELECT pg_backend_pid()"))
+    with db.write() as session:
+        third = session.scalar(text("SELECT pg_backend_pid()"))
+
+    assert first == second == third
+    db.dispose()
