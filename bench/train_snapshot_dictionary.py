@@ -15,6 +15,7 @@ codec that version for new payloads.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 from collections import Counter
@@ -45,8 +46,8 @@ def bot_game(players: int, variant: str, seed: int) -> Iterator[tuple[dict[str, 
         yield state.to_dict(), move, events
 
 
-def samples(games: int, first_seed: int) -> dict[str, list[bytes]]:
-    """The training bytes of each column over `games` games of every configuration."""
+def values(games: int, first_seed: int) -> dict[str, list[Any]]:
+    """Each column's values over `games` games of every configuration."""
     gathered: dict[str, list[Any]] = {kind: [] for kind in snapshot_codec.KINDS}
     for number, (players, variant) in enumerate(CONFIGS):
         for game in range(games):
@@ -55,7 +56,36 @@ def samples(games: int, first_seed: int) -> dict[str, list[bytes]]:
                 if move is not None:
                     gathered["move"].append(move)
                 gathered["events"].append(events)
-    return {kind: snapshot_codec.training_texts(kind, values) for kind, values in gathered.items()}
+    return gathered
+
+
+def samples(games: int, first_seed: int) -> dict[str, list[bytes]]:
+    """The training bytes of each column over `games` games of every configuration."""
+    return {kind: snapshot_codec.training_texts(kind, found) for kind, found in values(games, first_seed).items()}
+
+
+def vocabulary(found: list[Any]) -> dict[str, list[Any]]:
+    """The words (keys and strings) and templates (a dict's keys in order) met more than once in `found`, most
+    frequent first: what format 4 of the codec names by place."""
+    words: Counter[str] = Counter()
+    templates: Counter[tuple[str, ...]] = Counter()
+
+    def visit(value: Any) -> None:
+        if isinstance(value, str):
+            words[value] += 1
+        elif isinstance(value, list):
+            for item in value:
+                visit(item)
+        elif isinstance(value, dict):
+            templates[tuple(value)] += 1
+            for key, item in value.items():
+                words[key] += 1
+                visit(item)
+
+    for value in found:
+        visit(value)
+    return {"words": [word for word, count in words.most_common() if count > 1],
+            "templates": [list(keys) for keys, count in templates.most_common() if count > 1]}
 
 
 def build(texts: list[bytes], size: int) -> bytes:
@@ -95,7 +125,19 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=16384, help="bytes of each dictionary at most")
     parser.add_argument("--seed", type=int, default=9000, help="first seed of the training games")
     parser.add_argument("--out", type=Path, default=None, help="folder to write state/move/events.zdict into")
+    parser.add_argument("--vocabulary", type=Path, default=None,
+                        help="folder to write vocabulary.json (the words formats 4 and 5 name by place) into")
     args = parse_args(parser, games=1, size=2048)
+    if args.vocabulary is not None:
+        found = values(args.games, args.seed)
+        args.vocabulary.mkdir(parents=True, exist_ok=True)
+        # the states' JSON parts without the players' names (made up per game: no name is in the vocabulary)
+        skeletons = [skeleton[:1] + skeleton[2:] for skeleton in map(json.loads, snapshot_codec.training_texts(
+            "state", found["state"]))]
+        words = vocabulary(found["move"] + found["events"] + skeletons)
+        (args.vocabulary / "vocabulary.json").write_text(json.dumps(words, indent=0) + "\n", "utf-8")
+        print(f"vocabulary: {len(words['words'])} words, {len(words['templates'])} templates")
+        return
     train = samples(args.games, args.seed)
     held_out = samples(1, args.seed + 500)
     for kind, texts in train.items():

@@ -1,18 +1,26 @@
 """How a snapshot's state, move and events are stored: the one home of their encoding.
 
 Each column holds a payload of its own that decodes alone (no payload refers to another row). Its first byte
-names the format and the preset dictionary it was deflated with; a dictionary, once released, never changes,
-so an old payload always decodes (new formats take new tag bytes).
+names the format and the preset dictionary or vocabulary it was written with; a dictionary or vocabulary, once
+released, never changes, so an old payload always decodes (new formats take new tag bytes).
 
-Tag 1, a packed engine state (`engine.Game.to_dict()` of schema 2): the facts that are numbers drawn from
-small ranges (where each card lies, the boards' cells, roles, nuggets, the generator) are written as one
-mixed-radix integer, each card as its rank among the cards not yet written; the rest (names, options, round
-results' details) as compact JSON deflated with the state dictionary. A value of another shape is stored as
-tag 2, so whatever JSON document the engine gives is kept exactly.
+Tag 5, a whole engine state (`engine.Game.to_dict()` of schema 2), written now: one mixed-radix integer and
+nothing else. The facts that are numbers from small ranges (where each card lies, each card as its rank among
+the cards not yet written, the boards' cells, roles, nuggets, the generator and the seed) are written in as many
+bits as they need; the players' names, options and round results' details as typed values (tag 4's coder),
+their words and key lists named by their place in vocabulary 2. A state of another shape is stored as tag 3,
+and failing that as tag 2, so whatever JSON document the engine gives is kept exactly.
 
-Tag 2, compact JSON deflated with the dictionary of its column (state, move or events).
+Tag 4, a move or an event list as a typed value: each value its type, then its number, its words (by place in
+vocabulary 2, or spelled) or its parts; a dict's keys by the place of their list in the vocabulary. Values it
+cannot hold (floats) are stored as tag 2.
 
-The dictionaries live in `pbem/snapshot_dictionaries/<version>/` and are trained on bot games by
+Tag 3 (written until tag 5) and tag 1 (the first release), a packed state: the integer of tag 5's card facts
+(tag 1 with every count below WIDE) after the rest as compact JSON deflated with the state dictionary 1.
+
+Tag 2, compact JSON deflated with dictionary 1 of its column (state, move or events).
+
+The dictionaries and vocabularies live in `pbem/snapshot_dictionaries/<version>/` and are built from bot games by
 `bench/train_snapshot_dictionary.py`.
 """
 
@@ -22,14 +30,18 @@ import json
 import zlib
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, cached_property
 from math import perm
 from pathlib import Path
 from typing import Any
 
 PACKED_STATE_V1 = 1
 JSON_V1 = 2
-PACKED_STATE = 3  # what a state of the engine's shape is written as
+PACKED_STATE = 3
+WHOLE_STATE = 5  # what a state of the engine's shape is written as
+TYPED_JSON = 4  # what a move or an event list is written as
+VOCABULARY_VERSION = 2
 DICTIONARY_VERSION = 1
 KINDS = ("state", "move", "events")
 DICTIONARIES = Path(__file__).with_name("snapshot_dictionaries")
@@ -97,9 +109,12 @@ def _compact(value: Any) -> bytes:
 
 def encode(kind: str, value: Any) -> bytes:
     """The payload stored for `value` in column `kind` ("state", "move" or "events")."""
-    if kind == "state":
+    forms = (WHOLE_STATE, PACKED_STATE) if kind == "state" else (TYPED_JSON,)
+    for form in forms:
         try:
-            return bytes((PACKED_STATE,)) + pack_state(value, tight=True)
+            if form == TYPED_JSON:
+                return bytes((form,)) + pack_value(value)
+            return bytes((form,)) + pack_state(value, form)
         except Unfit:
             pass
     return bytes((JSON_V1,)) + deflate(_compact(value), kind)
@@ -113,11 +128,161 @@ def decode(kind: str, payload: bytes | memoryview) -> Any:
     tag = data[0]
     if tag == JSON_V1:
         return json.loads(inflate(data[1:], kind))
-    if tag == PACKED_STATE and kind == "state":
-        return unpack_state(data[1:], tight=True)
-    if tag == PACKED_STATE_V1 and kind == "state":
-        return unpack_state(data[1:], tight=False)
+    if tag in (WHOLE_STATE, PACKED_STATE, PACKED_STATE_V1) and kind == "state":
+        return unpack_state(data[1:], tag)
+    if tag == TYPED_JSON and kind != "state":
+        return unpack_value(data[1:])
     raise CorruptPayload(f"unknown {kind} payload tag {tag}")
+
+
+# ---- typed values (format 4) ----------------------------------------------------------------------------------
+
+NULL, FALSE, TRUE, INT, STR, LIST, DICT = range(7)
+TYPES = 7
+MOST_ITEMS = 1 << 12  # values in one typed payload at most (a list of nulls at its end costs no bits)
+DEEPEST = 32
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Words (keys and strings) and templates (a dict's keys in order) a typed value names by their place."""
+
+    words: tuple[str, ...]
+    templates: tuple[tuple[str, ...], ...]
+
+    @cached_property
+    def word_places(self) -> dict[str, int]:
+        return {word: place for place, word in enumerate(self.words)}
+
+    @cached_property
+    def template_places(self) -> dict[tuple[str, ...], int]:
+        return {keys: place for place, keys in enumerate(self.templates)}
+
+
+@cache
+def vocabulary(version: int = VOCABULARY_VERSION) -> Vocabulary:
+    """The frozen vocabulary `version` (package data, never changed once released)."""
+    data = json.loads((DICTIONARIES / str(version) / "vocabulary.json").read_text("utf-8"))
+    return Vocabulary(tuple(data["words"]), tuple(tuple(keys) for keys in data["templates"]))
+
+
+def pack_value(value: Any) -> bytes:
+    """Format 4 of a JSON value (without its tag byte): each value a type, then its number, word or parts; a
+    word or a dict's keys in the vocabulary as their place, others spelled out. Unfit for floats and the like."""
+    digits = Digits(tight=True)
+    budget = [MOST_ITEMS]
+    _put_value(digits, value, vocabulary(), budget, 0)
+    return digits.to_bytes()
+
+
+def unpack_value(data: bytes) -> Any:
+    return _get_value(Reader(data, tight=True), vocabulary(), [MOST_ITEMS], 0)
+
+
+def _spend(budget: list[int], depth: int, error: type[ValueError]) -> None:
+    budget[0] -= 1
+    if budget[0] < 0 or depth > DEEPEST:
+        raise error("a value too large or too deep for format 4")
+
+
+def _put_value(digits: Digits, value: Any, words: Vocabulary, budget: list[int], depth: int) -> None:
+    _spend(budget, depth, Unfit)
+    kind = type(value)
+    if value is None:
+        digits.put(NULL, TYPES)
+    elif kind is bool:
+        digits.put(TRUE if value else FALSE, TYPES)
+    elif kind is int:
+        digits.put(INT, TYPES)
+        digits.count(_zigzag(value))
+    elif kind is str:
+        digits.put(STR, TYPES)
+        _put_word(digits, value, words)
+    elif kind is list:
+        digits.put(LIST, TYPES)
+        digits.count(len(value))
+        for item in value:
+            _put_value(digits, item, words, budget, depth + 1)
+    elif kind is dict:
+        digits.put(DICT, TYPES)
+        keys = tuple(value)
+        place = words.template_places.get(keys)
+        digits.put(len(words.templates) if place is None else place, len(words.templates) + 1)
+        if place is None:
+            digits.count(len(keys))
+            for key in keys:
+                if type(key) is not str:
+                    raise Unfit("a key that is not a string")
+                _put_word(digits, key, words)
+        for item in value.values():
+            _put_value(digits, item, words, budget, depth + 1)
+    else:
+        raise Unfit(f"a {kind.__name__} is not written in format 4")
+
+
+def _get_value(reader: Reader, words: Vocabulary, budget: list[int], depth: int) -> Any:
+    _spend(budget, depth, CorruptPayload)
+    kind = reader.get(TYPES)
+    if kind in (NULL, FALSE, TRUE):
+        return (None, False, True)[kind]
+    if kind == INT:
+        return _unzigzag(reader.count())
+    if kind == STR:
+        return _get_word(reader, words)
+    if kind == LIST:
+        length = reader.count()
+        if length > budget[0]:
+            raise CorruptPayload("a list longer than format 4 holds")
+        return [_get_value(reader, words, budget, depth + 1) for _ in range(length)]
+    place = reader.get(len(words.templates) + 1)
+    if place < len(words.templates):
+        keys: Sequence[str] = words.templates[place]
+    else:
+        length = reader.count()
+        if length > budget[0]:
+            raise CorruptPayload("a dict larger than format 4 holds")
+        keys = [_get_word(reader, words) for _ in range(length)]
+    return {key: _get_value(reader, words, budget, depth + 1) for key in keys}
+
+
+# A word the vocabulary does not hold is spelled: each character its place here, or past them and its code point.
+ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.'"
+LETTER_PLACES = {letter: place for place, letter in enumerate(ALPHABET)}
+
+
+def _put_word(digits: Digits, word: str, words: Vocabulary) -> None:
+    place = words.word_places.get(word)
+    digits.put(len(words.words) if place is None else place, len(words.words) + 1)
+    if place is not None:
+        return
+    if len(word) > WIDE:
+        raise Unfit("a string longer than WIDE characters")
+    digits.count(len(word))
+    for letter in word:
+        at = LETTER_PLACES.get(letter)
+        digits.put(len(ALPHABET) if at is None else at, len(ALPHABET) + 1)
+        if at is None:
+            digits.count(ord(letter))
+
+
+def _get_word(reader: Reader, words: Vocabulary) -> str:
+    place = reader.get(len(words.words) + 1)
+    if place < len(words.words):
+        return words.words[place]
+    length = reader.count()
+    if length > WIDE:
+        raise CorruptPayload("a string longer than formats 4 and 5 hold")
+    letters = []
+    for _ in range(length):
+        at = reader.get(len(ALPHABET) + 1)
+        if at < len(ALPHABET):
+            letters.append(ALPHABET[at])
+            continue
+        point = reader.count()
+        if point > 0x10FFFF:
+            raise CorruptPayload("not a character")
+        letters.append(chr(point))
+    return "".join(letters)
 
 
 # ---- mixed-radix digits ----------------------------------------------------------------------------------------
@@ -395,15 +560,17 @@ def _card_lists(state: dict[str, Any], board_cards: list[int]) -> list[list[int]
             _ints(state["removed"]), *(_ints(cards) for cards in front), board_cards]
 
 
-def pack_state(state: Any, *, tight: bool = True) -> bytes:
-    """Format 3 (`tight`) or 1 of an engine state (without its tag byte); Unfit when it is of another shape."""
-    text, number = _state_parts(state, tight=tight)
+def pack_state(state: Any, form: int = PACKED_STATE) -> bytes:
+    """Format `form` (5, 3 or 1) of an engine state (without its tag byte); Unfit when it is of another shape."""
+    text, number = _state_parts(state, form)
+    if form == WHOLE_STATE:
+        return number
     packed = deflate(text, "state")
     return _varint(len(packed)) + packed + number
 
 
-def _state_parts(state: Any, *, tight: bool = True) -> tuple[bytes, bytes]:
-    """A state's JSON part (before deflating) and its integer part, in format 3 (`tight`) or 1."""
+def _state_parts(state: Any, form: int = PACKED_STATE) -> tuple[bytes, bytes]:
+    """A state's JSON part (before deflating; none in format 5) and its integer part, in format `form`."""
     if type(state) is not dict or set(state) != set(STATE_KEYS) or state["schema"] != STATE_SCHEMA:
         raise Unfit("not an engine state of schema 2")
     players = state["players"]
@@ -434,7 +601,16 @@ def _state_parts(state: Any, *, tight: bool = True) -> tuple[bytes, bytes]:
     if universe > WIDE:
         raise Unfit("a card id of WIDE or more")
 
+    tight = form != PACKED_STATE_V1
+    whole = form == WHOLE_STATE
+    words = vocabulary()
     digits = Digits(tight=tight)
+    if whole:
+        digits.count(seats)
+        for name in players:
+            if type(name) is not str:
+                raise Unfit("a player's name is a string")
+            _put_word(digits, name, words)
     digits.count(universe)
     digits.put(int(rng, 16), 1 << 64)
     if tight:  # hands alike, then the piles one by one, then the fronts alike
@@ -456,6 +632,8 @@ def _state_parts(state: Any, *, tight: bool = True) -> tuple[bytes, bytes]:
     _put_lists(digits, [_ints(nuggets) for nuggets in state["gold"]])
     for key in ("offer", "gold_pieces", "theft_order", "stealers"):
         _put_small(digits, _ints(state[key]))
+    if whole:
+        digits.count(len(results))
     for result, (result_cells, result_cards, result_rotations) in zip(results, result_boards, strict=True):
         _put_roles(digits, result["roles"])
         _put_roles(digits, result["spare_roles"])
@@ -463,6 +641,11 @@ def _state_parts(state: Any, *, tight: bool = True) -> tuple[bytes, bytes]:
         _put_cards(digits, result_cards, universe)
         _put_cells(digits, result_cells)
         _put_many(digits, result_rotations, 2)
+        if whole:
+            _put_result(digits, result, seats, words)
+    if whole:
+        _put_fields(digits, state, seats, words)
+        return b"", digits.to_bytes()
 
     skeleton = [state[key] for key in SKELETON_KEYS]
     skeleton.append(rest)
@@ -479,14 +662,26 @@ SKELETON_KEYS = ("variant", "players", "options", "seed", "round", "phase", "tur
                  "last_actor", "last_placed", "inspections", "last_builder")
 
 
-def unpack_state(data: bytes, *, tight: bool = True) -> dict[str, Any]:
-    """The engine state `pack_state` wrote (in format 3 if `tight`, else 1)."""
-    length, start = _read_varint(data, 0)
-    skeleton = json.loads(inflate(data[start:start + length], "state"))
-    rest = skeleton.pop()
-    known: dict[str, Any] = dict(zip(SKELETON_KEYS, skeleton, strict=True))
-    seats = len(known["players"])
-    reader = Reader(data[start + length:], tight=tight)
+def unpack_state(data: bytes, form: int = PACKED_STATE) -> dict[str, Any]:
+    """The engine state `pack_state` wrote in format `form`."""
+    tight = form != PACKED_STATE_V1
+    whole = form == WHOLE_STATE
+    words = vocabulary()
+    known: dict[str, Any]
+    rest: list[dict[str, Any]]
+    if whole:
+        reader = Reader(data, tight=True)
+        seats = reader.count()
+        if seats > WIDE:
+            raise CorruptPayload("more seats than WIDE")
+        known = {"players": [_get_word(reader, words) for _ in range(seats)]}
+    else:
+        length, start = _read_varint(data, 0)
+        skeleton = json.loads(inflate(data[start:start + length], "state"))
+        rest = skeleton.pop()
+        known = dict(zip(SKELETON_KEYS, skeleton, strict=True))
+        seats = len(known["players"])
+        reader = Reader(data[start + length:], tight=tight)
     universe = reader.count()
     if universe > WIDE:
         raise CorruptPayload("a deck larger than WIDE")
@@ -515,18 +710,169 @@ def unpack_state(data: bytes, *, tight: bool = True) -> dict[str, Any]:
     known["gold"] = _get_lists(reader, _get_lengths(reader, seats))
     for key in ("offer", "gold_pieces", "theft_order", "stealers"):
         known[key] = _get_small(reader)
+    if whole:
+        played = reader.count()
+        if played > WIDE:
+            raise CorruptPayload("more rounds than WIDE")
+        rest = [{} for _ in range(played)]
     for result in rest:
-        result["roles"] = _get_roles(reader)
-        result["spare_roles"] = _get_roles(reader)
+        roles = _get_roles(reader)
+        spare_roles = _get_roles(reader)
         count = reader.count()
         if count > universe:
             raise CorruptPayload("more cards than the deck holds")
         cards = _get_cards(reader, count, list(range(universe)))
         result_cells = _get_cells(reader, count)
-        result["board"] = _entries(result_cells, cards, reader.many(count, 2))
+        board = _entries(result_cells, cards, reader.many(count, 2))
+        if whole:
+            result.update(_get_result(reader, seats, words))
+        result.update(roles=roles, spare_roles=spare_roles, board=board)
     known["results"] = rest
+    if whole:
+        known.update(_get_fields(reader, seats, words))
     known["schema"] = STATE_SCHEMA
     return {key: known[key] for key in STATE_KEYS}
+
+
+def _put_fields(digits: Digits, state: dict[str, Any], seats: int, words: Vocabulary) -> None:
+    """Format 5: the fields of the JSON part of formats 1 and 3 but the players, each by its own coder."""
+    budget = [MOST_ITEMS]
+    for key in ("variant", "options", "phase", "round", "turn"):
+        _put_value(digits, state[key], words, budget, 0)
+    digits.put(_below(state["seed"], 1 << 64), 1 << 64)
+    goals = state["hidden_goals"]
+    if type(goals) is not list or any(type(goal) is not list or len(goal) != 3 for goal in goals):
+        raise Unfit("hidden goals are [x, y, card]")
+    digits.count(len(goals))
+    _put_lists(digits, [[_zigzag(number) for number in _ints(goal)] for goal in goals], counted=False)
+    _put_seat_lists(digits, state["peeks"], seats, lambda cell: [_zigzag(number) for number in _ints(cell)], 2)
+    _put_seat_lists(digits, state["inspections"], seats, lambda seen: _inspection(seen, seats), 2)
+    for key in ("last_actor", "last_builder"):
+        value = state[key]
+        digits.put(0 if value is None else _below(value, seats) + 1, seats + 1)
+    placed = state["last_placed"]
+    digits.put(0 if placed is None else 1, 2)
+    if placed is not None:
+        if len(_ints(placed)) != 2:
+            raise Unfit("the last cell placed is [x, y]")
+        digits.count(_zigzag(placed[0]))
+        digits.count(_zigzag(placed[1]))
+
+
+def _get_fields(reader: Reader, seats: int, words: Vocabulary) -> dict[str, Any]:
+    budget = [MOST_ITEMS]
+    known = {key: _get_value(reader, words, budget, 0) for key in ("variant", "options", "phase", "round", "turn")}
+    known["seed"] = reader.get(1 << 64)
+    goals = reader.count()
+    if goals > WIDE:
+        raise CorruptPayload("more goals than WIDE")
+    known["hidden_goals"] = [[_unzigzag(number) for number in goal] for goal in _get_lists(reader, [3] * goals)]
+    known["peeks"] = _get_seat_lists(reader, seats, lambda cell: [_unzigzag(number) for number in cell], 2)
+    known["inspections"] = _get_seat_lists(reader, seats, lambda seen: [seen[0], ROLES[seen[1]]], 2)
+    for key in ("last_actor", "last_builder"):
+        value = reader.get(seats + 1)
+        known[key] = None if value == 0 else value - 1
+    known["last_placed"] = [_unzigzag(reader.count()), _unzigzag(reader.count())] if reader.get(2) else None
+    return known
+
+
+def _inspection(seen: Any, seats: int) -> list[int]:
+    if type(seen) is not list or len(seen) != 2 or type(seen[1]) is not str or seen[1] not in ROLE_INDEX:
+        raise Unfit("an inspection is [seat, role]")
+    return [_below(seen[0], seats), ROLE_INDEX[seen[1]]]
+
+
+def _put_seat_lists(digits: Digits, value: Any, seats: int, numbers: Callable[[Any], list[int]], width: int
+                    ) -> None:
+    """One list a seat of entries that are `width` small numbers each (`numbers` of an entry)."""
+    if type(value) is not list or len(value) != seats or any(type(entries) is not list for entries in value):
+        raise Unfit("one list a seat")
+    _put_lengths(digits, [len(entries) for entries in value])
+    flat = []
+    for entries in value:
+        for entry in entries:
+            entry_numbers = numbers(entry)
+            if len(entry_numbers) != width:
+                raise Unfit(f"an entry of other than {width} numbers")
+            flat.extend(entry_numbers)
+    _put_lists(digits, [flat], counted=False)
+
+
+def _get_seat_lists(reader: Reader, seats: int, entry: Callable[[list[int]], list[Any]], width: int
+                    ) -> list[list[Any]]:
+    lengths = _get_lengths(reader, seats)
+    if sum(lengths) > WIDE:
+        raise CorruptPayload("more entries than WIDE")
+    flat = _get_lists(reader, [width * sum(lengths)])[0]
+    out, start = [], 0
+    for length in lengths:
+        out.append([entry(flat[at:at + width]) for at in range(start, start + width * length, width)])
+        start += width * length
+    return out
+
+
+PAYOUT_KEYS = ("seat", "amount", "base", "reason")
+
+
+def _put_result(digits: Digits, result: dict[str, Any], seats: int, words: Vocabulary) -> None:
+    """A round result's keys (a template of the vocabulary) and its values but the packed ones; its payouts, the
+    list of {seat, amount, base, reason}, one number each."""
+    keys = tuple(result)
+    place = words.template_places.get(keys)
+    if place is None:
+        raise Unfit("a round result of keys the vocabulary does not know")
+    digits.put(place, len(words.templates))
+    budget = [MOST_ITEMS]
+    for key, value in result.items():
+        if key in RESULT_PACKED:
+            continue
+        if key == "payouts" and type(value) is list:
+            digits.put(1, 2)
+            digits.count(len(value))
+            for payout in value:
+                if type(payout) is not dict or tuple(payout) != PAYOUT_KEYS:
+                    raise Unfit("a payout of other keys")
+                digits.put(_below(payout["seat"], seats), seats)
+                digits.count(_natural(payout["amount"]))
+                digits.count(_natural(payout["base"]))
+                if type(payout["reason"]) is not str:
+                    raise Unfit("a payout's reason is a string")
+                _put_word(digits, payout["reason"], words)
+            continue
+        if key == "payouts":
+            digits.put(0, 2)
+        _put_value(digits, value, words, budget, 0)
+
+
+def _get_result(reader: Reader, seats: int, words: Vocabulary) -> dict[str, Any]:
+    """A result `_put_result` wrote, its packed keys holding 0 for now."""
+    keys = words.templates[reader.get(len(words.templates))]
+    budget = [MOST_ITEMS]
+    result: dict[str, Any] = {}
+    for key in keys:
+        if key in RESULT_PACKED:
+            result[key] = 0
+        elif key == "payouts" and reader.get(2):
+            count = reader.count()
+            if count > seats * 4:
+                raise CorruptPayload("more payouts than a round holds")
+            result[key] = [{"seat": reader.get(seats), "amount": reader.count(), "base": reader.count(),
+                            "reason": _get_word(reader, words)} for _ in range(count)]
+        else:
+            result[key] = _get_value(reader, words, budget, 0)
+    return result
+
+
+def _below(value: Any, bound: int) -> int:
+    if type(value) is not int or not 0 <= value < bound:
+        raise Unfit(f"{value!r} is not below {bound}")
+    return value
+
+
+def _natural(value: Any) -> int:
+    if type(value) is not int or value < 0:
+        raise Unfit(f"{value!r} is not a natural number")
+    return value
 
 
 def _varint(value: int) -> bytes:

@@ -44,14 +44,27 @@ def test_every_turn_of_a_real_game_reads_back_exactly_and_its_state_is_packed(ga
 
     stored = encode("state", state)
 
-    assert stored[0] == snapshot_codec.PACKED_STATE
+    assert stored[0] == snapshot_codec.WHOLE_STATE
     assert decode("state", stored) == state
     assert list(decode("state", stored)) == list(state)  # the keys in the engine's order, too
-    first_format = bytes((snapshot_codec.PACKED_STATE_V1,)) + snapshot_codec.pack_state(state, tight=False)
-    assert decode("state", first_format) == state  # what the first release wrote still reads
+    assert [list(result) for result in decode("state", stored)["results"]] == [list(r) for r in state["results"]]
+    for form in (snapshot_codec.PACKED_STATE_V1, snapshot_codec.PACKED_STATE):  # what earlier releases wrote
+        assert decode("state", bytes((form,)) + snapshot_codec.pack_state(state, form)) == state
+    assert encode("events", events)[0] == snapshot_codec.TYPED_JSON
     assert decode("events", encode("events", events)) == events
     if move is not None:
         assert decode("move", encode("move", move)) == move
+
+
+@pytest.mark.parametrize("names", [["Zoë", "李雷", "🎲 Ann"], ["x", "a" * 300, "Ben\u0000"]], ids=["letters", "odd"])
+def test_names_of_any_letters_read_back_exactly_in_a_whole_state(names: list[str]) -> None:
+    state = engine.new_game(names, seed=2**64 - 1, variant="saboteur2").to_dict()
+    state["players"][0] = ""  # not a name a game starts with, still one a state may hold
+
+    stored = encode("state", state)
+
+    assert stored[0] == snapshot_codec.WHOLE_STATE
+    assert decode("state", stored) == state
 
 
 json_values = st.recursive(
