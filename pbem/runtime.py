@@ -40,6 +40,7 @@ from pbem.service.host.moderation import Moderation
 from pbem.service.host.rematch import Rematches
 from pbem.service.letters.board_picture import BoardPainter
 from pbem.service.letters.host_notices import enqueue_mail_failing_notice
+from pbem.service.notices.channels import TableChannels
 from pbem.service.notices.sender import NoticeSender, tell_owner_switched_off
 from pbem.service.notices.service import Notices
 from pbem.service.players.access import SIGN_IN_MAX_AGE, PlayerAccess
@@ -87,6 +88,7 @@ class Runtime:
     spectators: Spectators
     host_actions: HostActions
     notices: Notices
+    channels: TableChannels  # a game's channel given with the game; what its players are told of it
 
     def notice_sender(self) -> NoticeSender:
         """The notification worker: sends what is due; an address switched off is told to its owner by email."""
@@ -158,8 +160,11 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
     timeouts = Timeouts(games, outbox, clock, auto_pass_links, config.base_url)
     turn_controls = TurnControls(db, clock, games.mail, timeouts)
     chat = ChatService(db, clock, limiter)
-    hosting = Hosting(db, clock, games, limiter, turn_controls.status, InvitationLimits(limiter, config.access))
-    rematches = Rematches(db, clock, games)
+    channels = TableChannels(db, config.notifications)
+    hosting = Hosting(
+        db, clock, games, limiter, turn_controls.status, InvitationLimits(limiter, config.access), channels
+    )
+    rematches = Rematches(db, clock, games, channels)
     return Runtime(
         config=config, clock=clock, db=db, links=links, outbox=outbox, games=games,
         limiter=limiter, seats=seats, fresh_links=fresh_links,
@@ -180,7 +185,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
         ),
         invites=Invites(
             db, clock, games, outbox, limiter, InvitationLimits(limiter, config.access),
-            InviteLinks(config.secret_keys, config.base_url, clock),
+            InviteLinks(config.secret_keys, config.base_url, clock), channels,
         ),
         rematches=rematches,
         player_access=PlayerAccess(
@@ -193,6 +198,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
         ),
         host_actions=HostActions(hosting, games, turn_controls, rematches, chat),
         notices=Notices(db, clock, config.notifications, limiter),
+        channels=channels,
     )
 
 

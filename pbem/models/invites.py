@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import CheckConstraint, ForeignKey, String, UniqueConstraint, false
+from sqlalchemy import CheckConstraint, ForeignKey, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from pbem.models.base import Base, one_of
@@ -37,6 +37,10 @@ class Invite(Base):
     seat_order: Mapped[str] = mapped_column(String(16), default="joined")
     auto_start: Mapped[bool] = mapped_column(default=False)
     players_may_rematch: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The table's channel the host gave (pbem/service/notices/channels.py): its URL is a secret, read only to set
+    # the game's channel when it starts and then cleared; `channel_shown_as` is what the host's page shows.
+    channel_url: Mapped[str | None] = mapped_column(Text)
+    channel_shown_as: Mapped[str | None] = mapped_column(String(200))
     version: Mapped[int] = mapped_column(default=1)
     created_at: Mapped[datetime]
     expires_at: Mapped[datetime]

@@ -34,7 +34,7 @@ from pbem.service.events import describe
 from pbem.service.seats.fresh_links import FreshLink
 from pbem.service.seats.presence import UNCHANGED
 from pbem.service.seats.seats import SeatProfile
-from pbem.service.turns.games import GameState
+from pbem.service.turns.values import GameState
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json
@@ -247,17 +247,18 @@ def _main(page: TurnPage, access: SeatAccess) -> Markup:
 
 
 def _side(page: TurnPage, access: SeatAccess, settings_open: bool) -> Markup:
-    """The side column (you, the seats, the chat, the log, the rounds, the fair deal, the settings), drawn once in
-    this process per snapshot, seat, status, pause, names, address form, profile and chat; each look fills in its
-    CSRF token."""
+    """The side column (you, the seats, the table's channel, the chat, the log, the rounds, the fair deal, the
+    settings), drawn once in this process per snapshot, seat, status, pause, names, address form, profile, chat and
+    channel; each look fills in its CSRF token."""
     from pbem.web.chat import chat_panel  # pbem/web/chat.py imports this module: imported when used
 
     chat = chat_panel(access)
+    table_channel = runtime().channels.place(access.link.game_id)  # set or removed on the host's page any time
 
     def draw() -> Markup:
         notices = ["open"] if settings_open else []  # the settings are open after one was saved
         return Markup(render_template("play/_side.html", page=page, access=access, notices=notices,
-                                      csrf_token=lambda: CSRF_HOLE))
+                                      table_channel=table_channel, csrf_token=lambda: CSRF_HOLE))
 
     key = _fragment_key(
         "side", page, access,
@@ -267,6 +268,7 @@ def _side(page: TurnPage, access: SeatAccess, settings_open: bool) -> Markup:
         chat.has_earlier,
         chat.chat_emails,
         settings_open,
+        table_channel,
     )
     drawn = runtime().db.memo.get_or_make("fragment", key, draw)
     return Markup(str(drawn).replace(CSRF_HOLE, csrf.csrf_token()))

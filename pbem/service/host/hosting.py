@@ -30,11 +30,14 @@ from pbem.service.host.host_access import HostSession
 from pbem.service.host.invitations import InvitationLimits
 from pbem.service.host.local_times import LocalTime, local_time_of
 from pbem.service.host.moderation import host_plays, may_host
+from pbem.service.notices.channels import TableChannels, shown_channel_of
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.snapshots import latest_states
 from pbem.service.timing.turn_clock import pending_clock
-from pbem.service.turns.games import GameService, HistoryEntry, PlayerSpec, rollback_floor
+from pbem.service.turns.games import GameService
+from pbem.service.turns.rollback import rollback_floor
 from pbem.service.turns.turn_controls import SeatTurnStatus, TurnStatus, turn_status_of
+from pbem.service.turns.values import HistoryEntry, PlayerSpec
 
 PER_HOST_GAMES = Limit("host_create_game", count=10, window=timedelta(days=1))
 # Private event types, in words for the rollback warning: what kind of secret a seat learned (never which).
@@ -122,14 +125,16 @@ class GameSettings:
     bots: int
     host_name: str | None  # the host's name at the table, when the host played
     had_own_deck: bool  # a Saboteur 2 deck file is not copied: the host uploads it again
+    channel: str | None = None  # the game's channel, masked, while it is switched on (kept if the host likes)
 
 
 class Hosting:
     def __init__(
         self, db: Database, clock: Clock, games: GameService, limiter: RateLimiter,
-        turn_status: Callable[[str], TurnStatus], invitations: InvitationLimits,
+        turn_status: Callable[[str], TurnStatus], invitations: InvitationLimits, channels: TableChannels,
     ) -> None:
         self._db = db
+        self._channels = channels
         self._clock = clock
         self._games = games
         self._limiter = limiter
@@ -139,10 +144,13 @@ class Hosting:
     def create_and_start(
         self, *, host: HostSession, title: str, players: Sequence[PlayerSpec], variant: str,
         options: dict[str, Any] | None, policies: dict[str, Any], client: str, players_may_rematch: bool = False,
+        channel: str | None = None, channel_of: str | None = None,
     ) -> str:
         """The form's game, created and dealt (emails to everyone) in one transaction, with whether its players may
-        start its rematch; RateLimited past the host's daily limit on games, or the daily limits on emailing
-        addresses that never confirmed (per `client` and server-wide). A refusal leaves nothing behind."""
+        start its rematch and its channel (`channel`, a URL, or the one of the host's game `channel_of`), set before
+        the deal so the first turn is told; RateLimited past the host's daily limit on games, or the daily limits on
+        emailing addresses that never confirmed (per `client` and server-wide), ValidationError for a refused
+        channel. A refusal leaves nothing behind."""
         with self._db.write() as session:
             if not self._limiter.allow(session, PER_HOST_GAMES, mailbox_key(host.email)):
                 raise RateLimited("You have created many games today. Please wait a day before creating more.")
@@ -151,6 +159,10 @@ class Hosting:
                 session, title=title, players=players, host_email=host.email, variant=variant, options=options,
                 policies=policies,
             )
+            if channel:
+                self._channels.set_in(session, game, channel, self._clock.now())
+            elif channel_of:
+                self._channels.copy_in(session, _owned(session, channel_of, host), game, self._clock.now())
             self._games.start_game_in(session, game, actor_email=host.email)
             if players_may_rematch:
                 session.add(RematchPermission(game_id=game.id, granted_at=self._clock.now()))
@@ -283,6 +295,7 @@ class Hosting:
                 bots=sum(seat.is_bot for seat in game.seats),
                 host_name=hosts_seat.display_name if hosts_seat else None,
                 had_own_deck="deck" in (game.options or {}),
+                channel=shown_channel_of(session, game_id),
             )
 
     def owned(self, game_id: str, host: HostSession) -> Game:

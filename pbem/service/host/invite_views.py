@@ -12,7 +12,7 @@ from pbem.errors import ValidationError
 from pbem.models import Invite
 from pbem.models.invites import SEAT_ORDERS
 from pbem.service.host.local_times import LocalTime, local_time_of
-from pbem.service.turns.games import MAX_TITLE
+from pbem.service.turns.values import MAX_TITLE
 from pbem.variants import variant_choices
 
 
@@ -31,6 +31,8 @@ class InviteSettings:
     players_may_rematch: bool
     host_name: str | None  # the host's name at the table; None when the host does not play
     host_timezone: str = "UTC"
+    channel: str | None = None  # the table's channel: a URL (a secret), or the one of the host's game `channel_of`
+    channel_of: str | None = None
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class InviteDetail:
     link: str
     min_players: int
     max_players: int
+    channel: str | None = None  # the table's channel, masked (the host's page only)
 
     @property
     def confirmed(self) -> list[JoinerRow]:
@@ -164,6 +167,7 @@ def invite_detail(invite: Invite, link: str, now: datetime) -> InviteDetail:
         link=link,
         min_players=choice.min_players if choice else 0,
         max_players=choice.max_players if choice else 0,
+        channel=invite.channel_shown_as,
     )
 
 

@@ -51,9 +51,12 @@ from pbem.service.host.invite_views import (
     invite_detail,
     variant_title,
 )
+from pbem.service.host.moderation import may_host
+from pbem.service.notices.channels import TableChannels
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.text import reserved_name_problem, visible_text
-from pbem.service.turns.games import MAX_NAME, GameService, PlayerSpec
+from pbem.service.turns.games import GameService
+from pbem.service.turns.values import MAX_NAME, PlayerSpec
 from pbem.times import zone
 from pbem.variants import variant_choices
 
@@ -73,9 +76,10 @@ FULL = "Every place in this game is taken. Ask the host whether another game is 
 class Invites:
     def __init__(
         self, db: Database, clock: Clock, games: GameService, outbox: Outbox, limiter: RateLimiter,
-        invitations: InvitationLimits, links: InviteLinks,
+        invitations: InvitationLimits, links: InviteLinks, channels: TableChannels,
     ) -> None:
         self._db = db
+        self._channels = channels
         self._clock = clock
         self._games = games
         self._outbox = outbox
@@ -86,9 +90,10 @@ class Invites:
     # -- the host ---------------------------------------------------------------------------------
 
     def create(self, host: HostSession, settings: InviteSettings) -> str:
-        """A game waiting for players; its public id. ValidationError for settings the engine refuses,
-        RateLimited past the host's daily number of new games."""
+        """A game waiting for players, with the table's channel it will start with; its public id. ValidationError
+        for settings the engine refuses or a refused channel, RateLimited past the host's daily number of new games."""
         check_settings(settings)
+        channel = self._channels.check(settings.channel) if settings.channel else None
         now = self._clock.now()
         with self._db.write() as session:
             if not self._limiter.allow(session, PER_HOST_INVITES, mailbox_key(host.email)):
@@ -100,6 +105,13 @@ class Invites:
                 players_may_rematch=settings.players_may_rematch, version=1, created_at=now,
                 expires_at=now + timedelta(days=INVITE_DAYS),
             )
+            if channel is not None:
+                invite.channel_url, invite.channel_shown_as = channel.url, channel.masked
+            elif settings.channel_of:  # one of this host's games: its channel, kept
+                source = session.scalar(select(Game).where(Game.public_id == settings.channel_of))
+                kept = self._channels.kept(session, source) if source and may_host(source, host) else None
+                if kept is not None:
+                    invite.channel_url, invite.channel_shown_as = kept.url, kept.shown_as
             if settings.host_name:
                 # The host's own place, confirmed by signing in: their mailbox can then take no second seat.
                 invite.joiners.append(Joiner(
@@ -296,6 +308,9 @@ class Invites:
         invite.started_at, invite.game_id = now, game.id
         if invite.players_may_rematch:
             session.add(RematchPermission(game_id=game.id, granted_at=now))
+        if invite.channel_url:  # before the deal, so the first turn is told; the URL then lives in one place
+            self._channels.adopt_in(session, game, invite.channel_url, invite.channel_shown_as or "", now)
+            invite.channel_url = None
         self._games.start_game_in(session, game, actor_email=actor_email or invite.host_email)
         return game
 

@@ -3,7 +3,8 @@ seats rotated by one (or shuffled); everyone is emailed their new link, as for a
 
 The host may start it from the game's page; any player may from the game-over page when the host allowed it
 (`rematch_permissions`). A game has at most one rematch (`rematches`, keyed by the previous game): whoever asks
-second is shown the one that exists. Players keep their time zone, quiet hours and mail choices.
+second is shown the one that exists. Players keep their time zone, quiet hours and mail choices; the table keeps
+its channel (while it is switched on).
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import GameNotFound, GameNotOver, NotAllowed, ValidationError
 from pbem.models import Game, GameStatus, Rematch, RematchPermission
+from pbem.service.notices.channels import TableChannels
 from pbem.service.rows import lock_game
-from pbem.service.turns.games import MAX_TITLE, GameService, PlayerSpec
+from pbem.service.turns.games import GameService
+from pbem.service.turns.values import MAX_TITLE, PlayerSpec
 
 ORDERS = ("rotated", "shuffled")
 SUFFIX = " (rematch)"
@@ -63,8 +66,9 @@ def rotated(seats: list[SeatCopy]) -> list[SeatCopy]:
 
 
 class Rematches:
-    def __init__(self, db: Database, clock: Clock, games: GameService) -> None:
+    def __init__(self, db: Database, clock: Clock, games: GameService, channels: TableChannels) -> None:
         self._db = db
+        self._channels = channels
         self._clock = clock
         self._games = games
 
@@ -139,5 +143,6 @@ class Rematches:
             if session.get(RematchPermission, game.id) is not None:
                 session.add(RematchPermission(game_id=new_game.id, granted_at=now))
             self._games.log_host_action(session, new_game, requested_by, "rematch", {"order": order})
+            self._channels.copy_in(session, game, new_game, now)  # before the deal: its first turn is told
             self._games.start_game_in(session, new_game, actor_email=requested_by)
             return new_game.public_id

@@ -26,13 +26,14 @@ from pbem.config import ConfigError, PolicyConfig
 from pbem.errors import ValidationError
 from pbem.service.host.hosting import GameSettings
 from pbem.service.text import reserved_name_problem
-from pbem.service.turns.games import MAX_NAME, MAX_TITLE, PlayerSpec
+from pbem.service.turns.values import MAX_NAME, MAX_TITLE, PlayerSpec
 from pbem.variants import MAX_DECK_BYTES, parse_deck, variant_choices
 
 MAX_ROWS = 12
 MAX_BOTS = 11
 MAX_PLACES = 12
 JOIN_MODES = ("link", "list")
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a game's public id (pbem.models.games.new_public_id)
 
 # Each policy in a host's words: the group it sits in on the form, its label, and one line on what it does and what
 # its default means. A policy missing here still shows (under "The pace"), with the configuration's own name.
@@ -181,6 +182,12 @@ class NewGameForm:
     policies: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)  # the engine's options that differ from its defaults
     deck: dict[str, Any] | None = None  # a Saboteur 2 host's own deck (TOML upload)
+    # The table's channel: a URL typed (a secret: never written back into the form), or the channel of the host's
+    # game this form was copied from (`keep_channel_of`, shown masked as `kept_channel`) kept when ticked.
+    channel: str = ""
+    keep_channel_of: str = ""
+    keep_channel: bool = False
+    kept_channel: str | None = None
     errors: dict[str, str] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)  # hints next to a field that are not mistakes
 
@@ -207,8 +214,9 @@ def blank_form() -> NewGameForm:
     return NewGameForm(rows=[("", "")] * 4, order="joined", policies={p.name: p.default for p in policy_fields()})
 
 
-def copied_form(settings: GameSettings, host_email: str) -> NewGameForm:
-    """The form filled from an earlier game: its title, rules, pace and players, ready to change and send."""
+def copied_form(settings: GameSettings, host_email: str, game_id: str = "") -> NewGameForm:
+    """The form filled from an earlier game: its title, rules, pace, players and (ticked, shown masked) its
+    channel, ready to change and send."""
     people = list(settings.people)[:MAX_ROWS]
     return NewGameForm(
         title=settings.title, join="list", places=len(people) + (settings.host_name is not None),
@@ -218,6 +226,7 @@ def copied_form(settings: GameSettings, host_email: str) -> NewGameForm:
         options=dict(settings.options),
         notes={"deck": "The earlier game used your own deck: upload its file again to use it."}
         if settings.had_own_deck else {},
+        keep_channel_of=game_id if settings.channel else "", keep_channel=True, kept_channel=settings.channel,
     )
 
 
@@ -266,6 +275,10 @@ def read_form(data: MultiDict[str, str], host_email: str, files: MultiDict[str, 
     form.host_plays = data.get("host_plays") == "yes"
     form.host_name = " ".join(data.get("host_name", "").split())
     form.host_timezone = (data.get("host_timezone") or "UTC").strip()[:64]
+    form.channel = data.get("channel", "").strip()  # checked by the notification rules (the route asks them)
+    keep_of = data.get("keep_channel_of", "").strip()
+    form.keep_channel_of = keep_of if GAME_ID.fullmatch(keep_of) else ""
+    form.keep_channel = data.get("keep_channel") == "yes"
     form.auto_start = data.get("auto_start") == "yes"
     form.players_may_rematch = data.get("players_may_rematch") == "yes"
     in_order = "joined" if by_link else "listed"

@@ -23,7 +23,15 @@ from pbem.web.errors import wants_json
 from pbem.web.host.actions import GAME_ACTIONS, SEAT_ACTIONS
 from pbem.web.host.confirmations import GAME_QUESTIONS, INVITE_QUESTIONS, SEAT_QUESTIONS, Question
 from pbem.web.host.filters import due, local, when
-from pbem.web.host.forms import GROUPS, blank_form, copied_form, engine_options, policy_fields, read_form
+from pbem.web.host.forms import (
+    GROUPS,
+    NewGameForm,
+    blank_form,
+    copied_form,
+    engine_options,
+    policy_fields,
+    read_form,
+)
 from pbem.web.host.json_shapes import game_detail_json, game_row_json
 from pbem.web.host.session import current_host, require_host, sign_in, sign_out, sign_out_everywhere
 from pbem.web.params import required_int
@@ -109,7 +117,7 @@ def new_game() -> Any:
     copy = request.args.get("copy")
     if copy and not copy.isprintable():  # no game id holds a control character (PostgreSQL refuses a NUL)
         raise GameNotFound()
-    form = copied_form(runtime().hosting.settings_of(copy, host), host.email) if copy else blank_form()
+    form = copied_form(runtime().hosting.settings_of(copy, host), host.email, copy) if copy else blank_form()
     return render_template("host/new_game.html", form=form, copied=bool(copy), **_form_context(host))
 
 
@@ -117,6 +125,7 @@ def new_game() -> Any:
 def create_game() -> Any:
     host = _creator()
     form = read_form(request.form, host.email, request.files)
+    _read_channel(form, host)
     if not form.valid:
         return render_template("host/new_game.html", form=form, **_form_context(host)), 422
     try:
@@ -125,7 +134,7 @@ def create_game() -> Any:
                 title=form.title, variant=form.variant, options=form.engine_options(), policies=form.policies,
                 places=form.places, bots=form.bots, seat_order=form.order, auto_start=form.auto_start,
                 players_may_rematch=form.players_may_rematch, host_name=form.host_name if form.host_plays else None,
-                host_timezone=form.host_timezone,
+                host_timezone=form.host_timezone, channel=form.channel or None, channel_of=_kept(form),
             ))
             flash("Your game is ready for players: share the link below.", "host")
             return redirect(url_for("host.invite", invite_id=invite_id), 303)
@@ -138,6 +147,8 @@ def create_game() -> Any:
             policies=form.policies,
             client=request.remote_addr or "unknown",
             players_may_rematch=form.players_may_rematch,
+            channel=form.channel or None,
+            channel_of=_kept(form),
         )
     except ValidationError as exc:
         form.errors["form"] = exc.message
@@ -147,6 +158,24 @@ def create_game() -> Any:
         return render_template("host/new_game.html", form=form, **_form_context(host)), 429
     flash("The game has started: every player has been emailed their link.", "host")
     return redirect(url_for("host.game", game_id=game_id), 303)
+
+
+def _read_channel(form: NewGameForm, host: HostSession) -> None:
+    """The channel's field judged by the host page's rules (a refusal beside it); the kept one named again."""
+    if form.channel:
+        try:
+            runtime().channels.check(form.channel)
+        except ValidationError as exc:
+            form.errors["channel"] = exc.message
+    if form.keep_channel_of:
+        form.kept_channel = runtime().hosting.settings_of(form.keep_channel_of, host).channel
+        if form.kept_channel is None:
+            form.keep_channel_of = ""
+
+
+def _kept(form: NewGameForm) -> str | None:
+    """The game whose channel the new one keeps: ticked, and no new address typed."""
+    return form.keep_channel_of if form.keep_channel and form.keep_channel_of and not form.channel else None
 
 
 def _creator() -> HostSession:
