@@ -13,17 +13,15 @@ from .deal import (
     opened_commitment,
     opening,
     opening_text,
-    readable_deal,
     sealed_bytes,
     sealed_whole,
     shown_record,
     withheld_parts,
 )
-from .errors import IllegalMove, InvalidSetup, NotYourTurn
+from .errors import EngineError, IllegalMove, InvalidSetup, NotYourTurn
 from .reveal import (
     PRIVATE_MOVE_KINDS,
     RECAP_KINDS,
-    describe_openly,
     open_event,
     open_move,
     open_view,
@@ -35,9 +33,8 @@ from .reveal import (
 from .rng import seed_state
 from .rounds import deal_round
 from .rules import apply_move, is_over, legal_moves, scores, to_act
-from .setup import OPTION_NOTES, OPTION_VARIANTS, OPTIONS, check_setup
+from .setup import OPTION_VARIANTS, OPTIONS, check_setup
 from .state import GOLD_PICK, PLAY, STEAL, Game
-from .text import describe_event, describe_events, role_name
 from .variants import VARIANTS, get_variant
 from .views import card_info, view
 from .winners import round_winners
@@ -48,6 +45,7 @@ from . import bots  # (bots use the rules above)
 
 __all__ = [
     "Game",
+    "EngineError",
     "IllegalMove",
     "InvalidSetup",
     "NotYourTurn",
@@ -58,8 +56,6 @@ __all__ = [
     "view",
     "is_over",
     "scores",
-    "describe_event",
-    "describe_events",
     "card_info",
     "OPTIONS",
     "VARIANTS",
@@ -67,12 +63,8 @@ __all__ = [
     "deal_record",
     "sealed_bytes",
     "commitment",
-    "readable_deal",
     "open_view",
-    "describe_openly",
     "RECAP_KINDS",
-    "role_name",
-    "OPTION_NOTES",
     "OPTION_VARIANTS",
     "PRIVATE_MOVE_KINDS",
     "private_moves_open",

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .geometry import DIRECTIONS, OPPOSITE, SIDE_NAME, STEP, Cell
+from .errors import IllegalMove
+from .geometry import DIRECTIONS, LETTER, OPPOSITE, STEP, Cell
 from .variants import Variant
 
 Board = Mapping[Cell, tuple[int, bool]]
@@ -112,16 +113,15 @@ def reach_sides(reach: frozenset[Opening], cell: Cell) -> int:
     return sides
 
 
-def mismatch(openings: int, occupied: int, required: int) -> str | None:
-    """Why a card with these openings does not fit its neighbours, in a player's words."""
+def mismatch(openings: int, occupied: int, required: int) -> IllegalMove | None:
+    """Why a card with these openings does not fit its neighbours (`side`: the edge's letter, N, E, S or W)."""
     for d in DIRECTIONS:
         if not occupied & d:
             continue
-        side = SIDE_NAME[d]
         if openings & d and not required & d:
-            return f"That card does not fit: its {side} side is a tunnel but the card to its {side} has a wall there"
+            return IllegalMove("tunnel_meets_wall", side=LETTER[d])
         if required & d and not openings & d:
-            return f"That card does not fit: its {side} side is a wall but the card to its {side} has a tunnel there"
+            return IllegalMove("wall_meets_tunnel", side=LETTER[d])
     return None
 
 

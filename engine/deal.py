@@ -14,8 +14,7 @@ from typing import Any
 
 from .reveal import private_moves_open
 from .state import PLAY, Game
-from .text import goal_place, role_name
-from .variants import VARIANTS, variant_of, with_deck
+from .variants import variant_of
 
 FORMAT = "saboteur-deal-2"
 WHOLE_FORMAT = "saboteur-deal-1"  # sealed whole, opened whole: seals stored before parts existed
@@ -187,55 +186,3 @@ def withheld_parts(
         withheld |= {f"hand/{seat}" for seat in seats} | {"draw_pile", "set_aside"}
         withheld |= {f"goal/{i}" for i, goal in enumerate(record["goals"]) if (goal["x"], goal["y"]) not in reached}
     return frozenset(withheld)
-
-
-def readable_deal(record: dict[str, Any], options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The same deal in words, for pages and emails: role names, card labels, the draw pile next card first.
-
-    `record` may be a `shown_record`: a withheld part is None here too. `options` are the game's (a host's own
-    deck names its cards differently)."""
-    deck = (options or {}).get("deck")
-    v = VARIANTS[record["variant"]] if deck is None else with_deck(record["variant"], deck)
-
-    def labels(cards: list[int] | None) -> list[str] | None:
-        return None if cards is None else [v.cards[card].label for card in cards]
-
-    def role(card: str | None) -> str | None:
-        return None if card is None else role_name(card)
-
-    return {
-        "seats": [
-            {"name": name, "role": role(dealt), "hand": labels(hand)}
-            for name, dealt, hand in zip(record["players"], record["roles"], record["hands"], strict=False)
-        ],
-        "first": record["players"][record["first"]],
-        "spare_roles": None if record["spare_roles"] is None else [role_name(card) for card in record["spare_roles"]],
-        "goals": [
-            {"place": goal_place(goal), "gold": goal["gold"]} if goal is not None
-            else {"place": goal_place(cell), "gold": None}
-            for goal, cell in zip(record["goals"], _goal_cells(record), strict=False)
-        ],
-        "draw_pile": None if record["draw_pile"] is None else labels(list(reversed(record["draw_pile"]))),
-        "set_aside": labels(record["set_aside"]),
-        "withheld": _withheld_in_words(record),
-    }
-
-
-def _withheld_in_words(record: dict[str, Any]) -> list[str]:
-    """The parts a shown record leaves out, in words, in the order of the parts."""
-    names = record["players"]
-    words = [f"{names[seat]}'s dwarf card" for seat, role in enumerate(record["roles"]) if role is None]
-    if record["spare_roles"] is None:
-        words.append("the leftover dwarf cards")
-    cells = zip(record["goals"], _goal_cells(record), strict=False)
-    words += [f"the {goal_place(cell)} goal" for goal, cell in cells if goal is None]
-    words += [f"{names[seat]}'s hand" for seat, hand in enumerate(record["hands"]) if hand is None]
-    if record["draw_pile"] is None:
-        words.append("the draw pile")
-    if record["set_aside"] is None:
-        words.append("the cards set aside")
-    return words
-
-
-def _goal_cells(record: dict[str, Any]) -> list[dict[str, int]]:
-    return [{"x": x, "y": y} for x, y in VARIANTS[record["variant"]].goal_cells]

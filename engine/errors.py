@@ -1,16 +1,31 @@
-"""Errors the rules raise.
+"""Errors the rules raise, as data: a `code` naming the rule and the `params` it needs to be told.
 
-`IllegalMove` carries a sentence a player can read: the web layer shows it as it is.
+The engine holds no sentence: the application turns a code and its params into the reader's words
+(pbem/words/refusals.py). Every code and its params are listed in docs/engine.md, "Refusals".
 """
 from __future__ import annotations
 
+from typing import Any
 
-class IllegalMove(ValueError):
+
+class EngineError(ValueError):
+    """A refusal by the rules: `code` ("place_taken") and `params` ({"player": "Ann", "tool": "pick"})."""
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:  # for logs and tracebacks; a reader gets the application's sentence
+        return f"{self.code} {self.params!r}" if self.params else self.code
+
+
+class IllegalMove(EngineError):
     """A move that the rules do not allow, or that is not a move at all."""
 
 
-class InvalidSetup(ValueError):
-    """A game that cannot be set up: wrong player count, unknown variant or option."""
+class InvalidSetup(EngineError):
+    """A game that cannot be set up: wrong player count, unknown variant or option, a bad deck or snapshot."""
 
 
 class NotYourTurn(IllegalMove):

@@ -11,7 +11,6 @@ N, E, S, W = 1, 2, 4, 8
 DIRECTIONS: tuple[int, ...] = (N, E, S, W)
 LETTER = {N: "N", E: "E", S: "S", W: "W"}
 FROM_LETTER = {v: k for k, v in LETTER.items()}
-SIDE_NAME = {N: "top", E: "right", S: "bottom", W: "left"}
 OPPOSITE = {N: S, E: W, S: N, W: E}
 STEP = {N: (0, 1), E: (1, 0), S: (0, -1), W: (-1, 0)}
 

@@ -3,13 +3,14 @@
 Theft, Hands Off, Swap Your Hand, Inspection, Swap Your Hats, Trapped! and Free at last!. Each
 effect has one function saying why a target is refused (None when it is allowed) and one that
 carries the card out. `legal_moves` lists exactly the targets that are not refused and
-`apply_move` refuses with the same sentence, so listing and accepting cannot drift apart.
+`apply_move` refuses with the same refusal, so listing and accepting cannot drift apart.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from .errors import IllegalMove
 from .events import private, public
 from .piles import card_in_front, discard_from_front, draw_cards
 from .state import Game
@@ -19,44 +20,44 @@ EFFECTS = ("theft", "hands_off", "swap_hand", "inspection", "swap_hats", "trappe
 # Theft always goes in front of the player who plays it, so its move names no target.
 UNTARGETED = ("theft",)
 
-Refusal = Callable[[Game, int, int], "str | None"]
+Refusal = Callable[[Game, int, int], "IllegalMove | None"]
 
 
-def _theft(g: Game, seat: int, target: int) -> str | None:
+def _theft(g: Game, seat: int, target: int) -> IllegalMove | None:
     if card_in_front(g, seat, "theft") is not None:
-        return "You already have a Theft in front of you"
+        return IllegalMove("theft_in_front")
     return None
 
 
-def _hands_off(g: Game, seat: int, target: int) -> str | None:
+def _hands_off(g: Game, seat: int, target: int) -> IllegalMove | None:
     if card_in_front(g, target, "theft") is None:
-        return f"{g.players[target]} has no Theft in front of them"
+        return IllegalMove("no_theft_in_front", seat=target, player=g.players[target])
     return None
 
 
-def _swap_hand(g: Game, seat: int, target: int) -> str | None:
-    return "Choose another player to swap hands with" if target == seat else None
+def _swap_hand(g: Game, seat: int, target: int) -> IllegalMove | None:
+    return IllegalMove("swap_hand_with_another") if target == seat else None
 
 
-def _inspection(g: Game, seat: int, target: int) -> str | None:
-    return "Choose another player whose dwarf card you want to see" if target == seat else None
+def _inspection(g: Game, seat: int, target: int) -> IllegalMove | None:
+    return IllegalMove("inspect_another") if target == seat else None
 
 
-def _swap_hats(g: Game, seat: int, target: int) -> str | None:
-    return "No dwarf cards are left to swap for this round" if not g.spare_roles else None
+def _swap_hats(g: Game, seat: int, target: int) -> IllegalMove | None:
+    return IllegalMove("no_dwarf_cards_left") if not g.spare_roles else None
 
 
-def _trapped(g: Game, seat: int, target: int) -> str | None:
+def _trapped(g: Game, seat: int, target: int) -> IllegalMove | None:
     if target == seat:
-        return "Trapped! is played on another player"
+        return IllegalMove("trap_another")
     if card_in_front(g, target, "trapped") is not None:
-        return f"{g.players[target]} is already trapped"
+        return IllegalMove("already_trapped", seat=target, player=g.players[target])
     return None
 
 
-def _free(g: Game, seat: int, target: int) -> str | None:
+def _free(g: Game, seat: int, target: int) -> IllegalMove | None:
     if card_in_front(g, target, "trapped") is None:
-        return f"{g.players[target]} is not trapped"
+        return IllegalMove("not_trapped", seat=target, player=g.players[target])
     return None
 
 
@@ -66,8 +67,8 @@ REFUSALS: dict[str, Refusal] = {
 }
 
 
-def refusal(g: Game, seat: int, effect: str, target: int) -> str | None:
-    """Why this card may not be played on `target` now, in a player's words; None when it may."""
+def refusal(g: Game, seat: int, effect: str, target: int) -> IllegalMove | None:
+    """Why this card may not be played on `target` now; None when it may."""
     return REFUSALS[effect](g, seat, target)
 
 

@@ -1,8 +1,8 @@
 """Everything at once, for when nothing is secret any more: a finished game, or a round that is over.
 
 `open_view` is the one full-information view: the public view with every hand, role and goal added.
-`describe_openly` tells any event in the third person, so a log of private events reads right for
-everyone ("Ann discarded a map", not "You discarded a map"). `RECAP_KINDS` names the events a round's
+The application tells any event in the third person then (pbem/words/events.py, `describe_openly`), so a log of
+private events reads right for everyone. `RECAP_KINDS` names the events a round's
 declassified recap retells: the private ones that show who bluffed, and the public ones between players.
 
 Only for a game that is over (or a round that has ended): the server decides when, these functions
@@ -10,13 +10,12 @@ never check, exactly like `view` never checks who is asking.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from .rounds import gold_totals
 from .setup import option
 from .state import Game
-from .text import card_list, describe_event, goal_place, role_name, sentence
 from .variants import variant_of
 from .views import card_info, view
 
@@ -118,42 +117,3 @@ def open_move(move: dict[str, Any] | None, options: dict[str, Any]) -> dict[str,
         return move
     cards = move.get("cards")
     return {**move, "cards": None, "count": len(cards) if isinstance(cards, list) else None}
-
-
-def describe_openly(event: dict[str, Any], names: list[str], secret_roles: frozenset[int] = frozenset()) -> str:
-    """One line for anyone: private events in the third person, the rest as `describe_event` says them.
-
-    A dwarf card named for a seat in `secret_roles` is left out (see `roles_given_up`)."""
-
-    def who(key: str = "seat") -> str:
-        seat = event.get(key)
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
-
-    kind = event.get("type", "")
-    if ROLE_EVENTS.get(kind) and event.get(ROLE_EVENTS[kind]) in secret_roles:
-        return {
-            "role_dealt": lambda: f"{who()} is dealt a dwarf card, later given up face down.",
-            "role_seen": lambda: f"{who()} inspected {who('target')}'s dwarf card, later given up face down.",
-            "role_changed": lambda: f"{who()} took a leftover dwarf card, later given up face down too.",
-        }[kind]()
-
-    def cards() -> str:
-        return card_list(event.get("names", []))
-
-    private: dict[str, Callable[[], str]] = {
-        "role_dealt": lambda: f"{who()} is dealt the role {role_name(event['role'])}.",
-        "hand_dealt": lambda: f"{who()} is dealt {cards()}.",
-        "map_peek": lambda: (
-            f"{who()} looked at the {goal_place(event)} goal with a Map: "
-            + ("the gold." if event["gold"] else "only stone.")
-        ),
-        "discarded": lambda: f"{who()} discarded {cards()} face down.",
-        "drew_cards": lambda: f"{who()} drew {cards()}.",
-        "gold_offered": lambda: f"{who()} is offered gold cards worth {', '.join(str(v) for v in event['values'])}.",
-        "gold_kept": lambda: f"{who()} received gold worth {' + '.join(str(v) for v in event['values']) or '0'}.",
-        "hand_received": lambda: f"{who()} now holds {cards()}.",
-        "role_seen": lambda: f"{who()} inspected {who('target')}'s dwarf card: {role_name(event['role'])}.",
-        "role_changed": lambda: f"{who()} took a leftover dwarf card: {role_name(event['role'])}.",
-    }
-    render = private.get(event.get("type", ""))
-    return sentence(render()) if render is not None else describe_event(event, names)

@@ -38,7 +38,6 @@ from .rounds import (
 )
 from .setup import option
 from .state import GOLD_PICK, OVER, STEAL, Game
-from .text import plural
 from .treasure import end_round_with_teams, steal, steal_targets
 from .variants import Variant, variant_of
 
@@ -83,12 +82,12 @@ def kind_of_play(card: CardType) -> str:
     return "path" if card.kind == "path" else card.effect or ""
 
 
-def building_ban(g: Game, seat: int) -> str | None:
+def building_ban(g: Game, seat: int) -> IllegalMove | None:
     """Why this seat may not play path cards now; None when it may."""
     if broken_tools(g, seat):
-        return "You cannot build while a broken tool lies in front of you"
+        return IllegalMove("broken_tool_ban")
     if is_trapped(g, seat):
-        return "You cannot build while you are trapped"
+        return IllegalMove("trapped_ban")
     return None
 
 
@@ -198,13 +197,13 @@ def _ladder_sites(g: Game, v: Variant) -> list[tuple[tuple[int, int], int, int, 
 
 def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict[str, Any]]]:
     if not _is_seat(game, seat):
-        raise IllegalMove(f"There is no seat {seat!r} in this game")
+        raise IllegalMove("no_such_seat", seat=seat)
     if game.phase == OVER:
-        raise IllegalMove("The game is over")
+        raise IllegalMove("game_over")
     if game.turn != seat:
-        raise NotYourTurn(f"It is not your turn: {game.players[game.turn]} is to play")  # type: ignore[index]
+        raise NotYourTurn("not_your_turn", seat=game.turn, player=game.players[game.turn])  # type: ignore[index]
     if not isinstance(move, dict):
-        raise IllegalMove("A move must be an object with a 'type'")
+        raise IllegalMove("not_a_move")
     kind = move.get("type")
     reach_of(game)
     g = game.clone()
@@ -212,15 +211,15 @@ def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict[str, 
     turns = ("play", "clear", "pass") if variant_of(g).clear_cost else ("play", "pass")
     if game.phase == GOLD_PICK:
         if kind != "pick_gold":
-            raise IllegalMove("Pick one of the gold cards on offer first")
+            raise IllegalMove("pick_gold_first")
         _exact_fields(move, ("value",))
         value = _int(move, "value")
         if value not in g.offer:
-            raise IllegalMove(f"There is no gold card worth {value} on offer")
+            raise IllegalMove("no_gold_card_worth", value=value)
         pick_gold(g, events, seat, value)
     elif game.phase == STEAL:
         if kind != "steal":
-            raise IllegalMove("Decide on your Theft first: steal a gold piece or let it go")
+            raise IllegalMove("decide_theft_first")
         _exact_fields(move, ("target",))
         steal(g, events, seat, None if move["target"] is None else _target(g, move))
     elif kind == "play":
@@ -230,11 +229,11 @@ def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict[str, 
     elif kind == "clear" and kind in turns:
         _clear(g, seat, move, events)
     elif kind == "pick_gold":
-        raise IllegalMove("There is no gold to pick now")
+        raise IllegalMove("no_gold_to_pick")
     elif kind == "steal":
-        raise IllegalMove("There is nothing to steal now")
+        raise IllegalMove("nothing_to_steal")
     else:
-        raise IllegalMove(f"Unknown move type {kind!r}: a turn is {' or '.join(repr(t) for t in turns)}")
+        raise IllegalMove("unknown_move_type", kind=kind, turns=list(turns))
     return g, events
 
 
@@ -242,7 +241,7 @@ def _play(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
     v = variant_of(g)
     card_id = _int(move, "card")
     if card_id not in g.hands[seat]:
-        raise IllegalMove("You do not hold that card")
+        raise IllegalMove("card_not_held")
     card = v.cards[card_id]
     kind = kind_of_play(card)
     _exact_fields(move, PLAY_FIELDS[kind])
@@ -254,7 +253,7 @@ def _play(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
         chosen = _target(g, move) if "target" in PLAY_FIELDS[kind] else seat
         problem = refusal(g, seat, kind, chosen)
         if problem:
-            raise IllegalMove(problem)
+            raise problem
         draws = resolve(g, seat, card_id, kind, chosen, events)
         _finish_turn(g, seat, events, draws=draws)
         return
@@ -262,7 +261,7 @@ def _play(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
         target = _target(g, move)
         tool = card.tools[0]
         if tool in broken_tools(g, target):
-            raise IllegalMove(f"{g.players[target]} already has a broken {tool}")
+            raise IllegalMove("tool_already_broken", seat=target, player=g.players[target], tool=tool)
         g.hands[seat].remove(card_id)
         g.front[target].append(card_id)
         events.append(public("tool_broken", seat=seat, target=target, card=card_id, tool=tool))
@@ -270,10 +269,10 @@ def _play(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
         target = _target(g, move)
         tool = move["tool"]
         if tool not in card.tools:
-            raise IllegalMove(f"This card repairs {' or '.join(card.tools)}, not {tool!r}")
+            raise IllegalMove("tool_not_repaired", tools=list(card.tools), tool=tool)
         broken = [c for c in g.front[target] if v.cards[c].effect == "break" and v.cards[c].tools[0] == tool]
         if not broken:
-            raise IllegalMove(f"{g.players[target]} has no broken {tool} to repair")
+            raise IllegalMove("no_broken_tool", seat=target, player=g.players[target], tool=tool)
         g.hands[seat].remove(card_id)
         g.front[target].remove(broken[0])
         g.discard += [broken[0], card_id]
@@ -282,9 +281,9 @@ def _play(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
         cell = (_int(move, "x"), _int(move, "y"))
         placed = g.board.get(cell)
         if placed is None:
-            raise IllegalMove("There is no card at that place to remove")
+            raise IllegalMove("nothing_to_remove")
         if v.cards[placed[0]].kind != "path":
-            raise IllegalMove("The start and the goal cards cannot be removed")
+            raise IllegalMove("fixed_card")
         g.hands[seat].remove(card_id)
         del g.board[cell]
         g.discard += [placed[0], card_id]
@@ -296,7 +295,7 @@ def _play(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
     elif kind == "map":
         cell = (_int(move, "x"), _int(move, "y"))
         if cell not in g.hidden_goals:
-            raise IllegalMove("A map can only look at a goal card that is still face down")
+            raise IllegalMove("map_needs_hidden_goal")
         g.hands[seat].remove(card_id)
         g.discard.append(card_id)
         if cell not in g.peeks[seat]:
@@ -305,7 +304,7 @@ def _play(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
         events.append(private(seat, "map_peek", seat=seat, x=cell[0], y=cell[1],
                               gold=v.cards[g.hidden_goals[cell]].gold))
     else:  # pragma: no cover - every card kind of a variant is handled above
-        raise IllegalMove(f"{card.label} cannot be played in this game")
+        raise IllegalMove("card_not_playable", card=card.name, label=card.label)
     _finish_turn(g, seat, events)
 
 
@@ -314,26 +313,26 @@ def _build(g: Game, v: Variant, seat: int, card_id: int, move: Move, events: lis
     cell = (_int(move, "x"), _int(move, "y"))
     rotated = move["rotated"]
     if type(rotated) is not bool:
-        raise IllegalMove("'rotated' must be true or false")
+        raise IllegalMove("not_true_or_false", field="rotated")
     card = v.cards[card_id]
     ban = building_ban(g, seat)
     if ban:
-        raise IllegalMove(ban)
+        raise ban
     if rotated and card.symmetric:
-        raise IllegalMove("That card looks the same either way round, so it is never turned")
+        raise IllegalMove("symmetric_card")
     if cell in g.board or cell in g.hidden_goals:
-        raise IllegalMove("There is already a card at that place")
+        raise IllegalMove("place_taken")
     openings = v.openings[card_id][rotated]
     occupied, required = neighbourhood(v, g.board, cell)
     if card.has_ladder and next_to_goal(cell, v.goal_cells):
-        raise IllegalMove("A ladder may not be placed next to a goal card")
+        raise IllegalMove("ladder_next_to_goal")
     if not occupied and (card.has_ladder or not any(neighbour(cell, d) in g.hidden_goals for d in DIRECTIONS)):
-        raise IllegalMove("A path card must be placed next to a card already on the table")
+        raise IllegalMove("not_next_to_card")
     problem = mismatch(openings, occupied, required)
     if problem:
-        raise IllegalMove(problem)
+        raise problem
     if not card.has_ladder and not openings & reach_sides(g.reach, cell):  # type: ignore[arg-type]
-        raise IllegalMove("That card must join a tunnel that leads back to the start")
+        raise IllegalMove("not_joined_to_start")
 
     g.hands[seat].remove(card_id)
     g.board[cell] = (card_id, rotated)
@@ -363,7 +362,7 @@ def _pass(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
     _exact_fields(move, ("cards",))
     cards = _listed_cards(move)
     if len(cards) > v.max_pass_cards:
-        raise IllegalMove(f"You may discard at most {plural(v.max_pass_cards, 'card')} when you pass")
+        raise IllegalMove("too_many_discards", most=v.max_pass_cards)
     _discard_from_hand(g, seat, cards)
     events.append(public("passed", seat=seat, count=len(cards)))
     events.append(_discarded(g, seat, cards))
@@ -376,10 +375,10 @@ def _clear(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None
     _exact_fields(move, ("cards", "remove"))
     cards = _listed_cards(move)
     if len(cards) != v.clear_cost:
-        raise IllegalMove(f"Discard exactly {v.clear_cost} cards to remove a card lying in front of you")
+        raise IllegalMove("clear_cost", count=v.clear_cost)
     removed = _int(move, "remove")
     if removed not in g.front[seat]:
-        raise IllegalMove("That card is not lying in front of you")
+        raise IllegalMove("not_in_front")
     _discard_from_hand(g, seat, cards)
     discard_from_front(g, seat, removed)
     events.append(public("cleared", seat=seat, count=len(cards), removed=removed, name=v.cards[removed].name))
@@ -390,7 +389,7 @@ def _clear(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None
 def _listed_cards(move: Move) -> list[Any]:
     cards = move["cards"]
     if type(cards) is not list or not cards:
-        raise IllegalMove("'cards' must list the cards you discard")
+        raise IllegalMove("no_cards_listed")
     return cards
 
 
@@ -398,11 +397,11 @@ def _discard_from_hand(g: Game, seat: int, cards: list[Any]) -> None:
     """After checking them, the listed cards go from the hand face down onto the discard pile."""
     for c in cards:
         if type(c) is not int:
-            raise IllegalMove("Cards are named by their whole-number ids")
+            raise IllegalMove("card_ids")
     if any(a >= b for a, b in zip(cards, cards[1:], strict=False)):
-        raise IllegalMove("List each discarded card once, in increasing order")
+        raise IllegalMove("discard_order")
     if any(c not in g.hands[seat] for c in cards):
-        raise IllegalMove("You do not hold that card")
+        raise IllegalMove("card_not_held")
     for c in cards:
         g.hands[seat].remove(c)
     g.discard += cards
@@ -456,14 +455,14 @@ def _is_seat(g: Game, seat: Any) -> bool:
 def _int(move: Move, key: str) -> int:
     value = move.get(key)
     if type(value) is not int:
-        raise IllegalMove(f"'{key}' must be a whole number")
+        raise IllegalMove("not_whole_number", field=key)
     return value
 
 
 def _target(g: Game, move: Move) -> int:
     target = _int(move, "target")
     if not 0 <= target < g.seats:
-        raise IllegalMove(f"There is no seat {target} to play on")
+        raise IllegalMove("no_seat_to_target", seat=target)
     return target
 
 
@@ -471,7 +470,7 @@ def _exact_fields(move: Move, fields: tuple[str, ...]) -> None:
     expected = {"type", *fields}
     missing = [f for f in fields if f not in move]
     if missing:
-        raise IllegalMove(f"This move needs '{missing[0]}'")
+        raise IllegalMove("missing_field", field=missing[0])
     extra = sorted(str(k) for k in move if k not in expected)
     if extra:
-        raise IllegalMove(f"Unexpected field '{extra[0]}' in this move")
+        raise IllegalMove("unexpected_field", field=extra[0])

@@ -1,6 +1,6 @@
 """Checking what a host asks for when a game is created: players, seed, variant and options.
 
-Everything is refused with `InvalidSetup` and a sentence the host can act on, before any card
+Everything is refused with `InvalidSetup` and a code the host's page tells in words, before any card
 is dealt, so a game that exists is always a game that can be played to the end.
 """
 from __future__ import annotations
@@ -26,21 +26,6 @@ OPTION_VARIANTS: dict[str, tuple[str, ...]] = {
     "digger_gold_cards": ("base",),
     "geologists_share_gold": ("saboteur2",),
 }
-# What each option changes, in a host's words (the create form shows these).
-OPTION_NOTES: dict[str, str] = {
-    "auto_pick_gold": "After a gold-diggers' win, each digger's pick takes the highest gold card left, "
-                      "without asking.",
-    "digger_gold_cards": "Gold cards drawn after a gold-diggers' win: one per player (the printed rule) "
-                         "or one per gold-digger.",
-    "play_out_hands": "Off: once the draw pile is empty and nobody can play a card, the round ends at once "
-                      "(the printed rule). On: play on, discarding, until every hand is empty.",
-    "recap_private_moves": "On: when a round ends, its recap, replay and archive tell everyone what each map "
-                           "showed and which cards went face down (discards, swapped hands). The printed "
-                           "rules never reveal these. Off: only what the table saw.",
-    "geologists_share_gold": "Saboteur 2: when the Boss, the Profiteer or a Geologist reaches the gold, do "
-                             "the Geologists also count as winners and take a share? Off: they only take "
-                             "their crystals. On: a share as well.",
-}
 CHOICE_OPTIONS: dict[str, dict[str, tuple[Any, ...]]] = {
     variant: {name: values for name, values in OPTIONS.items() if variant in OPTION_VARIANTS.get(name, (variant,))}
     for variant in VARIANTS
@@ -57,16 +42,16 @@ DECK_OPTION = ("saboteur2",)
 def check_setup(players: Any, seed: Any, variant: Any, options: Any) -> tuple[Variant, dict[str, Any]]:
     """The variant to play (with the host's deck, if any) and the options to store in the game."""
     if variant not in VARIANTS:
-        raise InvalidSetup(f"Unknown variant {variant!r}; choose one of {', '.join(sorted(VARIANTS))}")
+        raise InvalidSetup("unknown_variant", variant=variant, variants=sorted(VARIANTS))
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise InvalidSetup("Players must be a list of names")
+        raise InvalidSetup("players_not_names")
     v = VARIANTS[variant]
     if not v.min_players <= len(players) <= v.max_players:
-        raise InvalidSetup(f"This game needs {v.min_players} to {v.max_players} players, not {len(players)}")
+        raise InvalidSetup("player_count", least=v.min_players, most=v.max_players, count=len(players))
     if type(seed) is not int:
-        raise InvalidSetup("The seed must be a whole number")
+        raise InvalidSetup("seed_not_whole_number")
     if options is not None and not isinstance(options, dict):
-        raise InvalidSetup("Options must be a table of names and values")
+        raise InvalidSetup("options_not_table")
     choices = CHOICE_OPTIONS[variant]
     chosen: dict[str, Any] = {name: values[0] for name, values in choices.items()}
     for name, value in (options or {}).items():
@@ -76,17 +61,16 @@ def check_setup(players: Any, seed: Any, variant: Any, options: Any) -> tuple[Va
             v = with_deck(variant, value)
             continue
         if name in OPTIONS and name not in choices:
-            raise InvalidSetup(f"Option {name!r} belongs to the {', '.join(OPTION_VARIANTS[name])} game, "
-                               f"not the {variant} game")
+            raise InvalidSetup("option_of_other_variant", option=name, variants=list(OPTION_VARIANTS[name]),
+                               variant=variant)
         if name not in choices:
-            raise InvalidSetup(f"Unknown option {name!r} for the {variant} game")
+            raise InvalidSetup("unknown_option", option=name, variant=variant)
         if value not in choices[name] or type(value) is not type(choices[name][0]):
-            allowed = ", ".join(repr(a) for a in choices[name])
-            raise InvalidSetup(f"Option {name!r} must be one of {allowed}")
+            raise InvalidSetup("option_value", option=name, allowed=list(choices[name]))
         chosen[name] = value
     needed = v.cards_needed(len(players))
     playable = len(v.playable_ids)
     if playable < needed:
-        raise InvalidSetup(f"The deck has {playable} cards but {len(players)} players need at least {needed} "
-                           f"({v.removed_per_round} set aside and {v.hand_size(len(players))} in each hand)")
+        raise InvalidSetup("deck_too_small", cards=playable, players=len(players), needed=needed,
+                           set_aside=v.removed_per_round, hand=v.hand_size(len(players)))
     return v, chosen

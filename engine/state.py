@@ -124,7 +124,7 @@ class Game:
     def from_dict(cls, d: dict[str, Any]) -> Game:
         """Read a snapshot of this schema or an older one (schema 1 lacks the Saboteur 2 keys)."""
         if not isinstance(d, dict) or d.get("schema") not in READABLE_SCHEMAS:
-            raise InvalidSetup(f"unsupported snapshot schema: {d.get('schema') if isinstance(d, dict) else d!r}")
+            raise InvalidSetup("snapshot_schema", schema=d.get("schema") if isinstance(d, dict) else repr(d))
         seats = len(d["players"])
         last = d["last_placed"]
         return cls(

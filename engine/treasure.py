@@ -161,11 +161,11 @@ def steal_targets(g: Game, seat: int) -> list[int]:
     return [t for t in range(g.seats) if steal_refusal(g, seat, t) is None]
 
 
-def steal_refusal(g: Game, seat: int, target: int) -> str | None:
+def steal_refusal(g: Game, seat: int, target: int) -> IllegalMove | None:
     if target == seat:
-        return "You cannot steal from yourself"
+        return IllegalMove("steal_from_yourself")
     if g.gold_pieces[target] < 1:
-        return f"{g.players[target]} has no gold to steal"
+        return IllegalMove("no_gold_to_steal", seat=target, player=g.players[target])
     return None
 
 
@@ -191,7 +191,7 @@ def steal(g: Game, events: Events, seat: int, target: int | None) -> None:
     if target is not None:
         problem = steal_refusal(g, seat, target)
         if problem:
-            raise IllegalMove(problem)
+            raise problem
         g.gold_pieces[target] -= 1
         g.gold_pieces[seat] += 1
     _theft_done(g, events, seat, target, "stole" if target is not None else "declined")

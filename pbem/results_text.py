@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.text import THEFT_OUTCOMES, less_for_role, round_outcome, share_table
+from pbem.i18n import gettext, ngettext
+from pbem.words.outcomes import less_for_role, pieces, round_outcome, share_table
+from pbem.words.table import N_
 
 # Payout reasons whose `base` is the winners' share (a Geologist's `base` counts crystals instead).
 SHARED_REASONS = ("blue", "green", "saboteur", "boss", "profiteer", "geologist")
@@ -17,44 +19,50 @@ SHARED_REASONS = ("blue", "green", "saboteur", "boss", "profiteer", "geologist")
 
 def gold_unit(view: dict[str, Any]) -> tuple[str, str]:
     """What a variant pays in, singular and plural: nugget cards (base) or gold pieces (Saboteur 2)."""
-    return ("gold piece", "gold pieces") if view.get("variant") == "saboteur2" else ("nugget", "nuggets")
-
-
-def pieces(amount: int) -> str:
-    return f"{amount} gold piece{'s' if amount != 1 else ''}"
+    if view.get("variant") == "saboteur2":
+        return gettext("gold piece"), gettext("gold pieces")
+    return gettext("nugget"), gettext("nuggets")
 
 
 def outcome(result: dict[str, Any], names: Sequence[str]) -> str:
     """How a finished round was decided, in one sentence: the words of its line in the log
-    (`engine.text.round_outcome`), here and on every page and email that tells a round's result."""
-    return round_outcome(result, lambda seat: names[seat] if isinstance(seat, int) else "someone")
+    (`pbem.words.outcomes.round_outcome`), here and on every page and email that tells a round's result."""
+    return round_outcome(result, lambda seat: names[seat] if isinstance(seat, int) else gettext("someone"))
 
 
 def payout_line(pay: dict[str, Any], result: dict[str, Any], names: Sequence[str]) -> str:
     """One payout of a Saboteur 2 round, with the rule that made it."""
     name = names[pay["seat"]]
     amount, base, reason = pay["amount"], pay["base"], pay["reason"]
-    if reason in ("blue", "green"):
-        return f"{name}: {pieces(amount)}, each winner's share, for the {reason} team."
+    fields = {"name": name, "pieces": pieces(amount)}
+    if reason == "blue":
+        return gettext("%(name)s: %(pieces)s, each winner's share, for the blue team.", **fields)
+    if reason == "green":
+        return gettext("%(name)s: %(pieces)s, each winner's share, for the green team.", **fields)
     if reason == "saboteur":
-        return f"{name}: {pieces(amount)}, each winner's share, as a saboteur on the winning side."
+        return gettext("%(name)s: %(pieces)s, each winner's share, as a saboteur on the winning side.", **fields)
     if reason == "boss":
-        return (f"{name}: {pieces(amount)} as the Boss: the share of {base}, {less_for_role('boss')} "
-                f"(the Boss wins with either team).")
+        return gettext("%(name)s: %(pieces)s as the Boss: the share of %(base)s, %(less)s (the Boss wins with either "
+                       "team).", base=base, less=less_for_role("boss"), **fields)
     if reason == "profiteer":
-        return (f"{name}: {pieces(amount)} as the Profiteer: the share of {base}, {less_for_role('profiteer')} "
-                f"(the Profiteer wins with every side).")
+        return gettext("%(name)s: %(pieces)s as the Profiteer: the share of %(base)s, %(less)s (the Profiteer wins "
+                       "with every side).", base=base, less=less_for_role("profiteer"), **fields)
     if reason == "geologist":
-        return (f"{name}: {pieces(amount)}, each winner's share, as a Geologist (with this game's rule, Geologists "
-                f"win alongside both teams when the Boss, the Profiteer or a Geologist reaches the gold).")
+        return gettext("%(name)s: %(pieces)s, each winner's share, as a Geologist (with this game's rule, Geologists "
+                       "win alongside both teams when the Boss, the Profiteer or a Geologist reaches the gold).",
+                       **fields)
     if reason == "crystals":
         geologists = sum(1 for other in result["payouts"] if other["reason"] == "crystals")
-        shared = f", shared by {geologists} Geologists and rounded down" if geologists > 1 else ""
-        crystals = f"{base} crystal{'s' if base != 1 else ''}"
-        return f"{name}: {pieces(amount)} as a Geologist, for the {crystals} on the table{shared}."
+        crystals = ngettext("%(num)d crystal", "%(num)d crystals", base)
+        if geologists > 1:
+            return gettext("%(name)s: %(pieces)s as a Geologist, for the %(crystals)s on the table, shared by "
+                           "%(geologists)s Geologists and rounded down.", crystals=crystals, geologists=geologists,
+                           **fields)
+        return gettext("%(name)s: %(pieces)s as a Geologist, for the %(crystals)s on the table.", crystals=crystals,
+                       **fields)
     if reason == "trapped":
-        return f"{name}: nothing, being trapped when the round ended."
-    return f"{name}: {pieces(amount)}."
+        return gettext("%(name)s: nothing, being trapped when the round ended.", name=name)
+    return gettext("%(name)s: %(pieces)s.", **fields)
 
 
 def share_line(result: dict[str, Any]) -> str:
@@ -62,18 +70,21 @@ def share_line(result: dict[str, Any]) -> str:
     shares = [pay["base"] for pay in result["payouts"] if pay["reason"] in SHARED_REASONS]
     if not shares:
         return ""
-    return (
-        f"Each winner's share this round: {pieces(shares[0])} ({share_table()}; the Boss gets "
-        f"{less_for_role('boss')}, the Profiteer {less_for_role('profiteer')}; trapped players get nothing and are "
-        f"not counted)."
-    )
+    return gettext(
+        "Each winner's share this round: %(pieces)s (%(table)s; the Boss gets %(boss)s, the Profiteer %(profiteer)s; "
+        "trapped players get nothing and are not counted).", pieces=pieces(shares[0]), table=share_table(),
+        boss=less_for_role("boss"), profiteer=less_for_role("profiteer"))
 
 
 def theft_line(theft: dict[str, Any], names: Sequence[str]) -> str:
     name = names[theft["seat"]]
-    if theft["outcome"] == "stole":
-        return f"{name} played a Theft and stole 1 gold piece from {names[theft['target']]}."
-    return f"{name} had a Theft but {THEFT_OUTCOMES.get(theft['outcome'], 'did not steal')}."
+    told = {"stole": N_("%(name)s played a Theft and stole 1 gold piece from %(target)s."),
+            "declined": N_("%(name)s had a Theft but chose not to steal."),
+            "trapped": N_("%(name)s had a Theft but could not steal, being trapped."),
+            "no_gold_to_steal": N_("%(name)s had a Theft but found nobody with gold to steal.")}
+    message = told.get(theft["outcome"], N_("%(name)s had a Theft but did not steal."))
+    target = theft.get("target")
+    return gettext(message, name=name, target=names[target] if isinstance(target, int) else "")
 
 
 def round_gold(result: dict[str, Any], seat: int) -> int:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.text import plural
 from pbem.mail.outbox import game_subject
 from pbem.models import Game
+from pbem.words.counting import plural
 
 APP_NAME = "Saboteur"
 

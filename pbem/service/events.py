@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import engine
+from pbem.words import events as words
+from pbem.words.lines import describe_events
 
 
 def is_visible(event: dict[str, Any], seat: int | None) -> bool:
@@ -48,14 +49,14 @@ def describe_event(event: dict[str, Any], names: list[str], you: int | None = No
         return f"{who} ran out of time: the game {how}."
     if event.get("type") == "rolled_back":
         return f"The host took the game back to how it stood at turn {event.get('to_seq')}; play goes on from there."
-    return engine.describe_event(event, names, you)
+    return words.describe_event(event, names, you)
 
 
 def describe_openly(event: dict[str, Any], names: list[str]) -> str:
-    """Like `engine.describe_openly` (every event in the third person), for the server's events too."""
+    """Like `pbem.words.events.describe_openly` (every event in the third person), for the server's events too."""
     if event.get("type") in SERVER_EVENTS:
         return describe_event(event, names)
-    return engine.describe_openly(event, names)
+    return words.describe_openly(event, names)
 
 
 def describe(events: Iterable[dict[str, Any]], names: list[str], you: int | None = None) -> list[str]:
@@ -65,8 +66,8 @@ def describe(events: Iterable[dict[str, Any]], names: list[str], you: int | None
     run: list[dict[str, Any]] = []
     for event in events:
         if event.get("type") in SERVER_EVENTS:
-            lines += engine.describe_events(run, names, you) + [describe_event(event, names, you)]
+            lines += describe_events(run, names, you) + [describe_event(event, names, you)]
             run = []
         else:
             run.append(event)
-    return lines + engine.describe_events(run, names, you)
+    return lines + describe_events(run, names, you)

@@ -21,7 +21,6 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from engine import role_name
 from pbem.addresses import address_mistake, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
@@ -39,6 +38,7 @@ from pbem.service.talk.chat_lines import ChatLine
 from pbem.service.turns.games import GameService
 from pbem.service.turns.values import GameState, HistoryEntry
 from pbem.tokens import SpectatorConfirmation, SpectatorLinkSigner, SpectatorStop
+from pbem.words.roles import role_name
 
 PER_MAILBOX = Limit("spectator_confirm_mailbox", count=3, window=timedelta(days=1))
 PER_CLIENT = Limit("spectator_confirm_client", count=10, window=timedelta(hours=1))

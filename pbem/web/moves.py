@@ -14,9 +14,9 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from engine.text import GOAL_PLACES
 from pbem.errors import ValidationError
 from pbem.web.params import required_int
+from pbem.words.places import GOAL_PLACES
 
 MAX_MOVE_LENGTH = 1000
 UNREADABLE_CHOICE = "That choice could not be read. Pick one of your moves and try again."

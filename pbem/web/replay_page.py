@@ -22,13 +22,13 @@ from typing import Any
 from flask import render_template
 from markupsafe import Markup
 
-import engine
 from pbem.drawing import STYLESHEET as DRAWING_STYLESHEET
 from pbem.drawing.board_svg import board_svg
 from pbem.drawing.card_art import card_svg
 from pbem.service.history.replay import ReplayStep
 from pbem.times import local_time
 from pbem.web.moves import goal_names
+from pbem.words.roles import role_name
 
 STATIC = Path(__file__).parent / "static"
 # In the order the page links them: the drawing's own after play.css.
@@ -218,5 +218,5 @@ def _goals(view: dict[str, Any]) -> list[str]:
 def _role(role: str | None) -> str:
     if role is None:  # a dwarf card its holder later gives up to Swap Your Hats: never shown (engine.open_view)
         return "Dwarf card later given up face down"
-    name = engine.role_name(role)
+    name = role_name(role)
     return name[0].upper() + name[1:]

@@ -17,7 +17,6 @@ from zoneinfo import available_timezones
 
 from markupsafe import Markup, escape
 
-from engine.text import role_goal, role_title, side_name
 from pbem.drawing.board_svg import board_svg
 from pbem.drawing.card_art import card_svg
 from pbem.memo import Memo
@@ -30,6 +29,8 @@ from pbem.times import ago, local_time, until
 from pbem.web.hand_reasons import Unplayable, unplayable_reason
 from pbem.web.moves import MoveGroup, goal_names, group_moves, join_words
 from pbem.web.rules_page import card_help
+from pbem.words.places import side_name
+from pbem.words.roles import role_goal, role_title
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 engine (the rules) <- pbem's lowest modules <- config <- models, db <- mail (the post office) <- service <- web, cli.
 The drawing (pbem.drawing: cards and the board as SVG) is a room of its own below the service: the pages and the
 letters both use it, and the runtime hands it to the letters, so the runtime needs nothing of the web.
+The words (pbem.words: the game told in the reader's language) sit just above the engine and the languages.
 """
 
 from __future__ import annotations
@@ -104,6 +105,25 @@ def test_the_configuration_imports_only_pbem_modules_that_import_nothing_from_pb
 def test_the_engine_knows_nothing_of_the_server_the_web_or_the_database() -> None:
     server = ("pbem", "flask", "sqlalchemy", "jinja2", "werkzeug")
     back = [(source, target) for source, target in arrows("engine") if any(within(target, up) for up in server)]
+
+    assert back == []
+
+
+def test_the_engine_holds_no_language() -> None:
+    """Refusals are codes with params and events are data: the words live in pbem/words, in the reader's language."""
+    languages = ("gettext", "locale", "babel", "flask_babel", "pbem")
+    back = [(source, target) for source, target in arrows("engine") if any(within(target, up) for up in languages)]
+
+    assert back == []
+
+
+def test_the_words_import_nothing_of_pbem_but_the_languages_and_themselves() -> None:
+    """So the pages, the letters and the log all tell the game in the same words, one home per word."""
+    assert modules("pbem.words")
+    back = [
+        (source, target) for source, target in arrows("pbem.words")
+        if within(target, "pbem") and not any(within(target, own) for own in ("pbem.words", "pbem.i18n"))
+    ]
 
     assert back == []
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-import engine
 from pbem.mail.deliver import Deliverer
+from pbem.words.roles import role_name
 from tests.support.browser import LiveServer, accessible, delivered_to, sign_in_page
 from tests.support.games import link_token
 from tests.support.mail import SmtpServer
@@ -70,7 +70,7 @@ def test_replacing_a_player_sends_the_handover_email(
 
     bodies = delivered_to(smtp_server, smtp_deliverer, "eve@example.org")
     assert len(bodies) == 1
-    role = engine.role_name(live_server.runtime.games.current_state(game_id, 1).view["you"]["role"])
+    role = role_name(live_server.runtime.games.current_state(game_id, 1).view["you"]["role"])
     assert "handed you the seat that Ben played" in bodies[0] and f"Your role: {role}" in bodies[0]
 
 

@@ -14,6 +14,8 @@ import pytest
 
 import engine
 from engine.variants import variant_of
+from pbem.words.deals import readable_deal
+from pbem.words.events import describe_openly
 from tests.support.tables import SEATS, arrange, card_in_hand
 
 SALT = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
@@ -171,7 +173,7 @@ def test_the_deal_in_words_names_roles_cards_and_the_next_card_first() -> None:
     record = engine.deal_record(g)
     labels = variant_of(g).cards
 
-    words = engine.readable_deal(record)
+    words = readable_deal(record)
 
     assert words["seats"][0] == {"name": "Ann", "role": "saboteur", "hand": [labels[c].label for c in g.hands[0]]}
     assert words["draw_pile"][0] == labels[g.draw_pile[-1]].label
@@ -205,7 +207,7 @@ def test_the_open_view_shows_every_hand_role_and_goal() -> None:
      "Cat broke Ben's pick."),
 ])
 def test_private_events_are_told_in_the_third_person(event: dict, line: str) -> None:
-    assert engine.describe_openly(event, ["Ann", "Ben", "Cat"]) == line
+    assert describe_openly(event, ["Ann", "Ben", "Cat"]) == line
 
 
 # Seals in parts: each part with its own salt, the commitment over the digests, opened selectively.
@@ -399,7 +401,7 @@ def test_the_deal_in_words_names_what_stays_face_down() -> None:
     withheld = engine.withheld_parts(record, told, g.options)
     seat = next(event["seat"] for event in told if event["type"] == "role_changed")
 
-    words = engine.readable_deal(engine.shown_record(engine.opening(record, SALT, withheld)))
+    words = readable_deal(engine.shown_record(engine.opening(record, SALT, withheld)))
 
     assert words["seats"][seat]["role"] is None and words["spare_roles"] is None
     assert f"{SEATS[seat]}'s dwarf card" in words["withheld"] and "the leftover dwarf cards" in words["withheld"]

@@ -7,6 +7,7 @@ import pytest
 
 import engine
 from engine.variants import get_variant
+from tests.support.refusals import refused
 from tests.support.tables import NAMES
 
 ROLE_TABLE = {3: (1, 3), 4: (1, 4), 5: (2, 4), 6: (2, 5), 7: (3, 5), 8: (3, 6), 9: (3, 7), 10: (4, 7)}
@@ -97,7 +98,7 @@ def test_unknown_options_and_bad_values_are_refused(options):
 
 
 def test_unknown_variant_is_refused():
-    with pytest.raises(engine.InvalidSetup, match="Unknown variant"):
+    with refused("Unknown variant", engine.InvalidSetup):
         engine.new_game(NAMES[:3], seed=1, variant="duel")
 
 

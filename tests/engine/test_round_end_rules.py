@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import engine
 from engine.rules import can_play
+from pbem.words.events import describe_event
 from tests.support.tables import build, card_in_hand
 
 STUCK = {0: ["pick"], 1: ["pick"], 2: ["pick"]}  # nobody may build
@@ -44,7 +45,7 @@ def test_the_log_says_why_the_round_ended(table):
               hands={0: ["straight_ew", "straight_ns"], 1: ["straight_ew"], 2: ["curve_ne"]})
 
     _, events = pass_card(g, 0, "straight_ns")
-    lines = [engine.describe_event(e, ["Ann", "Bo", "Cy"]) for e in events if e["audience"] == "public"]
+    lines = [describe_event(e, ["Ann", "Bo", "Cy"]) for e in events if e["audience"] == "public"]
 
     assert "The draw pile is empty and nobody holds a card they could play." in lines
     assert any(line.startswith("Round 1 is over: the draw pile ran out and nobody could play a card before anyone "
@@ -128,7 +129,7 @@ def test_base_game_the_left_neighbour_of_the_last_path_builder_starts_the_next_r
     started = next(e for e in events if e["type"] == "round_started")
     assert started["first"] == 1 and started["after"] == 0 and started["because"] == "last_path"
     assert engine.to_act(g) == 1 and g.round == 2
-    assert engine.describe_event(started, ["Ann", "Bo", "Cy"]) == (
+    assert describe_event(started, ["Ann", "Bo", "Cy"]) == (
         "Round 2 begins; Bo plays first, sitting left of Ann, who built the last path card of the round before.")
 
 

@@ -11,6 +11,7 @@ import pytest
 import engine
 from engine.decks import SABOTEUR2_DECK
 from engine.variants import SABOTEUR2_ROLES, get_variant, variant_of
+from tests.support.refusals import refused
 from tests.support.tables import SEATS, builder_bot, random_game_states
 
 DATA = Path(__file__).parent / "data"
@@ -86,7 +87,7 @@ def test_every_player_gets_six_cards_whatever_the_number_of_players(players):
 
 @pytest.mark.parametrize("players", [1, 13])
 def test_saboteur2_needs_two_to_twelve_players(players):
-    with pytest.raises(engine.InvalidSetup, match="2 to 12 players"):
+    with refused("2 to 12 players", engine.InvalidSetup):
         engine.new_game((SEATS + ["Max"])[:players], seed=1, variant="saboteur2")
 
 
@@ -114,7 +115,7 @@ def test_dwarf_cards_are_shuffled_and_dealt_afresh_each_round():
 
 
 def test_the_base_game_options_do_not_apply_to_saboteur2():
-    with pytest.raises(engine.InvalidSetup, match="Option 'auto_pick_gold' belongs to the base game"):
+    with refused("Option 'auto_pick_gold' belongs to the base game", engine.InvalidSetup):
         s2_game(options={"auto_pick_gold": True})
 
 
@@ -190,7 +191,7 @@ BAD_DECKS = [
 
 @pytest.mark.parametrize("what, deck, message", BAD_DECKS, ids=[b[0] for b in BAD_DECKS])
 def test_a_bad_deck_is_refused_with_a_message_that_finds_the_mistake(what, deck, message):
-    with pytest.raises(engine.InvalidSetup, match=message):
+    with refused(message, engine.InvalidSetup):
         s2_game(options={"deck": deck})
 
 
@@ -199,12 +200,12 @@ def test_a_deck_too_small_for_the_players_is_refused():
              "actions": [{"name": "map", "label": "Map", "count": 20, "effect": "map"}]}
 
     s2_game(3, options={"deck": small})
-    with pytest.raises(engine.InvalidSetup, match="The deck has 40 cards but 6 players need at least 46"):
+    with refused("The deck has 40 cards but 6 players need at least 46", engine.InvalidSetup):
         s2_game(6, options={"deck": small})
 
 
 def test_only_saboteur2_takes_a_deck():
-    with pytest.raises(engine.InvalidSetup, match="Unknown option 'deck'"):
+    with refused("Unknown option 'deck'", engine.InvalidSetup):
         engine.new_game(SEATS[:3], seed=1, options={"deck": SABOTEUR2_DECK})
 
 
@@ -243,5 +244,5 @@ def test_an_unknown_schema_is_refused():
     snapshot = s2_game().to_dict()
     snapshot["schema"] = 3
 
-    with pytest.raises(engine.InvalidSetup, match="schema"):
+    with refused("schema", engine.InvalidSetup):
         engine.Game.from_dict(snapshot)

@@ -21,6 +21,7 @@ from pbem.service.events import describe, is_visible
 from pbem.service.letters.daily import queue_due_daily_digests
 from pbem.service.letters.host_notices import enqueue_stalling_notice
 from pbem.service.turns.values import PlayerSpec
+from pbem.words.events import describe_event
 from tests.support.games import PEOPLE, Arranged, NewGame, play_moves
 from tests.support.mail import bodies, compose_waiting_mail, digest_seats, flat, mailbox
 from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
@@ -346,8 +347,8 @@ def test_no_email_contains_a_line_of_an_event_hidden_from_its_recipient(runtime:
     names = runtime.games.current_state(game_id).players
     private_lines_reached = []
     for seat, address in enumerate(f"{name.lower()}@example.org" for name in names):
-        seen = {engine.describe_event(e, names) for batch in snapshots for e in batch if is_visible(e, seat)}
-        hidden = {engine.describe_event(e, names) for batch in snapshots for e in batch if not is_visible(e, seat)}
+        seen = {describe_event(e, names) for batch in snapshots for e in batch if is_visible(e, seat)}
+        hidden = {describe_event(e, names) for batch in snapshots for e in batch if not is_visible(e, seat)}
         secrets = hidden - seen
         assert secrets, "every seat has private events others do not see"
         mails = mailbox(runtime, to=address)

@@ -16,6 +16,7 @@ from pbem.models import Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import is_visible
 from pbem.service.letters.daily import queue_due_daily_digests
+from pbem.words.events import describe_event
 from tests.support.games import store_game
 from tests.support.mail import bodies, compose_waiting_mail, digest_seats, mailbox
 from tests.support.tables import arrange, rulebook_example
@@ -166,8 +167,8 @@ def test_no_saboteur2_email_contains_a_line_of_an_event_hidden_from_its_recipien
     kinds = {event["type"] for batch in batches for event in batch}
     assert {"hands_swapped", "role_seen", "role_changed", "gold_paid"} <= kinds
     for seat, name in enumerate(names):
-        seen = {engine.describe_event(e, names) for batch in batches for e in batch if is_visible(e, seat)}
-        hidden = {engine.describe_event(e, names) for batch in batches for e in batch if not is_visible(e, seat)}
+        seen = {describe_event(e, names) for batch in batches for e in batch if is_visible(e, seat)}
+        hidden = {describe_event(e, names) for batch in batches for e in batch if not is_visible(e, seat)}
         secrets = hidden - seen
         mails = mailbox(runtime, to=f"{name.lower()}@example.org")
         assert secrets and {mail.kind for mail in mails} >= {"round_digest", "game_over"}

@@ -27,9 +27,11 @@ from pbem.models import Game, HostAction, OutboxMessage, Seat, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.events import describe, is_visible
 from pbem.service.turns.values import PlayerSpec
+from pbem.words.events import describe_event
 from tests.support.database import dump
 from tests.support.games import PEOPLE, NewGame, link_token, play_moves, random_move
 from tests.support.mail import compose_waiting_mail, listed_items
+from tests.support.refusals import told
 
 NAMES = ["Ann", "Ben", "Cat"]
 
@@ -201,7 +203,7 @@ def test_the_next_player_is_emailed_what_they_may_see(runtime: Runtime, new_game
         own_moves = [s.seq for s in history[1:seq] if s.actor_seat == seat]
         since = [s for s in history if (own_moves[-1] if own_moves else 0) < s.seq <= seq]
         visible = [line for s in since for line in describe([e for e in s.events if is_visible(e, seat)], NAMES, seat)]
-        hidden = [engine.describe_event(e, NAMES) for s in history for e in s.events
+        hidden = [describe_event(e, NAMES) for s in history for e in s.events
                   if not is_visible(e, seat)]
         listed = listed_items(email.body_text)
         assert listed == visible
@@ -282,7 +284,7 @@ def test_an_illegal_move_gets_the_engines_explanation(runtime: Runtime, new_game
     with pytest.raises(InvalidMove) as refused:
         runtime.games.submit_move(game_id, seat, nonsense, seq, "x")
 
-    assert refused.value.message == str(engine_says.value)
+    assert refused.value.message == told(engine_says.value)
     assert refused.value.status == 422
     assert dump(runtime.db) == before
 

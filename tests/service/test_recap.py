@@ -11,6 +11,7 @@ from flask import Flask
 import engine
 from pbem.errors import RoundNotOver
 from pbem.runtime import Runtime
+from pbem.words.roles import role_name
 from tests.support.games import play, seat_token, store_game
 from tests.support.mail import mailbox
 from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
@@ -153,7 +154,7 @@ def test_saboteur2_recap_tells_inspections_hat_swaps_and_hand_swaps(runtime: Run
     game_id, state = saboteur2_round(runtime)
     with pytest.raises(RoundNotOver):
         runtime.chronicle.round_story(game_id, 1)
-    leftover = engine.role_name(state.spare_roles[-1])  # Swap Your Hats takes the top leftover card
+    leftover = role_name(state.spare_roles[-1])  # Swap Your Hats takes the top leftover card
     labels = engine.get_variant("saboteur2").cards
     swapped = runtime.games.engine_state(game_id)[0]
     play(runtime, game_id, 0, {"type": "play", "card": card_in_hand(state, 0, "straight_ew"), "x": 7, "y": 0,

@@ -24,6 +24,7 @@ from pbem.runtime import Runtime
 from pbem.service.seats.fresh_links import PER_CLIENT
 from tests.support.database import dump
 from tests.support.games import dig_for_gold, play_until, seat_token, snapshot_count, store_game
+from tests.support.refusals import told
 from tests.support.web import current, form_fields, open_table, page_moves, table_path
 
 NAMES = ["Ann", "Ben", "Cat"]
@@ -400,7 +401,7 @@ def test_an_illegal_move_gets_the_engines_explanation_and_422(client, runtime_of
     response = post_move(client, game, page, move)
 
     assert response.status_code == 422
-    assert html.escape(str(refused.value)) in response.get_data(as_text=True)
+    assert html.escape(told(refused.value)) in response.get_data(as_text=True)
     assert dump(runtime_of.db) == before
 
 

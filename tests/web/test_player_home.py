@@ -16,6 +16,7 @@ from pbem.models import Game, OutboxMessage, Seat, TurnClock
 from pbem.runtime import Runtime
 from pbem.service.players.record import Record, game_record
 from pbem.service.turns.values import PlayerSpec
+from pbem.words.roles import role_name
 from tests.support.games import play_until_turn_of
 from tests.support.mail import mailbox
 from tests.support.tables import TO_THE_GOALS, arrange, build, card_in_hand
@@ -219,7 +220,7 @@ def test_the_record_counts_a_round_won_by_the_engines_rule_a_trapped_geologist_s
 
     record = Record([game_record("Mine", 3, engine.view(g, 3), finished=False)])
 
-    assert dict(record.rounds_won) == {engine.role_name("geologist"): 1}
+    assert dict(record.rounds_won) == {role_name("geologist"): 1}
     assert record.rounds_as_digger == 1 and record.rounds_as_saboteur == 0
 
 

@@ -19,6 +19,7 @@ import engine
 from pbem.errors import GameNotOver
 from pbem.runtime import Runtime
 from pbem.web.replay import host_replay_page
+from pbem.words.roles import role_name
 from tests.support.database import dump
 from tests.support.games import dig_for_gold, seat_token, store_game
 from tests.support.twins import Twins, hidden_cards
@@ -126,7 +127,7 @@ def test_once_the_game_is_over_every_step_shows_every_hand_role_and_goal(app: Fl
 
         assert [int(card) for card in HAND_CARD.findall(page)] == sum(state.hands, [])
         for name, role in zip(state.players, state.roles, strict=True):
-            tag = engine.role_name(role).capitalize()
+            tag = role_name(role).capitalize()
             assert re.search(rf"<strong>{name}</strong> <span class=\"tag\">{tag}", page)
         gold = next(y for (x, y), card in state.hidden_goals.items() if card == 1) if state.hidden_goals else None
         if gold is not None:

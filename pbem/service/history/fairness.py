@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.models import Game, RoundCommitment, Snapshot
 from pbem.service.history.disclosure import Disclosure
+from pbem.words.deals import readable_deal
 
 SALT_BYTES = 32
 
@@ -33,7 +34,7 @@ class Opening:
 
     record: dict[str, Any]  # the deal as shown: a withheld part is None
     sealed_text: str  # the published opening (UTF-8): what the fingerprint is recomputed from
-    readable: dict[str, Any]  # the same deal in words (engine.readable_deal); a withheld part is None
+    readable: dict[str, Any]  # the same deal in words (pbem.words.deals); a withheld part is None
     withheld: tuple[str, ...] = ()  # the parts shown only by their digest
     salt: str | None = None  # a whole seal's salt (saboteur-deal-1); a deal sealed in parts keeps its secret
 
@@ -159,7 +160,7 @@ def _opening(row: RoundCommitment, game: Game, moves: Moves) -> Opening:
         return Opening(
             record=dict(row.record),
             sealed_text=engine.sealed_bytes(row.record, row.salt).decode("utf-8"),
-            readable=engine.readable_deal(row.record, game.options),
+            readable=readable_deal(row.record, game.options),
             salt=row.salt,
         )
     withheld = engine.withheld_parts(row.record, _round_events(moves, row.dealt_seq), game.options)
@@ -168,6 +169,6 @@ def _opening(row: RoundCommitment, game: Game, moves: Moves) -> Opening:
     return Opening(
         record=shown,
         sealed_text=engine.opening_text(opened),
-        readable=engine.readable_deal(shown, game.options),
+        readable=readable_deal(shown, game.options),
         withheld=tuple(part["part"] for part in opened["parts"] if "digest" in part),
     )

@@ -21,6 +21,8 @@ from pbem.service.history.disclosure import Disclosure
 from pbem.service.history.holders import handover_lines, names_at
 from pbem.service.history.timeline import round_span, round_starts
 from pbem.service.snapshots import state_at
+from pbem.words.events import describe_openly
+from pbem.words.roles import role_name
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,7 @@ def round_recap(session: Session, game: Game, round_number: int, disclosure: Dis
     secret = iter(engine.roles_given_up(told))
     swapped = {event["seat"] for event in told if event.get("type") == "role_changed"}
     kinds = engine.recap_kinds(dealt.options)
-    held = [[SECRET_ROLE if seat in swapped else engine.role_name(role)] for seat, role in enumerate(roles)]
+    held = [[SECRET_ROLE if seat in swapped else role_name(role)] for seat, role in enumerate(roles)]
     entries: list[RecapEntry] = []
     for seq, events in moves:
         lines = _declassified(events, kinds, names_at(game, seq), roles, held, secret) + handover_lines(game, seq)
@@ -79,7 +81,7 @@ def round_recap(session: Session, game: Game, round_number: int, disclosure: Dis
         round=round_number,
         seats=[SeatRoles(name=name, roles=roles_held) for name, roles_held in zip(names, held, strict=False)],
         # the leftovers would tell, by elimination, which dwarf card went face down
-        spare_roles=[] if swapped else [engine.role_name(role) for role in dealt.spare_roles],
+        spare_roles=[] if swapped else [role_name(role) for role in dealt.spare_roles],
         entries=entries,
         private_moves=engine.private_moves_open(dealt.options),
     )
@@ -119,11 +121,11 @@ def _declassified(
             continue
         giving_up = hidden | {event["seat"]} if kind == "role_changed" else hidden  # the card it gives up now
         labelled = [
-            f"{name} ({SECRET_ROLE if seat in giving_up else engine.role_name(role)})"
+            f"{name} ({SECRET_ROLE if seat in giving_up else role_name(role)})"
             for seat, (name, role) in enumerate(zip(names, roles, strict=False))
         ]
-        lines.append(engine.describe_openly(event, labelled, hidden))
+        lines.append(describe_openly(event, labelled, hidden))
         if kind == "role_changed":
             roles[event["seat"]] = event["role"]
-            held[event["seat"]].append(SECRET_ROLE if event["seat"] in hidden else engine.role_name(event["role"]))
+            held[event["seat"]].append(SECRET_ROLE if event["seat"] in hidden else role_name(event["role"]))
     return lines

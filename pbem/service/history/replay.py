@@ -26,6 +26,7 @@ from pbem.service.history.disclosure import game_is_closed
 from pbem.service.history.holders import handover_lines, names_at
 from pbem.service.history.timeline import round_starts
 from pbem.service.snapshots import state_at
+from pbem.words.events import describe_openly as told_openly
 
 # Moves of the same round shown before the current one, newest first.
 LOG_LENGTH = 12
@@ -105,7 +106,7 @@ class Eyes:
 def _open_line(event: dict[str, Any], names: list[str], secret: frozenset[int]) -> str:
     if event.get("type") in SERVER_EVENTS:
         return describe_openly(event, names)
-    return engine.describe_openly(event, names, secret)
+    return told_openly(event, names, secret)
 
 
 AFTER_MOVE = {"type": "after_move"}  # a marker: what is secret once a snapshot's events are done

@@ -14,6 +14,7 @@ from pbem.models.invites import SEAT_ORDERS
 from pbem.service.host.local_times import LocalTime, local_time_of
 from pbem.service.turns.values import MAX_TITLE
 from pbem.variants import variant_choices
+from pbem.words.refusals import engine_words
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ def check_settings(settings: InviteSettings) -> None:
             options=settings.options,
         )
     except ValueError as exc:
-        raise ValidationError(str(exc)) from None
+        raise ValidationError(engine_words(exc)) from None
 
 
 def invite_detail(invite: Invite, link: str, now: datetime) -> InviteDetail:

@@ -29,7 +29,6 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from engine.text import plural
 from pbem.addresses import address_key, address_mistake, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
@@ -59,6 +58,7 @@ from pbem.service.turns.games import GameService
 from pbem.service.turns.values import MAX_NAME, PlayerSpec
 from pbem.times import zone
 from pbem.variants import variant_choices
+from pbem.words.counting import plural
 
 INVITE_DAYS = 7
 JOINS_PER_CLIENT = Limit("invite_join_client", count=10, window=timedelta(hours=1))

@@ -25,7 +25,6 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 import engine
-from engine.text import plural
 from pbem.addresses import address_key, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
@@ -47,6 +46,9 @@ from pbem.service.text import clean_email, clean_name, visible_text
 from pbem.service.turns.games import GameService
 from pbem.service.turns.turn_controls import hand_over
 from pbem.service.turns.values import MAX_NAME
+from pbem.words.counting import plural
+from pbem.words.events import describe_event
+from pbem.words.roles import role_name
 
 MAX_REASON = 500
 # How often one seat's address may be asked to confirm a correction.
@@ -393,7 +395,7 @@ def handover_knowledge(session: Session, game: Game, seat: int) -> dict[str, Any
     view = seat_view(state_at(session, game, game.current_seq), seat, game.names)
     you = view.get("you") or {}
     peeks = [
-        engine.describe_event({"type": "map_peek", "audience": [seat], **peek}, view["players"])
+        describe_event({"type": "map_peek", "audience": [seat], **peek}, view["players"])
         for peek in you.get("peeks", [])
     ]
     if view.get("variant") == "saboteur2":
@@ -404,7 +406,7 @@ def handover_knowledge(session: Session, game: Game, seat: int) -> dict[str, Any
     return {
         "started": True,
         "round": view.get("round", 0),
-        "role": engine.role_name(you.get("role", "")) if you.get("role") else "",
+        "role": role_name(you.get("role", "")) if you.get("role") else "",
         "hand": [card.get("label", card.get("name", "")) for card in you.get("hand", [])],
         "peeks": peeks,
         "gold": gold,

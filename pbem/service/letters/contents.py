@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.text import WINNING_SIDES, and_list, role_name
 from pbem.results_text import (
     gold_unit,
     outcome,
@@ -21,6 +20,8 @@ from pbem.results_text import (
     theft_line,
 )
 from pbem.times import format_moment
+from pbem.words.counting import and_list
+from pbem.words.roles import WINNING_SIDES, role_name
 
 
 def _you(view: dict[str, Any]) -> int | None:

@@ -47,6 +47,7 @@ from pbem.service.timing.deadlines import turn_deadline as policy_deadline
 from pbem.service.timing.turn_clock import current_clock, deadline_moved_from
 from pbem.times import format_duration, format_when, since_day
 from pbem.tokens import LinkSigner, SpectatorLinkSigner
+from pbem.words.events import describe_event
 
 # Snapshots read at a time when looking back for the start of a round's payouts (a round's gold picks
 # are a handful of snapshots, so one page is nearly always enough).
@@ -330,7 +331,7 @@ class GameMail:
                 for value in event["values"]
             ]
             view = seat_view(state, seat.seat_index, game.names)
-            next_line = engine.describe_event(started, game.names, seat.seat_index)  # "you play first" to its reader
+            next_line = describe_event(started, game.names, seat.seat_index)  # "you play first" to its reader
             context = contents.round_digest(view, finished, values, next_line)
             self._to_seat(session, game, seat, ROUND_DIGEST, (finished,), {**context, **trust})
 

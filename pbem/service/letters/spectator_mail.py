@@ -9,12 +9,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine import role_name
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, SpectatorLink, SpectatorSubscription
 from pbem.results_text import outcome
 from pbem.service.emails import SPECTATOR_ROUND_END
 from pbem.tokens import SpectatorLinkSigner, SpectatorStop
+from pbem.words.roles import role_name
 
 
 def queue_round_end_emails(

@@ -16,7 +16,6 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 import engine
-from engine.text import and_list
 from pbem.addresses import mailbox_key
 from pbem.models import Game, GameChannel, Notice, NotificationAddress, Seat
 from pbem.notify.transport import Notification
@@ -24,6 +23,7 @@ from pbem.service.notices import words
 from pbem.service.timing.deadlines import out_of_quiet_hours
 from pbem.service.timing.turn_clock import quiet_hours_of
 from pbem.times import format_when
+from pbem.words.counting import and_list
 
 
 def channel_of(session: Session, game: Game) -> GameChannel | None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from pbem.words.roles import role_name
 
 SABOTEURS = ("saboteur",)
 
@@ -61,7 +62,7 @@ class Record:
         return sum(game.gold for game in self.games)
 
 
-SABOTEUR_NAMES = frozenset(engine.role_name(role) for role in SABOTEURS)
+SABOTEUR_NAMES = frozenset(role_name(role) for role in SABOTEURS)
 
 
 def game_record(title: str, seat: int, view: Mapping[str, Any], finished: bool) -> GameRecord:
@@ -74,7 +75,7 @@ def game_record(title: str, seat: int, view: Mapping[str, Any], finished: bool) 
     for result in results:
         played += 1
         if seat in engine.round_winners(result, options):
-            won[engine.role_name(result["roles"][seat])] += 1
+            won[role_name(result["roles"][seat])] += 1
     final = view.get("final")
     gold = final["scores"][seat] if final else int(view.get("you", {}).get("gold_total", 0))
     return GameRecord(

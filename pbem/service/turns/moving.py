@@ -29,6 +29,7 @@ from pbem.service.snapshots import latest_state
 from pbem.service.timing.turn_clock import seat_moved
 from pbem.service.turns.recording import GameCore
 from pbem.service.turns.values import MAX_SUBMISSION_ID, PLAYER, SERVER, MoveResult, server_submission_id
+from pbem.words.refusals import refusal
 
 
 class Moving(GameCore):
@@ -117,7 +118,7 @@ class Moving(GameCore):
         except engine.NotYourTurn:
             raise NotYourTurn() from None
         except engine.IllegalMove as exc:
-            raise InvalidMove(str(exc)) from None
+            raise InvalidMove(refusal(exc)) from None
         seat_moved(game.seats[seat])
         seq = self._append_snapshot(
             session, game, new_state, move=move, events=events, actor=seat, submission_id=submission_id, source=source
@@ -152,7 +153,7 @@ class Moving(GameCore):
         try:
             new_state, events = engine.apply_move(state, seat, move)
         except engine.IllegalMove as exc:
-            raise InvalidMove(str(exc)) from None
+            raise InvalidMove(refusal(exc)) from None
         events = [{"type": "timed_out", "seat": seat, "how": how, "audience": "public"}, *events]
         self._append_snapshot(
             session,

@@ -19,6 +19,7 @@ from pbem.service.rows import lock_game
 from pbem.service.text import clean_email, clean_line, clean_name
 from pbem.service.turns.recording import GameCore
 from pbem.service.turns.values import MAX_NAME, MAX_TITLE, SERVER, PlayerSpec
+from pbem.words.refusals import engine_words
 
 
 class Starting(GameCore):
@@ -70,7 +71,7 @@ class Starting(GameCore):
             # The engine alone knows the rules (player counts, variants, options): ask it with a throwaway deal.
             engine.new_game([seat.name for seat in seats], seed=0, variant=variant, options=options)
         except ValueError as exc:
-            raise ValidationError(str(exc)) from None
+            raise ValidationError(engine_words(exc)) from None
 
         now = self._clock.now()
         game = Game(
@@ -111,7 +112,7 @@ class Starting(GameCore):
                 game.names, seed=self.chance.seed(), variant=game.variant, options=game.options or None
             )
         except ValueError as exc:
-            raise ValidationError(str(exc)) from None
+            raise ValidationError(engine_words(exc)) from None
         game.status = GameStatus.ACTIVE
         self._append_snapshot(
             session, game, state, move=None, events=[], actor=None, submission_id=None, source=SERVER

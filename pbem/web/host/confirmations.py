@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from engine.text import plural
 from pbem.service.host.hosting import GameDetail
 from pbem.service.host.invite_views import InviteDetail
+from pbem.words.counting import plural
 
 
 @dataclass(frozen=True)

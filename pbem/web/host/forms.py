@@ -28,6 +28,7 @@ from pbem.service.host.hosting import GameSettings
 from pbem.service.text import reserved_name_problem
 from pbem.service.turns.values import MAX_NAME, MAX_TITLE, PlayerSpec
 from pbem.variants import MAX_DECK_BYTES, parse_deck, variant_choices
+from pbem.words.options import OPTION_NOTES
 
 MAX_ROWS = 12
 MAX_BOTS = 11
@@ -250,7 +251,7 @@ class EngineOption:
 
 
 def engine_options() -> list[EngineOption]:
-    return [EngineOption(name, name.replace("_", " ").capitalize(), tuple(values), engine.OPTION_NOTES.get(name, ""),
+    return [EngineOption(name, name.replace("_", " ").capitalize(), tuple(values), OPTION_NOTES.get(name, ""),
                          engine.OPTION_VARIANTS.get(name, ()))
             for name, values in engine.OPTIONS.items()]
 

@@ -17,6 +17,7 @@ from pbem.models import Game, Snapshot
 from pbem.runtime import Runtime
 from pbem.service.snapshots import latest_state
 from pbem.service.turns.values import PlayerSpec
+from pbem.words.roles import role_name
 from tests.support.database import dump
 from tests.support.games import play_moves, seat_token
 from tests.support.mail import mailbox
@@ -35,7 +36,7 @@ def test_replacing_a_player_hands_over_the_seat(host: FlaskClient, runtime_of: R
     assert len(handover) == 1
     view = runtime_of.games.current_state(game_id, 1).view
     body = handover[0].body_text
-    assert engine.role_name(view["you"]["role"]) in body
+    assert role_name(view["you"]["role"]) in body
     assert all(card["label"] in " ".join(body.split()) for card in view["you"]["hand"])  # the text part wraps
     new_token = re.search(r"/play/(\S+)", body).group(1)
     assert runtime_of.games.resolve_link(new_token).seat == 1
@@ -75,7 +76,7 @@ def test_the_table_is_told_nothing_private_when_a_seat_changes_hands(
     view = runtime_of.games.current_state(game_id, 1).view
     post(host, f"/host/games/{game_id}/seats/1/replace", confirm="yes", name="Eve", email="eve@example.org")
     told = " ".join(system_lines(runtime_of, game_id))
-    assert engine.role_name(view["you"]["role"]) not in told
+    assert role_name(view["you"]["role"]) not in told
     assert not any(card["label"] in told for card in view["you"]["hand"])
     assert [m.to_address for m in mailbox(runtime_of, "handover")] == ["eve@example.org"]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+from pbem.words.events import describe_event
 from tests.support.tables import SEATS, builder_bot, random_game_states
 
 
@@ -16,7 +17,7 @@ def event_types_of_random_games(games, variant="base", bot=None) -> set[str]:
                 break
             _, events = engine.apply_move(g, seat, move)
             for e in events:
-                line = engine.describe_event(e, SEATS[:players])
+                line = describe_event(e, SEATS[:players])
                 seen.add(e["type"])
                 assert line and line[0].isupper() and line.endswith((".", "!")) and "someone" not in line, line
     return seen
@@ -32,21 +33,21 @@ def test_a_build_line_says_who_built_what_and_where():
     event = {"type": "path_placed", "audience": "public", "seat": 1, "card": 9, "name": "curve_ne",
              "x": 3, "y": -1, "rotated": True}
 
-    assert engine.describe_event(event, ["Ann", "Bo", "Cy"]) == "Bo built a Curve at (3, -1), turned around."
+    assert describe_event(event, ["Ann", "Bo", "Cy"]) == "Bo built a Curve at (3, -1), turned around."
 
 
 def test_round_end_lines_reveal_roles_and_the_winner():
     event = {"type": "round_ended", "audience": "public", "round": 2, "winner": "diggers", "reached_by": 0,
              "roles": ["digger", "saboteur", "digger"], "spare_roles": ["digger"]}
 
-    line = engine.describe_event(event, ["Ann", "Bo", "Cy"])
+    line = describe_event(event, ["Ann", "Bo", "Cy"])
 
     assert line == ("Round 2 is over: Ann reached the gold, so the gold-diggers win. "
                     "Ann was a gold-digger, Bo was a saboteur and Cy was a gold-digger.")
 
 
 def test_an_unknown_event_still_gives_a_line():
-    assert engine.describe_event({"type": "brand_new_thing", "audience": "public"}, []) == "Brand new thing."
+    assert describe_event({"type": "brand_new_thing", "audience": "public"}, []) == "Brand new thing."
 
 
 def test_every_saboteur2_event_of_random_games_reads_as_a_sentence_naming_real_players():
@@ -100,10 +101,10 @@ S2_LINES = [
 
 @pytest.mark.parametrize("event, line", S2_LINES, ids=[f"{e['type']}-{i}" for i, (e, _) in enumerate(S2_LINES)])
 def test_saboteur2_event_lines(event, line):
-    assert engine.describe_event({"audience": "public", **event}, ["Ann", "Bo", "Cy"]) == line
+    assert describe_event({"audience": "public", **event}, ["Ann", "Bo", "Cy"]) == line
 
 
 def test_a_card_name_ending_in_an_exclamation_mark_gets_no_full_stop_after_it():
     event = {"type": "drew_cards", "audience": [0], "seat": 0, "cards": [90], "names": ["free"]}
 
-    assert engine.describe_event(event, ["Ann", "Bo"]) == "You drew Free at last!"
+    assert describe_event(event, ["Ann", "Bo"]) == "You drew Free at last!"

@@ -11,8 +11,9 @@ from collections.abc import Iterator
 import pytest
 
 import engine
-from engine.text import card_label, describe_events
 from engine.variants import VARIANTS
+from pbem.words.cards import card_label
+from pbem.words.lines import describe_events
 from tests.support.games import dig_for_gold
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
