@@ -66,9 +66,10 @@ def samples(games: int, first_seed: int) -> dict[str, list[bytes]]:
 
 def vocabulary(found: list[Any]) -> dict[str, list[Any]]:
     """The words (keys and strings) and templates (a dict's keys in order) met more than once in `found`, most
-    frequent first: what format 4 of the codec names by place."""
+    frequent first, and the kind each template's values mostly are: what the codec's typed values name by place."""
     words: Counter[str] = Counter()
     templates: Counter[tuple[str, ...]] = Counter()
+    kinds: dict[tuple[str, ...], list[Counter[int]]] = {}
 
     def visit(value: Any) -> None:
         if isinstance(value, str):
@@ -78,14 +79,19 @@ def vocabulary(found: list[Any]) -> dict[str, list[Any]]:
                 visit(item)
         elif isinstance(value, dict):
             templates[tuple(value)] += 1
+            seen = kinds.setdefault(tuple(value), [Counter() for _ in value])
+            for counter, item in zip(seen, value.values(), strict=True):
+                counter[snapshot_codec.value_kind(item)] += 1
             for key, item in value.items():
                 words[key] += 1
                 visit(item)
 
     for value in found:
         visit(value)
+    chosen = [keys for keys, count in templates.most_common() if count > 1]
     return {"words": [word for word, count in words.most_common() if count > 1],
-            "templates": [list(keys) for keys, count in templates.most_common() if count > 1]}
+            "templates": [list(keys) for keys in chosen],
+            "kinds": [[counter.most_common(1)[0][0] for counter in kinds[keys]] for keys in chosen]}
 
 
 def build(texts: list[bytes], size: int) -> bytes:

@@ -4,19 +4,20 @@ Each column holds a payload of its own that decodes alone (no payload refers to 
 names the format and the preset dictionary or vocabulary it was written with; a dictionary or vocabulary, once
 released, never changes, so an old payload always decodes (new formats take new tag bytes).
 
-Tag 5, a whole engine state (`engine.Game.to_dict()` of schema 2), written now: one mixed-radix integer and
+Tag 6, a whole engine state (`engine.Game.to_dict()` of schema 2), written now: one mixed-radix integer and
 nothing else. The facts that are numbers from small ranges (where each card lies, each card as its rank among
-the cards not yet written, the boards' cells, roles, nuggets, the generator and the seed) are written in as many
-bits as they need; the players' names, options and round results' details as typed values (tag 4's coder),
-their words and key lists named by their place in vocabulary 2. A state of another shape is stored as tag 3,
-and failing that as tag 2, so whatever JSON document the engine gives is kept exactly.
+the cards not yet written, the boards' cells, roles, nuggets, the generator and the seed) take as many bits as
+they need; the players' names are spelled; options and round results' details are typed values (below). A state
+of another shape is stored as tag 3, failing that as tag 2, so whatever JSON document the engine gives is kept.
 
-Tag 4, a move or an event list as a typed value: each value its type, then its number, its words (by place in
-vocabulary 2, or spelled) or its parts; a dict's keys by the place of their list in the vocabulary. Values it
-cannot hold (floats) are stored as tag 2.
+Tag 7, a move or an event list as a typed value: each value its type, then its number, its word or its parts;
+a word, and a dict's list of keys, by its place in vocabulary 3 if it is there (else spelled); a dict whose values
+are of the kinds the vocabulary expects for its keys, and a list of items of one kind, without their types.
+Values it cannot hold (floats) are stored as tag 2.
 
-Tag 3 (written until tag 5) and tag 1 (the first release), a packed state: the integer of tag 5's card facts
-(tag 1 with every count below WIDE) after the rest as compact JSON deflated with the state dictionary 1.
+Written until now, still read: tag 5 (tag 6 with names looked up in vocabulary 2, every type written) and
+tag 4 (tag 7 the same way); tag 3 (the card facts as in tag 6, the rest compact JSON deflated with the state
+dictionary 1) and tag 1, the first release (tag 3 with every count below WIDE).
 
 Tag 2, compact JSON deflated with dictionary 1 of its column (state, move or events).
 
@@ -39,9 +40,12 @@ from typing import Any
 PACKED_STATE_V1 = 1
 JSON_V1 = 2
 PACKED_STATE = 3
-WHOLE_STATE = 5  # what a state of the engine's shape is written as
-TYPED_JSON = 4  # what a move or an event list is written as
-VOCABULARY_VERSION = 2
+TYPED_JSON_V1 = 4
+WHOLE_STATE_V1 = 5
+WHOLE_STATE = 6  # what a state of the engine's shape is written as
+TYPED_JSON = 7  # what a move or an event list is written as
+# The vocabulary each format of typed values names its words by.
+VOCABULARIES = {TYPED_JSON_V1: 2, WHOLE_STATE_V1: 2, TYPED_JSON: 3, WHOLE_STATE: 3}
 DICTIONARY_VERSION = 1
 KINDS = ("state", "move", "events")
 DICTIONARIES = Path(__file__).with_name("snapshot_dictionaries")
@@ -113,7 +117,7 @@ def encode(kind: str, value: Any) -> bytes:
     for form in forms:
         try:
             if form == TYPED_JSON:
-                return bytes((form,)) + pack_value(value)
+                return bytes((form,)) + pack_value(value, form)
             return bytes((form,)) + pack_state(value, form)
         except Unfit:
             pass
@@ -128,17 +132,25 @@ def decode(kind: str, payload: bytes | memoryview) -> Any:
     tag = data[0]
     if tag == JSON_V1:
         return json.loads(inflate(data[1:], kind))
-    if tag in (WHOLE_STATE, PACKED_STATE, PACKED_STATE_V1) and kind == "state":
-        return unpack_state(data[1:], tag)
-    if tag == TYPED_JSON and kind != "state":
-        return unpack_value(data[1:])
+    try:
+        if tag in (WHOLE_STATE, WHOLE_STATE_V1, PACKED_STATE, PACKED_STATE_V1) and kind == "state":
+            return unpack_state(data[1:], tag)
+        if tag in (TYPED_JSON, TYPED_JSON_V1) and kind != "state":
+            return unpack_value(data[1:], tag)
+    except (IndexError, KeyError, ValueError, ZeroDivisionError, OverflowError) as error:
+        if isinstance(error, CorruptPayload):
+            raise
+        raise CorruptPayload(f"the {kind} payload does not read: {error!r}") from error
     raise CorruptPayload(f"unknown {kind} payload tag {tag}")
 
 
-# ---- typed values (format 4) ----------------------------------------------------------------------------------
+# ---- typed values (formats 4 and 7) -------------------------------------------------------------------------------
 
 NULL, FALSE, TRUE, INT, STR, LIST, DICT = range(7)
 TYPES = 7
+# What vocabulary 3 expects a template's values to be (a true or a false is a BOOL; the other kinds are types).
+BOOL = TRUE
+VALUE_KINDS = 7
 MOST_ITEMS = 1 << 12  # values in one typed payload at most (a list of nulls at its end costs no bits)
 DEEPEST = 32
 
@@ -149,6 +161,13 @@ class Vocabulary:
 
     words: tuple[str, ...]
     templates: tuple[tuple[str, ...], ...]
+    # From vocabulary 3: the kind each template's values are expected to be; a list says whether its items are of
+    # one kind; a value of the kind expected is written without its type.
+    kinds: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def typed(self) -> bool:
+        return bool(self.kinds)
 
     @cached_property
     def word_places(self) -> dict[str, int]:
@@ -159,24 +178,43 @@ class Vocabulary:
         return {keys: place for place, keys in enumerate(self.templates)}
 
 
+NO_WORDS = Vocabulary((), ())
+
+
 @cache
-def vocabulary(version: int = VOCABULARY_VERSION) -> Vocabulary:
+def vocabulary(version: int) -> Vocabulary:
     """The frozen vocabulary `version` (package data, never changed once released)."""
     data = json.loads((DICTIONARIES / str(version) / "vocabulary.json").read_text("utf-8"))
-    return Vocabulary(tuple(data["words"]), tuple(tuple(keys) for keys in data["templates"]))
+    return Vocabulary(tuple(data["words"]), tuple(tuple(keys) for keys in data["templates"]),
+                      tuple(tuple(kinds) for kinds in data.get("kinds", ())))
 
 
-def pack_value(value: Any) -> bytes:
-    """Format 4 of a JSON value (without its tag byte): each value a type, then its number, word or parts; a
-    word or a dict's keys in the vocabulary as their place, others spelled out. Unfit for floats and the like."""
+def pack_value(value: Any, form: int = TYPED_JSON) -> bytes:
+    """Format 7 (or 4) of a JSON value (without its tag byte): each value a type, then its number, word or
+    parts; a word or a dict's keys in the vocabulary as their place, others spelled out. Unfit for floats."""
     digits = Digits(tight=True)
     budget = [MOST_ITEMS]
-    _put_value(digits, value, vocabulary(), budget, 0)
+    _put_value(digits, value, vocabulary(VOCABULARIES[form]), budget, 0)
     return digits.to_bytes()
 
 
-def unpack_value(data: bytes) -> Any:
-    return _get_value(Reader(data, tight=True), vocabulary(), [MOST_ITEMS], 0)
+def unpack_value(data: bytes, form: int = TYPED_JSON) -> Any:
+    reader = Reader(data, tight=True)
+    value = _get_value(reader, vocabulary(VOCABULARIES[form]), [MOST_ITEMS], 0)
+    reader.done()
+    return value
+
+
+def value_kind(value: Any) -> int:
+    kind = type(value)
+    if value is None:
+        return NULL
+    if kind is bool:
+        return BOOL
+    found = {int: INT, str: STR, list: LIST, dict: DICT}.get(kind)
+    if found is None:
+        raise Unfit(f"a {kind.__name__} is not written in formats 4 to 7")
+    return found
 
 
 def _spend(budget: list[int], depth: int, error: type[ValueError]) -> None:
@@ -185,46 +223,73 @@ def _spend(budget: list[int], depth: int, error: type[ValueError]) -> None:
         raise error("a value too large or too deep for format 4")
 
 
-def _put_value(digits: Digits, value: Any, words: Vocabulary, budget: list[int], depth: int) -> None:
+def _put_value(digits: Digits, value: Any, words: Vocabulary, budget: list[int], depth: int,
+               known: int | None = None) -> None:
+    """A value; its type first unless `known` (its kind, as the vocabulary expected it)."""
     _spend(budget, depth, Unfit)
-    kind = type(value)
-    if value is None:
-        digits.put(NULL, TYPES)
-    elif kind is bool:
-        digits.put(TRUE if value else FALSE, TYPES)
-    elif kind is int:
-        digits.put(INT, TYPES)
+    kind = value_kind(value)
+    if known is None:
+        digits.put((TRUE if value else FALSE) if kind == BOOL else kind, TYPES)
+    elif known != kind:
+        raise Unfit("a value of a kind other than known")
+    elif kind == BOOL:
+        digits.put(1 if value else 0, 2)
+    if kind == INT:
         digits.count(_zigzag(value))
-    elif kind is str:
-        digits.put(STR, TYPES)
+    elif kind == STR:
         _put_word(digits, value, words)
-    elif kind is list:
-        digits.put(LIST, TYPES)
+    elif kind == LIST:
         digits.count(len(value))
-        for item in value:
-            _put_value(digits, item, words, budget, depth + 1)
-    elif kind is dict:
-        digits.put(DICT, TYPES)
+        kinds: list[int | None] = [None] * len(value)
+        if value and words.typed:
+            item_kinds = {value_kind(item) for item in value}
+            digits.put(1 if len(item_kinds) == 1 else 0, 2)
+            if len(item_kinds) == 1:
+                item_kind = item_kinds.pop()
+                digits.put(item_kind, VALUE_KINDS)
+                kinds = [item_kind] * len(value)
+        for item, each in zip(value, kinds, strict=True):
+            _put_value(digits, item, words, budget, depth + 1, each)
+    elif kind == DICT:
         keys = tuple(value)
         place = words.template_places.get(keys)
         digits.put(len(words.templates) if place is None else place, len(words.templates) + 1)
+        expected: Sequence[int | None] = [None] * len(keys)
         if place is None:
             digits.count(len(keys))
             for key in keys:
                 if type(key) is not str:
                     raise Unfit("a key that is not a string")
                 _put_word(digits, key, words)
-        for item in value.values():
-            _put_value(digits, item, words, budget, depth + 1)
-    else:
-        raise Unfit(f"a {kind.__name__} is not written in format 4")
+        elif words.typed:
+            expected = _expected(digits, [value_kind(item) for item in value.values()], words.kinds[place])
+        for item, wanted in zip(value.values(), expected, strict=True):
+            _put_value(digits, item, words, budget, depth + 1, wanted)
 
 
-def _get_value(reader: Reader, words: Vocabulary, budget: list[int], depth: int) -> Any:
+def _expected(digits: Digits, kinds: Sequence[int], expected: Sequence[int]) -> list[int | None]:
+    """Whether every value is of the kind the template expects, else which are: the kinds known for each."""
+    if list(kinds) == list(expected):
+        digits.put(1, 2)
+        return list(expected)
+    digits.put(0, 2)
+    for kind, wanted in zip(kinds, expected, strict=True):
+        digits.put(1 if kind == wanted else 0, 2)
+    return [wanted if kind == wanted else None for kind, wanted in zip(kinds, expected, strict=True)]
+
+
+def _get_value(reader: Reader, words: Vocabulary, budget: list[int], depth: int, known: int | None = None) -> Any:
     _spend(budget, depth, CorruptPayload)
-    kind = reader.get(TYPES)
-    if kind in (NULL, FALSE, TRUE):
-        return (None, False, True)[kind]
+    if known is None:
+        kind = reader.get(TYPES)
+        if kind in (NULL, FALSE, TRUE):
+            return (None, False, True)[kind]
+    else:
+        kind = known
+        if kind == NULL:
+            return None
+        if kind == BOOL:
+            return bool(reader.get(2))
     if kind == INT:
         return _unzigzag(reader.count())
     if kind == STR:
@@ -232,17 +297,29 @@ def _get_value(reader: Reader, words: Vocabulary, budget: list[int], depth: int)
     if kind == LIST:
         length = reader.count()
         if length > budget[0]:
-            raise CorruptPayload("a list longer than format 4 holds")
-        return [_get_value(reader, words, budget, depth + 1) for _ in range(length)]
+            raise CorruptPayload("a list longer than formats 4 to 7 hold")
+        kinds: list[int | None] = [None] * length
+        if length and words.typed and reader.get(2):
+            kinds = [reader.get(VALUE_KINDS)] * length
+        return [_get_value(reader, words, budget, depth + 1, item_kind) for item_kind in kinds]
+    if kind != DICT:
+        raise CorruptPayload(f"unknown kind {kind}")
     place = reader.get(len(words.templates) + 1)
+    expected: list[int | None]
     if place < len(words.templates):
         keys: Sequence[str] = words.templates[place]
+        expected = [None] * len(keys)
+        if words.typed:
+            wanted = words.kinds[place]
+            expected = list(wanted) if reader.get(2) else [kind if reader.get(2) else None for kind in wanted]
     else:
         length = reader.count()
         if length > budget[0]:
-            raise CorruptPayload("a dict larger than format 4 holds")
+            raise CorruptPayload("a dict larger than formats 4 to 7 hold")
         keys = [_get_word(reader, words) for _ in range(length)]
-    return {key: _get_value(reader, words, budget, depth + 1) for key in keys}
+        expected = [None] * length
+    return {key: _get_value(reader, words, budget, depth + 1, item_kind)
+            for key, item_kind in zip(keys, expected, strict=True)}
 
 
 # A word the vocabulary does not hold is spelled: each character its place here, or past them and its code point.
@@ -253,8 +330,11 @@ LETTER_PLACES = {letter: place for place, letter in enumerate(ALPHABET)}
 def _put_word(digits: Digits, word: str, words: Vocabulary) -> None:
     place = words.word_places.get(word)
     digits.put(len(words.words) if place is None else place, len(words.words) + 1)
-    if place is not None:
-        return
+    if place is None:
+        _put_spelled(digits, word)
+
+
+def _put_spelled(digits: Digits, word: str) -> None:
     if len(word) > WIDE:
         raise Unfit("a string longer than WIDE characters")
     digits.count(len(word))
@@ -269,6 +349,10 @@ def _get_word(reader: Reader, words: Vocabulary) -> str:
     place = reader.get(len(words.words) + 1)
     if place < len(words.words):
         return words.words[place]
+    return _get_spelled(reader)
+
+
+def _get_spelled(reader: Reader) -> str:
     length = reader.count()
     if length > WIDE:
         raise CorruptPayload("a string longer than formats 4 and 5 hold")
@@ -334,6 +418,11 @@ class Reader:
     def get(self, radix: int) -> int:
         self.number, value = divmod(self.number, radix)
         return value
+
+    def done(self) -> None:
+        """Every digit has been read (a payload longer than what it says is corrupt)."""
+        if self.number:
+            raise CorruptPayload("digits left over")
 
     def count(self) -> int:
         if not self.tight:
@@ -563,7 +652,7 @@ def _card_lists(state: dict[str, Any], board_cards: list[int]) -> list[list[int]
 def pack_state(state: Any, form: int = PACKED_STATE) -> bytes:
     """Format `form` (5, 3 or 1) of an engine state (without its tag byte); Unfit when it is of another shape."""
     text, number = _state_parts(state, form)
-    if form == WHOLE_STATE:
+    if form in (WHOLE_STATE, WHOLE_STATE_V1):
         return number
     packed = deflate(text, "state")
     return _varint(len(packed)) + packed + number
@@ -602,15 +691,18 @@ def _state_parts(state: Any, form: int = PACKED_STATE) -> tuple[bytes, bytes]:
         raise Unfit("a card id of WIDE or more")
 
     tight = form != PACKED_STATE_V1
-    whole = form == WHOLE_STATE
-    words = vocabulary()
+    whole = form in (WHOLE_STATE, WHOLE_STATE_V1)
+    words = vocabulary(VOCABULARIES[form]) if whole else NO_WORDS
     digits = Digits(tight=tight)
     if whole:
         digits.count(seats)
         for name in players:
             if type(name) is not str:
                 raise Unfit("a player's name is a string")
-            _put_word(digits, name, words)
+            if form == WHOLE_STATE:
+                _put_spelled(digits, name)
+            else:
+                _put_word(digits, name, words)
     digits.count(universe)
     digits.put(int(rng, 16), 1 << 64)
     if tight:  # hands alike, then the piles one by one, then the fronts alike
@@ -665,8 +757,8 @@ SKELETON_KEYS = ("variant", "players", "options", "seed", "round", "phase", "tur
 def unpack_state(data: bytes, form: int = PACKED_STATE) -> dict[str, Any]:
     """The engine state `pack_state` wrote in format `form`."""
     tight = form != PACKED_STATE_V1
-    whole = form == WHOLE_STATE
-    words = vocabulary()
+    whole = form in (WHOLE_STATE, WHOLE_STATE_V1)
+    words = vocabulary(VOCABULARIES[form]) if whole else NO_WORDS
     known: dict[str, Any]
     rest: list[dict[str, Any]]
     if whole:
@@ -674,7 +766,8 @@ def unpack_state(data: bytes, form: int = PACKED_STATE) -> dict[str, Any]:
         seats = reader.count()
         if seats > WIDE:
             raise CorruptPayload("more seats than WIDE")
-        known = {"players": [_get_word(reader, words) for _ in range(seats)]}
+        spell = _get_spelled if form == WHOLE_STATE else lambda reader: _get_word(reader, words)
+        known = {"players": [spell(reader) for _ in range(seats)]}
     else:
         length, start = _read_varint(data, 0)
         skeleton = json.loads(inflate(data[start:start + length], "state"))
@@ -731,6 +824,8 @@ def unpack_state(data: bytes, form: int = PACKED_STATE) -> dict[str, Any]:
     if whole:
         known.update(_get_fields(reader, seats, words))
     known["schema"] = STATE_SCHEMA
+    if whole:
+        reader.done()
     return {key: known[key] for key in STATE_KEYS}
 
 
