@@ -11,13 +11,13 @@ STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 # Java for the Nu HTML checker (vnu.jar, from the test extras) that reads every page.
 SYSTEM_PACKAGES := chromium-headless-shell dovecot-imapd default-jre-headless
 
-.PHONY: run test screenshots env system-packages
+.PHONY: run test screenshots env system-packages catalogues messages pot
 
 # PORT=5001 make run serves on another port (macOS keeps 5000 for AirPlay); links printed and emailed name it.
 # The demo comes before the server, so it is told the address; the server records it in instance/base_url for
 # every command run after it.
 PORT ?= 5000
-run: env
+run: env catalogues
 	$(BIN)/pbem db upgrade
 	PBEM_BASE_URL=$${PBEM_BASE_URL:-http://127.0.0.1:$(PORT)} $(BIN)/pbem demo
 	$(BIN)/pbem run --port $(PORT)
@@ -35,7 +35,7 @@ TEST_WORKERS ?= 3
 # SQLite waits for the disk at every commit, and no test's files have to outlive the machine.
 TEST_TMPDIR ?= $(if $(wildcard /dev/shm/.),/dev/shm,$(TMPDIR))
 
-test: env system-packages
+test: env system-packages catalogues
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	TMPDIR=$(TEST_TMPDIR) $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
@@ -45,6 +45,28 @@ screenshots: env system-packages
 	PBEM_SCREENSHOTS=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal -m browser
 
 env: $(STAMP)
+
+# The translations (CONTRIBUTING.md, "Adding a language"): each language's catalogue
+# pbem/translations/<lang>/LC_MESSAGES/messages.po, compiled here to the .mo the server reads (not committed).
+# `make messages` gathers every word marked for translation (babel.cfg) into the template messages.pot and merges it
+# into each catalogue, where the new words wait for their translation.
+TRANSLATIONS := pbem/translations
+CATALOGUES := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
+BABEL_KEYWORDS := -k lazy_gettext -k lazy_ngettext:1,2 -k lazy_pgettext:1c,2 -k NP_:1c,2  # N_ is a default
+POT ?= $(TRANSLATIONS)/messages.pot
+
+catalogues: $(CATALOGUES:.po=.mo)
+
+$(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po | env
+	$(BIN)/pybabel compile --statistics -l $* -i $< -o $@
+
+# The template alone (tests/app/test_catalogues.py extracts it too, to check each catalogue is complete for it).
+pot:
+	$(BIN)/pybabel -q extract -F babel.cfg $(BABEL_KEYWORDS) -c TRANSLATORS: --sort-by-file --no-wrap \
+		--project=saboteur-pbem -o $(POT) .
+
+messages: env pot
+	$(BIN)/pybabel -q update --no-wrap --ignore-obsolete -i $(POT) -d $(TRANSLATIONS)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -19,6 +19,7 @@ from pbem import create_app
 from pbem.config import Config, ConfigError, load_config, record_served_base_url
 from pbem.db import BackupError, Database
 from pbem.errors import PbemError
+from pbem.i18n import SUPPORTED
 from pbem.mail.imap_poll import MailboxUnavailable
 from pbem.migrate import upgrade
 from pbem.runtime import Runtime, build_runtime
@@ -205,6 +206,8 @@ def mail_deliver(state: CliState) -> None:
 @click.option("--webhook", default=None, metavar="URL",
               help="The table's channel, in Apprise's URL form (ntfy://..., discord://..., json://...): told the "
               "public events (docs/notifications.md).")
+@click.option("--language", type=click.Choice(SUPPORTED), default=None,
+              help="The language its players read until each chooses their own (default: the server's `language`).")
 @pass_state
 def create_game(
     state: CliState,
@@ -215,6 +218,7 @@ def create_game(
     variant: str,
     deck_path: str | None,
     webhook: str | None,
+    language: str | None,
 ) -> None:
     """Create and start a game, then print each player's link (they are emailed too)."""
     people = [_parse_player(text) for text in players]
@@ -232,6 +236,7 @@ def create_game(
             host_email=host_email or people[0].email or "",
             variant=variant,
             options=options,
+            language=language,
         )
         if webhook:
             # Before the start, so the first turn is told too; a refused URL stops here (the game stays unstarted).

@@ -22,6 +22,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from pbem.addresses import address_key, split_reply_address
+from pbem.i18n.languages import SUPPORTED
 from pbem.paths import DEFAULT_INSTANCE_DIR
 from pbem.times import parse_quiet_hours
 
@@ -181,6 +182,8 @@ class NotificationsConfig:
 @dataclass(frozen=True)
 class Config:
     mode: Mode = "development"
+    # Where nobody chose a language (a seat, its game, a browser): one of pbem.i18n.languages.SUPPORTED.
+    language: str = "en"
     base_url: str = ""
     secret_keys: tuple[str, ...] = field(default=(), repr=False)
     database_url: str = field(default="", repr=False)  # may hold a password
@@ -353,6 +356,8 @@ def _resolve(config: Config, serving: str | None = None) -> Config:
             raise ConfigError(
                 "production mode needs an https:// base_url (set allow_http_base_url = true only for a test set-up)"
             )
+    if config.language not in SUPPORTED:
+        raise ConfigError(f"language must be one of {', '.join(map(repr, SUPPORTED))}, not {config.language!r}")
     base_url = (config.base_url or serving or _served_base_url(instance) or DEVELOPMENT_BASE_URL).rstrip("/")
     if not base_url.startswith(("http://", "https://")):
         raise ConfigError(f"base_url must start with http:// or https://, not {config.base_url!r}")

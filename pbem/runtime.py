@@ -49,6 +49,7 @@ from pbem.service.rate_limits import RateLimiter
 from pbem.service.seats.address_changes import AddressChangeLinks
 from pbem.service.seats.auto_pass_links import AutoPassLinks
 from pbem.service.seats.fresh_links import FreshLinks
+from pbem.service.seats.languages import SeatLanguageService
 from pbem.service.seats.presence import Presence
 from pbem.service.seats.seats import SeatService
 from pbem.service.spectators import Spectators
@@ -88,6 +89,7 @@ class Runtime:
     spectators: Spectators
     host_actions: HostActions
     notices: Notices
+    seat_languages: SeatLanguageService  # which language each seat reads (pbem/i18n/)
     channels: TableChannels  # a game's channel given with the game; what its players are told of it
 
     def notice_sender(self) -> NoticeSender:
@@ -148,6 +150,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
         clock=clock,
         unsubscribe=UnsubscribeLinks(config.secret_keys, config.base_url),
         replies=reply_addresses(config, clock),
+        language=config.language,
     )
     spectator_links = SpectatorLinkSigner(config.secret_keys, config.base_url, clock)
     games = GameService(
@@ -198,6 +201,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
         ),
         host_actions=HostActions(hosting, games, turn_controls, rematches, chat),
         notices=Notices(db, clock, config.notifications, limiter),
+        seat_languages=SeatLanguageService(db),
         channels=channels,
     )
 

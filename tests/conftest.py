@@ -13,6 +13,7 @@ pytest_plugins = [
     "tests.support.web",
     "tests.support.browser",
     "tests.support.imap",
+    "tests.support.languages",
 ]
 
 

@@ -46,10 +46,20 @@ def browser_language(accept_language: str | None) -> str | None:
     return None
 
 
+def reading_language(*choices: str | None) -> str:
+    """The first of `choices` the server speaks (a seat's own choice, its browser's, its game's, the server's, in
+    that order), else English."""
+    for choice in choices:
+        found = supported(choice)
+        if found is not None:
+            return found
+    return DEFAULT_LANGUAGE
+
+
 def native_name(code: str) -> str:
     """The language's name in itself ("Deutsch"), for a language the server speaks."""
     return LANGUAGES[code]
 
 
 __all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "SUPPORTED", "browser_language", "native_name",
-           "supported"]
+           "reading_language", "supported"]

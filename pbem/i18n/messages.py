@@ -16,6 +16,7 @@ import flask_babel
 from babel import Locale
 from babel.support import LazyProxy
 from flask import current_app, has_request_context
+from jinja2 import Environment
 
 from pbem.i18n.catalogues import translations
 from pbem.i18n.languages import DEFAULT_LANGUAGE, supported
@@ -25,6 +26,11 @@ _forced: ContextVar[str | None] = ContextVar("pbem_language", default=None)
 
 def current_language() -> str:
     """The code of the language being written in now ("de", "en", "ko")."""
+    return language_in_effect() or DEFAULT_LANGUAGE
+
+
+def language_in_effect() -> str | None:
+    """The language `in_language` forces, else the request's; None outside both (the caller knows a default)."""
     forced = _forced.get()
     if forced is not None:
         return forced
@@ -32,7 +38,7 @@ def current_language() -> str:
         locale = flask_babel.get_locale()
         if locale is not None:
             return supported(str(locale)) or DEFAULT_LANGUAGE
-    return DEFAULT_LANGUAGE
+    return None
 
 
 def current_locale() -> Locale:
@@ -86,3 +92,21 @@ def lazy_ngettext(singular: str, plural: str, num: int, **variables: Any) -> Laz
 
 def lazy_pgettext(context: str, message: str, **variables: Any) -> LazyProxy:
     return LazyProxy(pgettext, context, message, enable_cache=False, **variables)
+
+
+def install_translations(environment: Environment) -> None:
+    """`_`, `gettext`, `ngettext`, `pgettext` and `{% trans %}` in `environment`'s templates, in the current
+    language. Jinja formats the variables itself (escaped in HTML), so the callables only look the words up; the
+    whitespace inside `{% trans %}` is collapsed, as `pybabel extract` does (babel.cfg: trimmed)."""
+    environment.add_extension("jinja2.ext.i18n")
+    environment.policies["ext.i18n.trimmed"] = True
+    environment.globals["current_language"] = current_language  # <html lang="{{ current_language() }}">
+    environment.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda message: translations(current_language()).gettext(message),
+        ngettext=lambda singular, plural, num: translations(current_language()).ngettext(singular, plural, num),
+        newstyle=True,
+        pgettext=lambda context, message: translations(current_language()).pgettext(context, message),
+        npgettext=lambda context, singular, plural, num: translations(current_language()).npgettext(
+            context, singular, plural, num
+        ),
+    )

@@ -132,9 +132,14 @@ def build_message(mail: OutgoingMail, from_address: str) -> EmailMessage:
     message["Date"] = format_datetime(mail.created_at)
     message["Message-ID"] = mail.message_id
     for name, value in mail.headers.items():
-        message[name] = value
+        if not name.lower().startswith("content-"):
+            message[name] = value
     message.set_content(mail.body_text)
     message.add_alternative(mail.body_html, subtype="html")
+    # Set after the parts: making a message multipart moves its Content-* headers into the first part.
+    for name, value in mail.headers.items():
+        if name.lower().startswith("content-"):
+            message[name] = value
     html = message.get_body(("html",))
     assert html is not None
     for image in mail.inline:

@@ -26,6 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pbem.clock import Clock
+from pbem.i18n import DEFAULT_LANGUAGE, gettext, in_language, install_translations, language_in_effect, reading_language
 from pbem.mail.plain_text import wrapped
 from pbem.mail.reply_address import ReplyAddresses
 from pbem.mail.threads import conversation_root, threading_headers
@@ -43,8 +44,9 @@ ONE_CLICK_UNSUBSCRIBE_KINDS = frozenset({"game_started", "your_turn", "turn_remi
 
 @lru_cache(maxsize=1)
 def email_templates() -> Environment:
-    """Jinja2 for emails: HTML parts autoescaped, text parts not; a missing variable is an error, not a blank."""
-    return Environment(
+    """Jinja2 for emails: HTML parts autoescaped, text parts not; a missing variable is an error, not a blank; words
+    in the recipient's language (`_`, `{% trans %}`: pbem/i18n/)."""
+    environment = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR),
         autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
         undefined=StrictUndefined,
@@ -52,6 +54,8 @@ def email_templates() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    install_translations(environment)
+    return environment
 
 
 def game_subject(game: Game) -> str:
@@ -61,7 +65,7 @@ def game_subject(game: Game) -> str:
 
 def host_subject(game: Game) -> str:
     """The host's notices form a conversation of their own, apart from the host's mail as a player."""
-    return f"Host: {game.title} - Saboteur"
+    return gettext("Host: %(title)s - Saboteur", title=game.title)
 
 
 @dataclass(frozen=True)
@@ -74,12 +78,14 @@ class Recipient:
 
 class Outbox:
     def __init__(
-        self, message_domain: str, clock: Clock, unsubscribe: UnsubscribeLinks, replies: ReplyAddresses | None = None
+        self, message_domain: str, clock: Clock, unsubscribe: UnsubscribeLinks, replies: ReplyAddresses | None = None,
+        language: str = DEFAULT_LANGUAGE,
     ) -> None:
         self._domain = message_domain
         self._clock = clock
         self._unsubscribe = unsubscribe
         self.replies = replies
+        self._language = language  # the server's: for whoever has no language of their own (pbem/i18n/)
 
     def enqueue(
         self,
@@ -163,7 +169,22 @@ class Outbox:
     def _write_content(
         self, session: Session, message: OutboxMessage, game: Game, recipient: Recipient, context: dict[str, Any]
     ) -> None:
-        """Subject, conversation and list headers, and both parts, for an email about `game`."""
+        """Subject, conversation and list headers, and both parts, for an email about `game`, in the recipient's
+        language: a seat's (pbem/service/seats/languages.py), the host's game's."""
+        with in_language(self.language_of(game, recipient.seat)) as language:
+            self._write_content_in(session, message, game, recipient, context, language)
+
+    def language_of(self, game: Game, seat: Seat | None) -> str:
+        """The language a seat's email is written in (its choice, its browser's, its game's, the server's); the
+        host's notices are in the game's."""
+        if seat is None:
+            return reading_language(game.language, self._language)
+        return reading_language(seat.language, seat.browser_language, game.language, self._language)
+
+    def _write_content_in(
+        self, session: Session, message: OutboxMessage, game: Game, recipient: Recipient, context: dict[str, Any],
+        language: str,
+    ) -> None:
         root = conversation_root(
             session, game=game, recipient=recipient.key, address=recipient.address, message_id=message.message_id,
             now=self._clock.now(),
@@ -171,6 +192,7 @@ class Outbox:
         base_subject = game_subject(game) if recipient.seat is not None else host_subject(game)
         subject, headers = threading_headers(base_subject, root)
         headers["Auto-Submitted"] = "auto-generated"
+        headers["Content-Language"] = language
         variables = {"game_title": game.title, "recipient_name": recipient.name, **context}
         if recipient.seat is not None and message.kind in ONE_CLICK_UNSUBSCRIBE_KINDS:
             unsubscribe_url = self._unsubscribe.url(game.public_id, recipient.seat.seat_index, recipient.address)
@@ -201,27 +223,31 @@ class Outbox:
         """
         if seat.email is None or self._queued_before(session, dedupe_key):
             return None
-        headers = {"Auto-Submitted": "auto-replied"}
+        game = seat.game
+        language = self.language_of(game, seat)
+        headers = {"Auto-Submitted": "auto-replied", "Content-Language": language}
         if in_reply_to:
             headers["In-Reply-To"] = in_reply_to
             headers["References"] = in_reply_to
-        game = seat.game
         message = OutboxMessage(**self._queued(
             game_id=game.id, seat_id=seat.id, to_address=seat.email, kind=kind,
             dedupe_key=dedupe_key, message_id=self._message_id(), game_seq=None, drop_when_stale=False,
         ))
-        _fill(message, subject, headers,
-              {"game_title": game.title, "recipient_name": seat.display_name, **context})
+        with in_language(language):
+            _fill(message, subject, headers,
+                  {"game_title": game.title, "recipient_name": seat.display_name, **context})
         session.add(message)
         return message
 
     def enqueue_standalone(
-        self, session: Session, *, to_address: str, kind: str, dedupe_key: str, subject: str, context: dict[str, Any]
+        self, session: Session, *, to_address: str, kind: str, dedupe_key: str, subject: str, context: dict[str, Any],
+        language: str | None = None,
     ) -> OutboxMessage | None:
-        """One email about no game (a host's sign-in link): no conversation, no Reply-To, no unsubscribe."""
+        """One email about no game (a host's sign-in link): no conversation, no Reply-To, no unsubscribe. In
+        `language`, else the language of the page that asked for it, else the server's."""
         if self._queued_before(session, dedupe_key):
             return None
-        message = OutboxMessage(**self._standalone(to_address, kind, dedupe_key, subject, context))
+        message = OutboxMessage(**self._standalone(to_address, kind, dedupe_key, subject, context, language))
         session.add(message)
         return message
 
@@ -235,7 +261,8 @@ class Outbox:
         insert_row_if(session, OutboxMessage, self._standalone(to_address, kind, dedupe_key, subject, context), wanted)
 
     def _standalone(
-        self, to_address: str, kind: str, dedupe_key: str, subject: str, context: dict[str, Any]
+        self, to_address: str, kind: str, dedupe_key: str, subject: str, context: dict[str, Any],
+        language: str | None = None,
     ) -> dict[str, Any]:
         """The columns of one email about no game, its content rendered."""
         values = self._queued(
@@ -243,10 +270,11 @@ class Outbox:
             message_id=self._message_id(), game_seq=None, drop_when_stale=False,
         )
         message = OutboxMessage(**values)
-        _fill(
-            message, subject, {"Auto-Submitted": "auto-generated"},
-            {"game_title": subject, "masthead": "Saboteur", "recipient_name": "", **context},
-        )
+        with in_language(language or language_in_effect() or self._language) as written_in:
+            _fill(
+                message, subject, {"Auto-Submitted": "auto-generated", "Content-Language": written_in},
+                {"game_title": subject, "masthead": "Saboteur", "recipient_name": "", **context},
+            )
         return {**values, "subject": message.subject, "headers": message.headers, "body_text": message.body_text,
                 "body_html": message.body_html}
 

@@ -80,6 +80,8 @@ class Game(Base):
     # Whether the game has a channel or a player with notification addresses (pbem/service/notices/): a move of a
     # game without either looks for neither.
     notices_wanted: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The language its seats read where they chose none (pbem/i18n/), set by the host; None: the server's.
+    language: Mapped[str | None] = mapped_column(String(8))
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat_index", cascade="all, delete-orphan"
@@ -134,6 +136,10 @@ class Seat(Base):
     nudged_at: Mapped[datetime | None]
     # The seat's own hand in its turn emails (off unless it asks: anyone who reads that mailbox then sees it).
     hand_in_email: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The language the seat reads (pbem/i18n/): the one it chose, else that of the browser its page's script last
+    # reported a visit from, else the game's.
+    language: Mapped[str | None] = mapped_column(String(8))
+    browser_language: Mapped[str | None] = mapped_column(String(8))
 
     game: Mapped[Game] = relationship(back_populates="seats")
 

@@ -28,6 +28,7 @@ from pbem.web import (
     home,
     host,
     join,
+    languages,
     mail_links,
     my_games,
     params,
@@ -35,6 +36,7 @@ from pbem.web import (
     rematch,
     replay,
     rules_page,
+    seat_language,
     security,
     spectate,
     urls,
@@ -68,6 +70,7 @@ def build_app(
     security.init_app(app, https=config.base_url.startswith("https://"))
     errors.init_app(app)
     csrf.init_app(app)
+    languages.init_app(app, config.language)
     urls.init_app(app)
     params.init_app(app)  # before the blueprints: their `<int:...>` path parts are bounded
     app.register_blueprint(home.blueprint)
@@ -85,6 +88,7 @@ def build_app(
     app.register_blueprint(host.blueprint)
     app.register_blueprint(join.blueprint)
     app.register_blueprint(rematch.blueprint)
+    app.register_blueprint(seat_language.blueprint)
     if config.is_development:
         app.register_blueprint(dev_mail.blueprint)
     if config.bench_routes:

@@ -30,6 +30,7 @@ from markupsafe import Markup
 
 from pbem.drawing.card_art import CARD_H, CARD_W, tool_icon
 from pbem.errors import BadLink, ExpiredLink, GameNotFound, PbemError, RevokedLink, StaleTurn, ValidationError
+from pbem.i18n import current_language
 from pbem.service.events import describe
 from pbem.service.seats.fresh_links import FreshLink
 from pbem.service.seats.presence import UNCHANGED
@@ -38,6 +39,7 @@ from pbem.service.turns.values import GameState
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json
+from pbem.web.languages import this_browser
 from pbem.web.moves import choices, compose_move, describe_move, encode_move, parse_move
 from pbem.web.params import optional_int, required_int
 from pbem.web.seat_access import (
@@ -180,6 +182,7 @@ def presence(access: SeatAccess) -> Any:
 def seen(access: SeatAccess) -> tuple[str, int]:
     """The page's script reports a visit; a GET never records one (mail scanners open links too)."""
     runtime().seats.mark_seen(access.link.game_id, access.link.seat)
+    runtime().seat_languages.lend_browser(access.link.game_id, access.link.seat, this_browser())
     return "", 204
 
 
@@ -276,10 +279,10 @@ def _side(page: TurnPage, access: SeatAccess, settings_open: bool) -> Markup:
 
 def _fragment_key(part: str, page: TurnPage, access: SeatAccess, *more: object) -> tuple[object, ...]:
     """What a part of the turn page drawn once depends on: the snapshot, the seat, the game's status and pause, the
-    names at the table and the form of address, then `more`."""
+    names at the table, the form of address and the language it is read in, then `more`."""
     state = page.state
     return (part, state.game_id, state.seq, page.seat, state.status, state.paused, tuple(state.players),
-            access.url("player.table"), *more)
+            access.url("player.table"), current_language(), *more)
 
 
 def _log(state: GameState, profile: SeatProfile) -> Markup:
@@ -292,7 +295,7 @@ def _log(state: GameState, profile: SeatProfile) -> Markup:
         entries = log_entries(history, profile.seat, names, profile.timezone)
         return Markup(render_template("play/_log.html", log=entries))
 
-    key = ("log", state.game_id, state.seq, profile.seat, names, profile.timezone)
+    key = ("log", state.game_id, state.seq, profile.seat, names, profile.timezone, current_language())
     return current.db.memo.get_or_make("fragment", key, draw)
 
 

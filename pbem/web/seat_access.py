@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response
 from pbem.errors import BadLink, GameNotFound
 from pbem.seat_link import SeatLink
 from pbem.web.app_context import runtime
+from pbem.web.languages import read_as_seat
 from pbem.web.urls import url_for
 
 SESSION_KEY = "seats"
@@ -73,6 +74,7 @@ def current_seat(*, check_revocation: bool = True) -> SeatAccess:
     args = request.view_args or {}
     if "game_id" in args and args["game_id"] != link.game_id:
         raise NoSeatHere()
+    read_as_seat(link.game_id, link.seat)
     return SeatAccess(token=token, link=link, via_token="token" in args)
 
 

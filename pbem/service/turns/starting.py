@@ -16,6 +16,7 @@ from pbem.errors import (
 )
 from pbem.models import Game, GameStatus, Seat
 from pbem.service.rows import lock_game
+from pbem.service.seats.languages import game_language
 from pbem.service.text import clean_email, clean_line, clean_name
 from pbem.service.turns.recording import GameCore
 from pbem.service.turns.values import MAX_NAME, MAX_TITLE, SERVER, PlayerSpec
@@ -35,12 +36,13 @@ class Starting(GameCore):
         options: dict[str, Any] | None = None,
         policies: dict[str, Any] | None = None,
         is_demo: bool = False,
+        language: str | None = None,
     ) -> str:
         """Create a game waiting to start; returns its public id. Bad input raises ValidationError."""
         with self._db.write() as session:
             game = self.create_game_in(
                 session, title=title, players=players, host_email=host_email, variant=variant, options=options,
-                policies=policies, is_demo=is_demo,
+                policies=policies, is_demo=is_demo, language=language,
             )
             return game.public_id
 
@@ -55,10 +57,13 @@ class Starting(GameCore):
         options: dict[str, Any] | None = None,
         policies: dict[str, Any] | None = None,
         is_demo: bool = False,
+        language: str | None = None,
     ) -> Game:
         """`create_game` in the caller's transaction (a use case that does more in the same unit of work): the new
-        game with its seats, flushed. Bad input raises ValidationError before anything is written."""
+        game with its seats, flushed; `language` is the one its seats read until they choose (None: the server's).
+        Bad input raises ValidationError before anything is written."""
         title = clean_line("title", title, MAX_TITLE)
+        language = game_language(language)
         host_email = clean_email("host email", host_email)
         seats = [_clean_player(index, player) for index, player in enumerate(players)]
         lowered = [seat.name.casefold() for seat in seats]
@@ -83,6 +88,7 @@ class Starting(GameCore):
             paused=False,
             is_demo=is_demo,
             host_email=host_email,
+            language=language,
             host_plays=any(seat.email is not None and same_mailbox(seat.email, host_email) for seat in seats),
             created_at=now,
             updated_at=now,

@@ -1,0 +1,88 @@
+"""Which language each seat reads: the one it chose, else its browser's, else its game's (pbem/i18n/).
+
+A seat's own choice (the turn page's settings) wins for good. Until it makes one, the browser that the page's script
+reports a visit from (a POST, never a GET: mail scanners open links too) lends its first supported language, and a
+later visit from another browser may lend another; a request that names none we speak changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.db import Database
+from pbem.errors import ValidationError
+from pbem.i18n.languages import LANGUAGES, reading_language, supported
+from pbem.models import Game
+from pbem.service.rows import find_game, require_seat
+
+
+@dataclass(frozen=True)
+class SeatLanguages:
+    """What a seat's language is made of, for the page (which may add this request's browser) and its emails."""
+
+    chosen: str | None
+    browser: str | None
+    game: str | None
+
+    def reading(self, server: str, *, browser_now: str | None = None) -> str:
+        """The language the seat reads: its choice, else `browser_now` (this request's), its browser's, its game's,
+        else the server's."""
+        return reading_language(self.chosen, browser_now, self.browser, self.game, server)
+
+
+def game_language(code: str | None) -> str | None:
+    """A game's language as the host gave it ("" or None: the server's); ValidationError for one we do not speak."""
+    if not code:
+        return None
+    found = supported(code)
+    if found is None or found != code:
+        raise ValidationError(f"Choose the game's language: {', '.join(LANGUAGES.values())}.")
+    return found
+
+
+class SeatLanguageService:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def of(self, game_id: str, seat: int) -> SeatLanguages:
+        """The seat's languages (the same lookup of the game and its seats a seat's request makes anyway)."""
+        with self._db.read() as session:
+            game = find_game(session, game_id)
+            require_seat(game, seat)
+            own = game.seats[seat]
+            return SeatLanguages(own.language, own.browser_language, game.language)
+
+    def choose(self, game_id: str, seat: int, code: str) -> str:
+        """The seat's own choice, for its pages and its emails from now on."""
+        language = supported(code)
+        if language is None or language != code:
+            raise ValidationError(f"Choose a language: {', '.join(LANGUAGES.values())}.")
+        with self._db.write() as session:
+            game = find_game(session, game_id)
+            require_seat(game, seat)
+            game.seats[seat].language = language
+        return language
+
+    def lend_browser(self, game_id: str, seat: int, language: str | None) -> None:
+        """A visit from a browser reading `language` (None: it names none we speak, and nothing changes): until the
+        seat chooses, that is the seat's language."""
+        language = supported(language)
+        if language is None:
+            return
+        with self._db.read() as session:
+            game = find_game(session, game_id)
+            require_seat(game, seat)
+            own = game.seats[seat]
+            if own.language is not None or own.browser_language == language:
+                return
+        with self._db.write() as session:
+            game = find_game(session, game_id)
+            own = game.seats[seat]
+            if own.language is None:
+                own.browser_language = language
+
+
+def seat_language(game: Game, seat_index: int, server: str) -> str:
+    """The language a seat's emails are written in (no browser at hand: the one its visits lent)."""
+    own = game.seats[seat_index]
+    return reading_language(own.language, own.browser_language, game.language, server)

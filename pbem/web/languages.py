@@ -1,0 +1,92 @@
+"""Which language each page is written in, and the switch a browser picks another with.
+
+A seat's pages (its link, its table, its rounds, its replay) are in the seat's language: the one it chose, else
+this browser's, else the one its browser's visits lent it, else its game's (pbem/service/seats/languages.py). Every
+other page (home, sign-in, join, spectators, the host's) is in this browser's: the one picked with the switch (a
+cookie), else the first supported one its Accept-Language names, else the server's `language`. The locale is chosen
+once per request, at the first word translated.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, g, redirect, request
+from flask_babel import Babel
+from werkzeug.wrappers import Response
+
+from pbem.errors import PbemError, ValidationError
+from pbem.i18n import LANGUAGES, TRANSLATIONS_DIR, browser_language, install_translations, supported
+from pbem.web import csrf
+from pbem.web.app_context import runtime
+
+COOKIE = "pbem_language"
+COOKIE_MAX_AGE = 365 * 24 * 3600
+SEAT_KEY = "pbem_reading_seat"
+
+blueprint = Blueprint("languages", __name__)
+csrf.protect(blueprint)
+
+
+def init_app(app: Flask, server_language: str) -> None:
+    Babel(
+        app, locale_selector=page_language, default_locale=server_language, configure_jinja=False,
+        default_translation_directories=str(TRANSLATIONS_DIR),
+    )
+    install_translations(app.jinja_env)
+    app.jinja_env.globals.update(languages=LANGUAGES, seat_page=seat_page)
+    app.register_blueprint(blueprint)
+
+
+def read_as_seat(game_id: str, seat: int) -> None:
+    """This request is a seat's page: its words are in the seat's language (looked up at the first word)."""
+    g.setdefault(SEAT_KEY, (game_id, seat))
+    babel_state = g.get("_flask_babel")
+    if babel_state is not None:  # something was translated before the seat was known: choose again
+        babel_state.babel_locale = None
+        babel_state.babel_translations = None
+
+
+def seat_page() -> bool:
+    """Whether this page is a seat's (its language is chosen in its settings, not with the browser's switch)."""
+    return g.get(SEAT_KEY) is not None
+
+
+def this_browser() -> str | None:
+    """The language this browser reads: picked with the switch, else its Accept-Language's first supported one."""
+    return supported(request.cookies.get(COOKIE)) or browser_language(request.headers.get("Accept-Language"))
+
+
+def page_language() -> str:
+    """Flask-Babel's locale selector: the seat's language on a seat's page, else this browser's, else the server's."""
+    server = runtime().config.language
+    browser = this_browser()
+    reading = g.get(SEAT_KEY)
+    if reading is not None:
+        try:
+            return runtime().seat_languages.of(*reading).reading(server, browser_now=browser)
+        except PbemError:  # no such game or seat: the page says so in the browser's language
+            pass
+    return browser or server
+
+
+@blueprint.post("/language")
+def switch() -> Response:
+    """The browser's switch: remember the language picked (a cookie) and go back to the page it was picked on."""
+    language = supported(request.form.get("language"))
+    if language is None or language != request.form.get("language"):
+        raise ValidationError(f"Choose a language: {', '.join(LANGUAGES.values())}.")
+    response = redirect(_back_to(request.form.get("next", "")), 303)
+    response.set_cookie(
+        COOKIE, language, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Lax",
+        secure=runtime().config.base_url.startswith("https://"),
+    )
+    return response
+
+
+def _back_to(target: str) -> str:
+    """A path on this site to return to ("/" for anything else: no open redirect)."""
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
