@@ -44,7 +44,7 @@ def tunnel(edges: str, **kw: Any) -> Segment:
 class CardType:
     name: str
     kind: str  # "start" | "goal" | "path" | "action"
-    label: str
+    label: str  # the printed name, as data: the application translates it (pbem/words/cards.py)
     segments: tuple[Segment, ...] = ()
     crystals: int = 0
     effect: str | None = None  # actions: "break", "repair", "rockfall", "map", ...

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.variants import VARIANTS, with_deck
 from pbem.i18n import gettext
+from pbem.words.cards import printed
 from pbem.words.places import goal_place
 from pbem.words.roles import role_name
 
@@ -20,7 +21,7 @@ def readable_deal(record: dict[str, Any], options: dict[str, Any] | None = None)
     v = VARIANTS[record["variant"]] if deck is None else with_deck(record["variant"], deck)
 
     def labels(cards: list[int] | None) -> list[str] | None:
-        return None if cards is None else [v.cards[card].label for card in cards]
+        return None if cards is None else [printed(v.cards[card].label) for card in cards]
 
     def role(card: str | None) -> str | None:
         return None if card is None else role_name(card)

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.errors import EngineError
 from pbem.i18n import gettext, ngettext
+from pbem.words.cards import printed, tool_name
 from pbem.words.counting import or_list
 from pbem.words.places import side_name
 
@@ -44,15 +45,17 @@ MOVES: dict[str, Callable[[Params], str]] = {
                                            turns=or_list(_quoted(p["turns"]))),
     "card_not_held": lambda p: gettext("You do not hold that card"),
     "tool_already_broken": lambda p: gettext("%(player)s already has a broken %(tool)s", player=p["player"],
-                                             tool=p["tool"]),
-    "tool_not_repaired": lambda p: gettext("This card repairs %(tools)s, not %(tool)s", tools=or_list(p["tools"]),
+                                             tool=tool_name(p["tool"])),
+    "tool_not_repaired": lambda p: gettext("This card repairs %(tools)s, not %(tool)s",
+                                           tools=or_list([tool_name(t) for t in p["tools"]]),
                                            tool=repr(p["tool"])),
     "no_broken_tool": lambda p: gettext("%(player)s has no broken %(tool)s to repair", player=p["player"],
-                                        tool=p["tool"]),
+                                        tool=tool_name(p["tool"])),
     "nothing_to_remove": lambda p: gettext("There is no card at that place to remove"),
     "fixed_card": lambda p: gettext("The start and the goal cards cannot be removed"),
     "map_needs_hidden_goal": lambda p: gettext("A map can only look at a goal card that is still face down"),
-    "card_not_playable": lambda p: gettext("%(card)s cannot be played in this game", card=p["label"]),
+    "card_not_playable": lambda p: gettext("%(card)s cannot be played in this game",
+                                                     card=printed(p["label"])),
     "not_true_or_false": lambda p: gettext("'%(field)s' must be true or false", field=p["field"]),
     "broken_tool_ban": lambda p: gettext("You cannot build while a broken tool lies in front of you"),
     "trapped_ban": lambda p: gettext("You cannot build while you are trapped"),
