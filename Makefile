@@ -52,7 +52,8 @@ env: $(STAMP)
 # into each catalogue, where the new words wait for their translation.
 TRANSLATIONS := pbem/translations
 CATALOGUES := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
-BABEL_KEYWORDS := -k lazy_gettext -k lazy_ngettext:1,2 -k lazy_pgettext:1c,2 -k NP_:1c,2  # N_ is a default
+# N_ (a default), NP_ and NN_ mark words for later (pbem/words/table.py).
+BABEL_KEYWORDS := -k lazy_gettext -k lazy_ngettext:1,2 -k lazy_pgettext:1c,2 -k NP_:1c,2 -k NN_:1,2
 POT ?= $(TRANSLATIONS)/messages.pot
 
 catalogues: $(CATALOGUES:.po=.mo)

@@ -252,3 +252,23 @@ def test_sweep_runs_one_sweep_and_says_what_it_did(migrated: Path) -> None:
 
     assert first.exit_code == 0 and "reminders 1," in first.output
     assert "reminders 0," in again.output
+
+
+@pytest.mark.usefixtures("compiled_catalogues")
+def test_create_game_with_a_language_emails_everyone_in_it(migrated: Path) -> None:
+    result = pbem(migrated, "create-game", "--title", "Mine", "--player", "Ann <ann@example.org>",
+                  "--player", "Ben <ben@example.org>", "--bots", "1", "--language", "de")
+
+    assert result.exit_code == 0, result.output
+    (game,), mail = games_and_mail(migrated)
+    assert game.language == "de"
+    assert [message.headers["Content-Language"] for message in mail] == ["de", "de"]
+    assert all("Dieser Link gehört nur dir" in (message.body_text or "").replace("\n", " ") for message in mail)
+
+
+def test_create_game_refuses_a_language_it_does_not_speak(migrated: Path) -> None:
+    result = CliRunner().invoke(main, ["--config", str(migrated), "create-game", "--title", "Mine", "--player",
+                                       "Ann <ann@example.org>", "--bots", "2", "--language", "fr"])
+
+    assert result.exit_code != 0
+    assert games_and_mail(migrated) == ([], [])

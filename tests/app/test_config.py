@@ -65,6 +65,13 @@ def test_sections_are_read(tmp_path: Path) -> None:
     assert config.access.admin_emails == ("root@example.org",)
 
 
+def test_the_servers_language_is_read_and_english_by_default(tmp_path: Path) -> None:
+    chosen = load_config(write(tmp_path, instance(tmp_path) + 'language = "ko"\n'), environ={})
+    default = load_config(write(tmp_path, instance(tmp_path)), environ={})
+
+    assert (chosen.language, default.language) == ("ko", "en")
+
+
 @pytest.mark.parametrize(
     ("text", "named"),
     [
@@ -104,6 +111,8 @@ def test_unknown_keys_stop_start_up_naming_the_key(tmp_path: Path, text: str, na
         ("[mail]\nbounces_per_day = -1\n", "mail.bounces_per_day"),
         ("[access]\ninvitations_per_day = 'many'\n", "access.invitations_per_day"),
         ("mail = 5\n", "mail"),
+        ("language = 'fr'\n", "language"),
+        ("language = 'DE'\n", "language"),
     ],
 )
 def test_bad_values_stop_start_up_naming_the_key(tmp_path: Path, text: str, named: str) -> None:

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("compiled_catalogues")
 LINK_WARNING = {
     "de": "Dieser Link gehört nur dir",
     "en": "This link is yours alone",
-    "ko": "이 링크는 나만 써야 합니다",
+    "ko": "이 링크는 나만 써야 해요",
 }
 
 

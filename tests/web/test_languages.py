@@ -190,7 +190,7 @@ def test_a_seats_own_choice_wins_over_its_browser_and_its_game(app: Flask, runti
 
     assert response.status_code == 303
     assert language_of(page) == "ko"
-    assert "이제 이 게임의 페이지와 이메일은 한국어로 나옵니다" in page  # said in the language chosen
+    assert "이제 이 게임의 페이지와 이메일이 한국어로 나와요" in page  # said in the language chosen
     assert seat_row(runtime_of, game_id, 0).language == "ko"
     assert language_of(seat_opens_link(app, game_id, 1, "de")[1]) == "de"  # the other seats read on as before
 

@@ -144,7 +144,7 @@ class Hosting:
     def create_and_start(
         self, *, host: HostSession, title: str, players: Sequence[PlayerSpec], variant: str,
         options: dict[str, Any] | None, policies: dict[str, Any], client: str, players_may_rematch: bool = False,
-        channel: str | None = None, channel_of: str | None = None,
+        channel: str | None = None, channel_of: str | None = None, language: str | None = None,
     ) -> str:
         """The form's game, created and dealt (emails to everyone) in one transaction, with whether its players may
         start its rematch and its channel (`channel`, a URL, or the one of the host's game `channel_of`), set before
@@ -157,7 +157,7 @@ class Hosting:
             self._invitations.count(session, [player.email for player in players if player.email], client)
             game = self._games.create_game_in(
                 session, title=title, players=players, host_email=host.email, variant=variant, options=options,
-                policies=policies,
+                policies=policies, language=language,
             )
             if channel:
                 self._channels.set_in(session, game, channel, self._clock.now())

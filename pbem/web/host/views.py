@@ -149,6 +149,7 @@ def create_game() -> Any:
             players_may_rematch=form.players_may_rematch,
             channel=form.channel or None,
             channel_of=_kept(form),
+            language=request.form.get("language") or None,  # its players' until each chooses (pbem/i18n/)
         )
     except ValidationError as exc:
         form.errors["form"] = exc.message
