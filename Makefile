@@ -8,8 +8,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
 # Debian packages the test suite needs: Chromium's headless shell for the browser tests, Dovecot for the IMAP tests,
-# Java for the Nu HTML checker (vnu.jar, from the test extras) that reads every page.
-SYSTEM_PACKAGES := chromium-headless-shell dovecot-imapd default-jre-headless
+# Java for the Nu HTML checker (vnu.jar, from the test extras) that reads every page; a Korean font, so that the
+# browser tests and pictures of Korean pages draw its letters (and measure them) as a reader's browser would.
+SYSTEM_PACKAGES := chromium-headless-shell dovecot-imapd default-jre-headless fonts-nanum
 
 .PHONY: run test screenshots env system-packages catalogues messages pot
 
