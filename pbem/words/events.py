@@ -45,7 +45,7 @@ def _worth(values: Sequence[int]) -> str:
     return " + ".join(str(v) for v in values) or "0"
 
 
-def _on_player(r: Reader, you_self: str, name_self: str, you_other: str, other_you: str, other_other: str,
+def on_player(r: Reader, you_self: str, name_self: str, you_other: str, other_you: str, other_other: str,
                **fields: Any) -> str:
     """A card played by the seat on the target: each of the five ways it can read."""
     if r.on_self():
@@ -105,7 +105,7 @@ def _tool_broken(e: Event, r: Reader) -> str:
 
 
 def _tool_repaired(e: Event, r: Reader) -> str:
-    return _on_player(r, N_("You repaired your own %(tool)s."), N_("%(name)s repaired their own %(tool)s."),
+    return on_player(r, N_("You repaired your own %(tool)s."), N_("%(name)s repaired their own %(tool)s."),
                       N_("You repaired %(target)s's %(tool)s."), N_("%(name)s repaired your %(tool)s."),
                       N_("%(name)s repaired %(target)s's %(tool)s."), tool=tool_name(e["tool"]))
 
@@ -206,7 +206,7 @@ def _game_over(e: Event, r: Reader) -> str:
                     scores=scores, winners=and_list([name(s) for s in e["winners"]]))
 
 
-def _you_or(r: Reader, key: str, you: str, other: str, **fields: Any) -> str:
+def you_or(r: Reader, key: str, you: str, other: str, **fields: Any) -> str:
     """The line for the seat under `key`: `you` when it is the reader's, else `other` with its `name`."""
     return gettext(you, **fields) if r.is_you(key) else gettext(other, name=r.name(key), **fields)
 
@@ -227,11 +227,11 @@ TELL: dict[str, Callable[[Event, Reader], str]] = {
         else gettext("The %(place)s goal is turned over: only stone.", place=goal_place(e))),
     "tool_broken": _tool_broken,
     "tool_repaired": _tool_repaired,
-    "rockfall": lambda e, r: _you_or(
+    "rockfall": lambda e, r: you_or(
         r, "seat", N_("You played a Rockfall and removed the %(card)s at (%(x)s, %(y)s)."),
         N_("%(name)s played a Rockfall and removed the %(card)s at (%(x)s, %(y)s)."),
         card=card_label(e["name"]), x=e["x"], y=e["y"]),
-    "map_used": lambda e, r: _you_or(r, "seat", N_("You looked at the %(place)s goal with a Map."),
+    "map_used": lambda e, r: you_or(r, "seat", N_("You looked at the %(place)s goal with a Map."),
                                      N_("%(name)s looked at the %(place)s goal with a Map."), place=goal_place(e)),
     "map_peek": lambda e, r: (
         gettext("You saw the %(place)s goal: it holds the gold.", place=goal_place(e)) if e["gold"]
@@ -245,7 +245,7 @@ TELL: dict[str, Callable[[Event, Reader], str]] = {
                                    NN_("%(name)s drew a card.", "%(name)s drew %(num)d cards.")),
     "drew_cards": lambda e, r: gettext("You drew %(cards)s.", cards=card_list(e.get("names", []))),
     "draw_pile_empty": lambda e, r: gettext("The draw pile is empty."),
-    "out_of_cards": lambda e, r: _you_or(r, "seat", N_("You have no cards left this round."),
+    "out_of_cards": lambda e, r: you_or(r, "seat", N_("You have no cards left this round."),
                                          N_("%(name)s has no cards left this round.")),
     "no_playable_cards": lambda e, r: gettext("The draw pile is empty and nobody holds a card they could play."),
     "round_ended": _round_ended,
@@ -256,45 +256,45 @@ TELL: dict[str, Callable[[Event, Reader], str]] = {
             "%(num)d gold cards are drawn; %(name)s chooses first.")),
     "gold_offered": lambda e, r: gettext("Choose a gold card: %(values)s.",
                                          values=", ".join(str(v) for v in e["values"])),
-    "gold_picked": lambda e, r: _you_or(r, "seat", N_("You kept a gold card."), N_("%(name)s kept a gold card.")),
+    "gold_picked": lambda e, r: you_or(r, "seat", N_("You kept a gold card."), N_("%(name)s kept a gold card.")),
     "gold_kept": lambda e, r: gettext("You received gold worth %(worth)s.", worth=_worth(e["values"])),
     "saboteur_paid": _saboteur_paid,
     "game_over": _game_over,
     "cards_set_aside": lambda e, r: ngettext("The top %(num)d card is set aside unseen for this round.",
                                              "The top %(num)d cards are set aside unseen for this round.", e["count"]),
-    "theft_played": lambda e, r: _you_or(r, "seat", N_("You put a Theft in front of yourself."),
+    "theft_played": lambda e, r: you_or(r, "seat", N_("You put a Theft in front of yourself."),
                                          N_("%(name)s put a Theft in front of themselves.")),
-    "theft_removed": lambda e, r: _on_player(
+    "theft_removed": lambda e, r: on_player(
         r, N_("You played Hands Off and removed your Theft."),
         N_("%(name)s played Hands Off and removed %(name)s's Theft."),
         N_("You played Hands Off and removed %(target)s's Theft."),
         N_("%(name)s played Hands Off and removed your Theft."),
         N_("%(name)s played Hands Off and removed %(target)s's Theft.")),
-    "trapped": lambda e, r: _on_player(
+    "trapped": lambda e, r: on_player(
         r, N_("You played Trapped! on yourself."), N_("%(name)s played Trapped! on themselves."),
         N_("You played Trapped! on %(target)s."), N_("%(name)s played Trapped! on you."),
         N_("%(name)s played Trapped! on %(target)s.")),
-    "freed": lambda e, r: _on_player(
+    "freed": lambda e, r: on_player(
         r, N_("You played Free at last! and set yourself free."),
         N_("%(name)s played Free at last! and set themselves free."),
         N_("You played Free at last! and set %(target)s free."), N_("%(name)s played Free at last! and set you free."),
         N_("%(name)s played Free at last! and set %(target)s free.")),
-    "hands_swapped": lambda e, r: _on_player(
+    "hands_swapped": lambda e, r: on_player(
         r, N_("You played Swap Your Hand with you, who draw a card."),
         N_("%(name)s played Swap Your Hand with %(name)s, who draws a card."),
         N_("You played Swap Your Hand with %(target)s, who draws a card."),
         N_("%(name)s played Swap Your Hand with you, who draw a card."),
         N_("%(name)s played Swap Your Hand with %(target)s, who draws a card.")),
     "hand_received": lambda e, r: gettext("Your hand is now: %(cards)s.", cards=card_list(e.get("names", []))),
-    "inspected": lambda e, r: _on_player(
+    "inspected": lambda e, r: on_player(
         r, N_("You played Inspection and looked at your dwarf card."),
         N_("%(name)s played Inspection on %(name)s and looked at their dwarf card."),
         N_("You played Inspection on %(target)s and looked at their dwarf card."),
         N_("%(name)s played Inspection and looked at your dwarf card."),
         N_("%(name)s played Inspection on %(target)s and looked at their dwarf card.")),
-    "role_seen": lambda e, r: _you_or(r, "target", N_("You are %(role)s."), N_("%(name)s is %(role)s."),
+    "role_seen": lambda e, r: you_or(r, "target", N_("You are %(role)s."), N_("%(name)s is %(role)s."),
                                       role=a_role(e["role"])),
-    "hats_swapped": lambda e, r: _on_player(
+    "hats_swapped": lambda e, r: on_player(
         r, N_("You played Swap Your Hats on yourself."), N_("%(name)s played Swap Your Hats on themselves."),
         N_("You played Swap Your Hats on %(target)s."), N_("%(name)s played Swap Your Hats on you."),
         N_("%(name)s played Swap Your Hats on %(target)s.")),
@@ -307,7 +307,7 @@ TELL: dict[str, Callable[[Event, Reader], str]] = {
          "%(name)s discarded %(num)d cards to remove the %(card)s lying in front of them."),
         card=card_label(e["name"])),
     "gold_paid": _gold_paid,
-    "gold_stolen": lambda e, r: _on_player(
+    "gold_stolen": lambda e, r: on_player(
         r, N_("You stole a gold piece from you."), N_("%(name)s stole a gold piece from %(name)s."),
         N_("You stole a gold piece from %(target)s."), N_("%(name)s stole a gold piece from you."),
         N_("%(name)s stole a gold piece from %(target)s.")),

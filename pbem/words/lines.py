@@ -3,23 +3,21 @@ of the event that caused them ("You built a Crossing at (3, 0) and drew Map.")."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pbem.i18n import gettext, ngettext
-from pbem.words.cards import card_list
-from pbem.words.events import describe_event
+from pbem.words.cards import card_label, card_list
+from pbem.words.events import Reader, describe_event, on_player, you_or
 from pbem.words.outcomes import sentence
 from pbem.words.places import goal_place
 from pbem.words.roles import a_role, role_name
+from pbem.words.table import N_
 
 ACTIONS_THAT_DRAW = frozenset({"path_placed", "tool_broken", "tool_repaired", "rockfall", "map_used", "passed",
                                "theft_played", "theft_removed", "trapped", "freed", "hands_swapped", "inspected",
                                "hats_swapped", "cleared"})
-# Actions told as two steps joined by "and" ("played a Rockfall and removed the Curve"), by the second step's verb: a
-# draw after one makes the steps a list ("played a Rockfall, removed the Curve and drew a card"), never two "and"s.
-# English words: in a language whose line has no such " and removed ", the draw is joined as after any action.
-SECOND_STEPS = {"rockfall": "removed", "theft_removed": "removed", "freed": "set", "inspected": "looked at"}
+Drawn = Callable[[str], str]  # a line told again with what was drawn ("a card", "Map and Theft")
 
 
 def _head(line: str) -> str:
@@ -49,65 +47,115 @@ def describe_events(events: Sequence[dict[str, Any]], names: Sequence[str], you:
     lines: list[str] = []
     last: dict[str, Any] | None = None  # the event the previous line tells, and how its line was built
     for event in events:
-        kind = event.get("type", "")
-        merged = _merge(last, event, lines[-1] if lines else "", you)
+        merged = _merge(last, event, lines[-1] if lines else "", names, you)
         if merged is not None:
-            line, drawn = merged
+            line, told = merged
             lines[-1] = sentence(line)  # "... and drew Free at last!", without a full stop after the "!"
-            if drawn is not None:
-                last = {**(last or {}), "drew": event["count"], "drawn": drawn}
-            else:
-                last = {**(last or {}), "merged": kind}  # the line goes on: a draw after it takes a comma
+            last = {**(last or {}), **told}
             continue
         lines.append(describe_event(event, names, you))
         last = event
     return lines
 
 
-def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str,
-           you: int | None) -> tuple[str, tuple[str, bool] | None] | None:
-    """The previous line with `event` told inside it (and, for a draw, the line before it and its comma), or None
-    when `event` takes a line of its own."""
+def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str, names: Sequence[str],
+           you: int | None) -> tuple[str, dict[str, Any]] | None:
+    """The previous line with `event` told inside it, and what the next follow-up needs to know of it; None when
+    `event` takes a line of its own."""
     if last is None:
         return None
     kind, before = event.get("type"), last.get("type")
     mine = you is not None and event.get("seat") == you
+    merged = {"merged": kind}  # the line goes on: a draw after it takes a comma
     if kind == "goal_revealed" and before == "path_placed" and "drew" not in last:
         place, found = goal_place(event), _found(event["gold"])
         if last.get("merged") == "goal_revealed":  # a second goal turned over by the same card
             return gettext("%(line)s and the %(place)s goal (%(found)s).", line=_head(line), place=place,
-                           found=found), None
+                           found=found), merged
         return gettext("%(line)s, turning over the %(place)s goal (%(found)s).", line=_head(line), place=place,
-                       found=found), None
+                       found=found), merged
     if kind == "drew" and before in ACTIONS_THAT_DRAW and "drew" not in last and last.get("seat") == event.get("seat"):
-        step = SECOND_STEPS.get(before or "")
-        comma = before == "passed" or "merged" in last
-        head = _head(line)
-        if step is not None and f" and {step} " in head:
-            head, comma = head.replace(f" and {step} ", f", {step} ", 1), False
-        return _drawn(head, comma, _a_card(event["count"])), (head, comma)
+        drawn = _drawn_after(last, line, names, you)
+        return drawn(_a_card(event["count"])), {"drew": event["count"], "drawn": drawn}
     if kind == "drew_cards" and mine and last.get("drawn") is not None:
-        head, comma = last["drawn"]
-        return _drawn(head, comma, card_list(event.get("names", []))), None
+        return last["drawn"](card_list(event.get("names", []))), merged
     if kind == "discarded" and mine and before in ("passed", "cleared"):
         cards = card_list(event.get("names", []))
         if before == "passed":
-            return gettext("You passed, discarding %(cards)s face down.", cards=cards), None
-        return gettext("%(line)s (%(cards)s).", line=_head(line), cards=cards), None
+            return gettext("You passed, discarding %(cards)s face down.", cards=cards), merged
+        return gettext("%(line)s (%(cards)s).", line=_head(line), cards=cards), merged
     if kind == "map_peek" and mine and before == "map_used":
         if event["gold"]:
-            return gettext("%(line)s (it holds the gold).", line=_head(line)), None
-        return gettext("%(line)s (only stone).", line=_head(line)), None
+            return gettext("%(line)s (it holds the gold).", line=_head(line)), merged
+        return gettext("%(line)s (only stone).", line=_head(line)), merged
     if kind == "gold_kept" and mine and before in ("gold_picked", "saboteur_paid"):
         worth = " + ".join(str(v) for v in event["values"]) or "0"
         if before == "gold_picked":
-            return gettext("%(line)s, worth %(worth)s.", line=_head(line), worth=worth), None
-        return gettext("%(line)s (%(worth)s).", line=_head(line), worth=worth), None
+            return gettext("%(line)s, worth %(worth)s.", line=_head(line), worth=worth), merged
+        return gettext("%(line)s (%(worth)s).", line=_head(line), worth=worth), merged
     if kind == "role_seen" and you is not None and last.get("seat") == you and before == "inspected":
-        return gettext("%(line)s (%(role)s).", line=_head(line), role=a_role(event["role"])), None
+        role = a_role(event["role"])
+        return gettext("%(line)s (%(role)s).", line=_head(line), role=role), {**merged, "seen": role}
     if kind == "hand_received" and mine and before == "hands_swapped":
         return gettext("%(line)s; your hand is now %(cards)s.", line=_head(line),
-                       cards=card_list(event.get("names", []))), None
+                       cards=card_list(event.get("names", []))), merged
     if kind == "role_changed" and mine and before == "hats_swapped" and "drew" not in last:
-        return gettext("%(line)s; your new role: %(role)s.", line=_head(line), role=role_name(event["role"])), None
+        return gettext("%(line)s; your new role: %(role)s.", line=_head(line), role=role_name(event["role"])), merged
     return None
+
+
+def _drawn_after(action: dict[str, Any], line: str, names: Sequence[str], you: int | None) -> Drawn:
+    """How the action's line reads with its draw told inside it. An action told in two steps ("played a Rockfall
+    and removed the Curve") becomes a list of three ("played a Rockfall, removed the Curve and drew a card"),
+    never two "and"s; another takes ", and drew" after a passing or a follow-up, else " and drew"."""
+    steps = TWO_STEPS.get(action.get("type", ""))
+    if steps is not None:
+        r = Reader(action, names, you)
+        return lambda what: steps(action, r, what)
+    head, comma = _head(line), action.get("type") == "passed" or "merged" in action
+    return lambda what: _drawn(head, comma, what)
+
+
+def _rockfall_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+    return you_or(r, "seat", N_("You played a Rockfall, removed the %(card)s at (%(x)s, %(y)s) and drew %(what)s."),
+                  N_("%(name)s played a Rockfall, removed the %(card)s at (%(x)s, %(y)s) and drew %(what)s."),
+                  card=card_label(e["name"]), x=e["x"], y=e["y"], what=what)
+
+
+def _hands_off_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+    return on_player(r, N_("You played Hands Off, removed your Theft and drew %(what)s."),
+                     N_("%(name)s played Hands Off, removed %(name)s's Theft and drew %(what)s."),
+                     N_("You played Hands Off, removed %(target)s's Theft and drew %(what)s."),
+                     N_("%(name)s played Hands Off, removed your Theft and drew %(what)s."),
+                     N_("%(name)s played Hands Off, removed %(target)s's Theft and drew %(what)s."), what=what)
+
+
+def _freed_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+    return on_player(r, N_("You played Free at last!, set yourself free and drew %(what)s."),
+                     N_("%(name)s played Free at last!, set themselves free and drew %(what)s."),
+                     N_("You played Free at last!, set %(target)s free and drew %(what)s."),
+                     N_("%(name)s played Free at last!, set you free and drew %(what)s."),
+                     N_("%(name)s played Free at last!, set %(target)s free and drew %(what)s."), what=what)
+
+
+def _inspected_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+    seen = e.get("seen")  # the card the reader saw, told inside the line (`role_seen`)
+    if seen is not None and r.is_you() and r.on_self():
+        return gettext("You played Inspection, looked at your dwarf card (%(role)s) and drew %(what)s.", role=seen,
+                       what=what)
+    if seen is not None and r.is_you():
+        return gettext("You played Inspection on %(target)s, looked at their dwarf card (%(role)s) and drew "
+                       "%(what)s.", target=r.name("target"), role=seen, what=what)
+    return on_player(r, N_("You played Inspection, looked at your dwarf card and drew %(what)s."),
+                     N_("%(name)s played Inspection on %(name)s, looked at their dwarf card and drew %(what)s."),
+                     N_("You played Inspection on %(target)s, looked at their dwarf card and drew %(what)s."),
+                     N_("%(name)s played Inspection, looked at your dwarf card and drew %(what)s."),
+                     N_("%(name)s played Inspection on %(target)s, looked at their dwarf card and drew %(what)s."),
+                     what=what)
+
+
+# Actions told as two steps joined by "and", by their event: with a draw, the steps and the draw are one list.
+TWO_STEPS: dict[str, Callable[[dict[str, Any], Reader, str], str]] = {
+    "rockfall": _rockfall_drawn, "theft_removed": _hands_off_drawn, "freed": _freed_drawn,
+    "inspected": _inspected_drawn,
+}
