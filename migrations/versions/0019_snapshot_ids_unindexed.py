@@ -1,9 +1,9 @@
 """Snapshots without the unique index on (game, source, seat, submission id)
 
 The key (game_id, seq) already refuses a second move on the same table, a retried submission among them; the
-retry then finds its first attempt by its id among its game's rows. The index cost PostgreSQL about 75 B a stored
-turn (docs/performance.md, Storage per turn). Downgrading builds it again, which fails if a seat has since used
-one id on two tables.
+retry then finds its first attempt by that key, as the snapshot after the table its form showed. The index cost
+PostgreSQL about 75 B a stored turn (docs/performance.md, Storage per turn). Downgrading builds it again, which
+fails if a seat has since used one id on two tables.
 
 Revision ID: 0019_snapshot_ids_unindexed
 Revises: 0018_notifications

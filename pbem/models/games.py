@@ -159,8 +159,8 @@ class Snapshot(Base):
     __tablename__ = "snapshots"
     __table_args__ = (
         # The key is also the final guard against two moves building on the same state: a retried submission
-        # loses to its first attempt there and then finds it by its source, seat and id, among its game's rows
-        # (no index of its own: docs/performance.md, Storage per turn).
+        # loses to its first attempt there, and finds it as the snapshot after the table its form showed (the
+        # submission id has no index of its own: docs/performance.md, Storage per turn).
         PrimaryKeyConstraint("game_id", "seq"),
         CheckConstraint(one_of("source", SNAPSHOT_SOURCES), name="source"),
     )

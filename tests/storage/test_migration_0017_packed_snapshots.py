@@ -69,7 +69,7 @@ def test_upgrading_packs_every_snapshot_and_downgrading_restores_the_json(databa
             packed = connection.execute(sa.text("SELECT seq, state, move, events FROM snapshots ORDER BY seq")).all()
         assert [seq for seq, *_ in packed] == list(range(len(games)))
         for (_seq, state, move, events), (want_state, want_move, want_events) in zip(packed, games, strict=True):
-            assert bytes(state)[0] == snapshot_codec.PACKED_STATE
+            assert bytes(state)[0] == snapshot_codec.WHOLE_STATE
             assert snapshot_codec.decode("state", state) == want_state
             assert (None if move is None else snapshot_codec.decode("move", move)) == want_move
             assert snapshot_codec.decode("events", events) == want_events

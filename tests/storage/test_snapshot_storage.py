@@ -31,7 +31,7 @@ def test_a_ten_player_turn_is_stored_in_a_small_part_of_its_json_and_reads_back_
     with runtime.db.read() as session:
         read = session.execute(select(Snapshot.state, Snapshot.move, Snapshot.events).where(Snapshot.seq == seq)).one()
 
-    assert stored_state[0] == snapshot_codec.PACKED_STATE
+    assert stored_state[0] == snapshot_codec.WHOLE_STATE
     assert stored_move is not None
     as_json = len(json.dumps(read.state)) + len(json.dumps(read.move)) + len(json.dumps(read.events))
     assert len(stored_state) + len(stored_move) + len(stored_events) < 0.25 * as_json

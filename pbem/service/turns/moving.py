@@ -68,11 +68,11 @@ class Moving(GameCore):
             with self._db.write() as session:
                 return self._submit(session, game_id, seat, move, expected_seq, submission_id, link_version, source)
         except IntegrityError:
-            # The unique constraints are the final guard: someone committed this sequence number, or this
-            # very submission, between our read and our insert.
+            # The key (game, seq) is the final guard: someone committed this sequence number, maybe this very
+            # submission, between our read and our insert.
             with self._db.read() as session:
                 game = find_game(session, game_id)
-                replay = self._replay(session, game, seat, submission_id, source)
+                replay = self._replay(session, game, seat, submission_id, source, expected_seq)
                 latest = session.scalar(select(func.max(Snapshot.seq)).where(Snapshot.game_id == game.id))
                 moved_on = latest != expected_seq
             if replay is not None:
@@ -97,9 +97,9 @@ class Moving(GameCore):
         if link_version is not None and game.seats[seat].token_version != link_version:
             raise RevokedLink()
         if expected_seq != game.current_seq:
-            # Only a repeat of a submission that was played can be looking at an older table. (A used id sent
-            # with the current sequence number fails on the unique constraint instead: submit_move answers then.)
-            replay = self._replay(session, game, seat, submission_id, source)
+            # Only a repeat of a submission that was played can be looking at an older table. (A repeat racing
+            # its first attempt fails on the key instead: submit_move answers then.)
+            replay = self._replay(session, game, seat, submission_id, source, expected_seq)
             if replay is not None:
                 return replay
         if game.status == GameStatus.CREATED:
@@ -168,11 +168,15 @@ class Moving(GameCore):
         self.mail.after_move(session, game, new_state, events)
         return events
 
-    def _replay(self, session: Session, game: Game, seat: int, submission_id: str, source: str) -> MoveResult | None:
-        """The stored result of this seat's earlier submission with this id (ids are scoped by source and seat)."""
+    def _replay(
+        self, session: Session, game: Game, seat: int, submission_id: str, source: str, expected_seq: int
+    ) -> MoveResult | None:
+        """The stored result of this seat's earlier submission with this id on the table it was sent from: the
+        snapshot after that one, if it holds this source, seat and id (one row by its key; ids are no index)."""
         earlier = session.scalar(
             select(Snapshot).where(
                 Snapshot.game_id == game.id,
+                Snapshot.seq == expected_seq + 1,
                 Snapshot.source == source,
                 Snapshot.actor_seat == seat,
                 Snapshot.submission_id == submission_id,
