@@ -83,36 +83,62 @@ def outcome_clause(result: Mapping[str, Any], who: Who, you: IsYou | None = None
 def _treasure_outcome(result: Mapping[str, Any], who: Who, you: IsYou) -> str:
     """A Saboteur 2 round: who reached the gold (with their dwarf card), which team won, which door barred whom."""
     reached_by = result["reached_by"]
-    reacher = None
-    if isinstance(reached_by, int):
-        role = role_name(result["roles"][reached_by])
-        reacher = (gettext("you (%(role)s)", role=role) if you(reached_by)
-                   else gettext("%(name)s (%(role)s)", name=who(reached_by), role=role))
     teams = list(result["teams"])
     barred = [team for team in ("blue", "green") if not result["claims"].get(team)]
-    someone = reacher or gettext("someone")
+    if not isinstance(reached_by, int):
+        if teams:
+            return gettext(TEAMS_WIN[_how_teams_win(teams, barred)], reacher=gettext("someone"))
+        return _not_reached(result, "side" if result["winner"] == "saboteurs" else "no_side")
+    role = role_name(result["roles"][reached_by])
+    if you(reached_by):
+        if teams:
+            return gettext(YOU_TEAMS_WIN[_how_teams_win(teams, barred)], role=role)
+        return gettext("you (%(role)s) reached the gold, but doors of both colours bar the way, so the saboteurs' "
+                       "side wins.", role=role)
+    reacher = gettext("%(name)s (%(role)s)", name=who(reached_by), role=role)
+    if teams:
+        return gettext(TEAMS_WIN[_how_teams_win(teams, barred)], reacher=reacher)
+    return gettext("%(reacher)s reached the gold, but doors of both colours bar the way, so the saboteurs' side "
+                   "wins.", reacher=reacher)
+
+
+def _how_teams_win(teams: list[str], barred: list[str]) -> str:
+    """Which teams won and why: "both", "blue" (a door barred the other), "blue_last" (its own laid the last card)."""
     if len(teams) > 1:
-        return gettext("%(reacher)s reached the gold, so the blue and green teams win.", reacher=someone)
-    if teams == ["blue"]:
-        if barred == ["green"]:  # the card's name: a Blue door
-            return gettext("%(reacher)s reached the gold, so the blue team wins (a Blue door bars the green team's "
-                           "way to the gold).", reacher=someone)
-        if not barred:
-            return gettext("%(reacher)s reached the gold, so the blue team wins (a gold-digger of that team laid the "
-                           "last card).", reacher=someone)
-        return gettext("%(reacher)s reached the gold, so the blue team wins.", reacher=someone)
-    if teams == ["green"]:
-        if barred == ["blue"]:
-            return gettext("%(reacher)s reached the gold, so the green team wins (a Green door bars the blue team's "
-                           "way to the gold).", reacher=someone)
-        if not barred:
-            return gettext("%(reacher)s reached the gold, so the green team wins (a gold-digger of that team laid the "
-                           "last card).", reacher=someone)
-        return gettext("%(reacher)s reached the gold, so the green team wins.", reacher=someone)
-    if reacher is not None:
-        return gettext("%(reacher)s reached the gold, but doors of both colours bar the way, so the saboteurs' side "
-                       "wins.", reacher=reacher)
-    return _not_reached(result, "side" if result["winner"] == "saboteurs" else "no_side")
+        return "both"
+    if barred == [t for t in ("blue", "green") if t not in teams]:  # the other team's way was barred by a door
+        return teams[0]
+    return f"{teams[0]}_last" if not barred else f"{teams[0]}_only"
+
+
+# The teams that won a Saboteur 2 round, and why (`_how_teams_win`), after whoever reached the gold.
+TEAMS_WIN = {
+    "both": N_("%(reacher)s reached the gold, so the blue and green teams win."),
+    "blue": N_("%(reacher)s reached the gold, so the blue team wins (a Blue door bars the green team's way to the "
+               "gold)."),
+    "green": N_("%(reacher)s reached the gold, so the green team wins (a Green door bars the blue team's way to the "
+                "gold)."),
+    "blue_last": N_("%(reacher)s reached the gold, so the blue team wins (a gold-digger of that team laid the last "
+                    "card)."),
+    "green_last": N_("%(reacher)s reached the gold, so the green team wins (a gold-digger of that team laid the last "
+                     "card)."),
+    "blue_only": N_("%(reacher)s reached the gold, so the blue team wins."),
+    "green_only": N_("%(reacher)s reached the gold, so the green team wins."),
+}
+# The same when the reader reached the gold.
+YOU_TEAMS_WIN = {
+    "both": N_("you (%(role)s) reached the gold, so the blue and green teams win."),
+    "blue": N_("you (%(role)s) reached the gold, so the blue team wins (a Blue door bars the green team's way to the "
+               "gold)."),
+    "green": N_("you (%(role)s) reached the gold, so the green team wins (a Green door bars the blue team's way to the "
+                "gold)."),
+    "blue_last": N_("you (%(role)s) reached the gold, so the blue team wins (a gold-digger of that team laid the last "
+                    "card)."),
+    "green_last": N_("you (%(role)s) reached the gold, so the green team wins (a gold-digger of that team laid the "
+                     "last card)."),
+    "blue_only": N_("you (%(role)s) reached the gold, so the blue team wins."),
+    "green_only": N_("you (%(role)s) reached the gold, so the green team wins."),
+}
 
 
 def share_table() -> str:
