@@ -28,6 +28,12 @@ def rematch_offer(game_id: str) -> Lineage:
     return runtime().rematches.lineage(game_id)
 
 
+@blueprint.app_template_global("rematch_channel")
+def rematch_channel(game_id: str) -> str | None:
+    """The kind of place the table's channel posts to, which a rematch keeps ("a webhook"); None without one."""
+    return runtime().channels.place(game_id)
+
+
 @seat_route("/rematch", ["POST"])
 def start(access: SeatAccess) -> Any:
     games = runtime().games

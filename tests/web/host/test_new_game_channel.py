@@ -22,7 +22,7 @@ from pbem.runtime import Runtime
 from tests.support.database import dump
 from tests.support.invites import create_invite, invite_form, joined_and_confirmed, share_link
 from tests.support.receivers import Receiver, receiver
-from tests.support.web import app_runtime, built_app, post, sign_in
+from tests.support.web import app_runtime, built_app, post, seat_client, sign_in
 
 PLAYERS = {"name_0": "Ann", "email_0": "ann@example.org", "name_1": "Ben", "email_1": "ben@example.org",
            "name_2": "Cat", "email_2": "cat@example.org"}
@@ -181,18 +181,22 @@ def test_a_game_joined_by_link_keeps_its_channel_until_it_starts_and_tells_its_f
     assert runtime_of.notice_sender().run().sent == 1 and len(hook.arrived) == 1
 
 
-def test_a_rematch_keeps_the_tables_channel_and_the_host_page_says_so(
-    host: FlaskClient, runtime_of: Runtime, hook: Receiver
+def test_a_rematch_keeps_the_tables_channel_and_the_host_and_players_pages_say_so(
+    app: Flask, host: FlaskClient, runtime_of: Runtime, hook: Receiver
 ) -> None:
-    game_id = created(post(host, "/host/new", **list_form(channel=hook.url("json", "secret-hook-token-x9"))))
+    url = hook.url("json", "secret-hook-token-x9")
+    game_id = created(post(host, "/host/new", **list_form(channel=url, players_may_rematch="yes")))
     assert post(host, f"/host/games/{game_id}/end", confirm="yes").status_code == 303
     page = host.get(f"/host/games/{game_id}").get_data(as_text=True)
     assert "The same players, game and rules and the table's channel (<code>json://127.0.0.1/…x9</code>)" in page
+    offer = seat_client(app, game_id, 1).get(f"/table/{game_id}").get_data(as_text=True)
+    assert "everyone moved one seat on, and the table's channel (a webhook)." in offer
+    assert "127.0.0.1" not in offer
 
     rematch_id = created(post(host, f"/host/games/{game_id}/rematch", confirm="yes", order="rotated"))
 
     kept = channel_of(runtime_of, rematch_id)
-    assert kept is not None and kept.url == hook.url("json", "secret-hook-token-x9")
+    assert kept is not None and kept.url == url
     assert len(whose_turn_queued(runtime_of, rematch_id)) == 1
 
 
