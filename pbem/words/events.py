@@ -34,9 +34,6 @@ class Reader:
         seat = self.event.get(key)
         return self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else gettext("someone")
 
-    def who(self, key: str = "seat") -> str:
-        return gettext("you") if self.is_you(key) else self.name(key)
-
     def on_self(self) -> bool:
         return self.event.get("seat") == self.event.get("target")
 
