@@ -1,6 +1,6 @@
 """The table's channel on the new-game form in headless Chromium, at a phone's and a desktop's size: a refused
-address is said beside its field and nothing is made; a receiver's address makes the game with its channel, and a
-player's turn page says the table posts to a webhook, never where."""
+address is said beside its field and nothing is made; a receiver's address makes the game with its channel, a copy
+of the game offers to keep it, and a player's turn page says the table posts to a webhook, never where."""
 
 from __future__ import annotations
 
@@ -69,6 +69,11 @@ def test_the_host_gives_a_new_game_its_channel_and_the_players_see_it_has_one(
         expect(page.locator("#channel")).to_contain_text("Notifications go to json://127.0.0.1/…k3")
         game_id = page.url.rstrip("/").rsplit("/", 1)[1]
         assert live_server.runtime.notice_sender().run().sent == 1 and len(hook.arrived) == 1
+
+    page.goto(f"{live_server.url}/host/new?copy={game_id}")
+    expect(page.get_by_label("Keep the earlier game's channel")).to_be_checked()
+    expect(page.locator("#channel-fields")).to_contain_text("json://127.0.0.1/…k3")
+    part(page, "#channel-fields", "channel-kept-field")
 
     open_turn_page(page, live_server, game_id, 1)
     line = page.locator("#table-channel")
