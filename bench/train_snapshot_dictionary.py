@@ -66,10 +66,12 @@ def samples(games: int, first_seed: int) -> dict[str, list[bytes]]:
 
 def vocabulary(found: list[Any]) -> dict[str, list[Any]]:
     """The words (keys and strings) and templates (a dict's keys in order) met more than once in `found`, most
-    frequent first, and the kind each template's values mostly are: what the codec's typed values name by place."""
+    frequent first, the kind each template's values mostly are and the value a key holds in most of them: what
+    the codec's typed values name by place."""
     words: Counter[str] = Counter()
     templates: Counter[tuple[str, ...]] = Counter()
     kinds: dict[tuple[str, ...], list[Counter[int]]] = {}
+    small: dict[tuple[str, ...], list[Counter[str]]] = {}  # of each key, the JSON of its small values
 
     def visit(value: Any) -> None:
         if isinstance(value, str):
@@ -82,6 +84,10 @@ def vocabulary(found: list[Any]) -> dict[str, list[Any]]:
             seen = kinds.setdefault(tuple(value), [Counter() for _ in value])
             for counter, item in zip(seen, value.values(), strict=True):
                 counter[snapshot_codec.value_kind(item)] += 1
+            held = small.setdefault(tuple(value), [Counter() for _ in value])
+            for texts, item in zip(held, value.values(), strict=True):
+                if item in ([], {}) or not isinstance(item, list | dict):
+                    texts[json.dumps(item)] += 1
             for key, item in value.items():
                 words[key] += 1
                 visit(item)
@@ -91,7 +97,16 @@ def vocabulary(found: list[Any]) -> dict[str, list[Any]]:
     chosen = [keys for keys, count in templates.most_common() if count > 1]
     return {"words": [word for word, count in words.most_common() if count > 1],
             "templates": [list(keys) for keys in chosen],
-            "kinds": [[counter.most_common(1)[0][0] for counter in kinds[keys]] for keys in chosen]}
+            "kinds": [[counter.most_common(1)[0][0] for counter in kinds[keys]] for keys in chosen],
+            "usual": [[usual(texts, templates[keys]) for texts in small[keys]] for keys in chosen]}
+
+
+def usual(counter: Counter[str], times: int) -> list[Any]:
+    """The value a template's key holds in most of its dicts, as [value], or [] if none does."""
+    common = counter.most_common(1)
+    if not common or 2 * common[0][1] < times:
+        return []
+    return [json.loads(common[0][0])]
 
 
 def build(texts: list[bytes], size: int) -> bytes:

@@ -4,20 +4,23 @@ Each column holds a payload of its own that decodes alone (no payload refers to 
 names the format and the preset dictionary or vocabulary it was written with; a dictionary or vocabulary, once
 released, never changes, so an old payload always decodes (new formats take new tag bytes).
 
-Tag 6, a whole engine state (`engine.Game.to_dict()` of schema 2), written now: one mixed-radix integer and
+Tag 8, a whole engine state (`engine.Game.to_dict()` of schema 2), written now: one mixed-radix integer and
 nothing else. The facts that are numbers from small ranges (where each card lies, each card as its rank among
 the cards not yet written, the boards' cells, roles, nuggets, the generator and the seed) take as many bits as
-they need; the players' names are spelled; options and round results' details are typed values (below). A state
-of another shape is stored as tag 3, failing that as tag 2, so whatever JSON document the engine gives is kept.
+they need; the players' names are spelled (a capital first); options and round results' details are typed values
+(below). A state of another shape is stored as tag 3, failing that as tag 2, so whatever JSON document the engine
+gives is kept exactly.
 
-Tag 7, a move or an event list as a typed value: each value its type, then its number, its word or its parts;
-a word, and a dict's list of keys, by its place in vocabulary 3 if it is there (else spelled); a dict whose values
-are of the kinds the vocabulary expects for its keys, and a list of items of one kind, without their types.
-Values it cannot hold (floats) are stored as tag 2.
+Tag 9, a move or an event list as a typed value of vocabulary 4: each value its type, then its number, its word
+or its parts; a word, and a dict's list of keys, by its place in the vocabulary if it is there (else spelled); a
+value a template's key usually holds as one bit; a dict whose other values are of the kinds the vocabulary
+expects for their keys, and a list of items of one kind, without their types. Values it cannot hold (floats) are
+stored as tag 2.
 
-Written until now, still read: tag 5 (tag 6 with names looked up in vocabulary 2, every type written) and
-tag 4 (tag 7 the same way); tag 3 (the card facts as in tag 6, the rest compact JSON deflated with the state
-dictionary 1) and tag 1, the first release (tag 3 with every count below WIDE).
+Written until now, still read: tags 6 and 7 (tags 8 and 9 with vocabulary 3: no usual values, names spelled
+in one alphabet), tags 5 and 4 (vocabulary 2: every type written, names looked up first); tag 3 (the card facts as
+in tag 8, the rest compact JSON deflated with the state dictionary 1) and tag 1, the first release (tag 3 with
+every count below WIDE).
 
 Tag 2, compact JSON deflated with dictionary 1 of its column (state, move or events).
 
@@ -42,10 +45,15 @@ JSON_V1 = 2
 PACKED_STATE = 3
 TYPED_JSON_V1 = 4
 WHOLE_STATE_V1 = 5
-WHOLE_STATE = 6  # what a state of the engine's shape is written as
-TYPED_JSON = 7  # what a move or an event list is written as
+WHOLE_STATE_V2 = 6
+TYPED_JSON_V2 = 7
+WHOLE_STATE = 8  # what a state of the engine's shape is written as
+TYPED_JSON = 9  # what a move or an event list is written as
+WHOLE_STATES = (WHOLE_STATE, WHOLE_STATE_V2, WHOLE_STATE_V1)
+TYPED_JSONS = (TYPED_JSON, TYPED_JSON_V2, TYPED_JSON_V1)
 # The vocabulary each format of typed values names its words by.
-VOCABULARIES = {TYPED_JSON_V1: 2, WHOLE_STATE_V1: 2, TYPED_JSON: 3, WHOLE_STATE: 3}
+VOCABULARIES = {TYPED_JSON_V1: 2, WHOLE_STATE_V1: 2, TYPED_JSON_V2: 3, WHOLE_STATE_V2: 3, TYPED_JSON: 4,
+                WHOLE_STATE: 4}
 DICTIONARY_VERSION = 1
 KINDS = ("state", "move", "events")
 DICTIONARIES = Path(__file__).with_name("snapshot_dictionaries")
@@ -133,9 +141,9 @@ def decode(kind: str, payload: bytes | memoryview) -> Any:
     if tag == JSON_V1:
         return json.loads(inflate(data[1:], kind))
     try:
-        if tag in (WHOLE_STATE, WHOLE_STATE_V1, PACKED_STATE, PACKED_STATE_V1) and kind == "state":
+        if tag in (*WHOLE_STATES, PACKED_STATE, PACKED_STATE_V1) and kind == "state":
             return unpack_state(data[1:], tag)
-        if tag in (TYPED_JSON, TYPED_JSON_V1) and kind != "state":
+        if tag in TYPED_JSONS and kind != "state":
             return unpack_value(data[1:], tag)
     except (IndexError, KeyError, ValueError, ZeroDivisionError, OverflowError) as error:
         if isinstance(error, CorruptPayload):
@@ -164,6 +172,9 @@ class Vocabulary:
     # From vocabulary 3: the kind each template's values are expected to be; a list says whether its items are of
     # one kind; a value of the kind expected is written without its type.
     kinds: tuple[tuple[int, ...], ...] = ()
+    # From vocabulary 4: for each template, the value each key usually holds (or NO_USUAL); a value that is its
+    # key's usual one is written as one bit.
+    usual: tuple[tuple[Any, ...], ...] = ()
 
     @property
     def typed(self) -> bool:
@@ -179,6 +190,22 @@ class Vocabulary:
 
 
 NO_WORDS = Vocabulary((), ())
+NO_USUAL = object()
+
+
+def _usual(stored: Any) -> Any:
+    """A usual value as vocabulary.json holds it: [] for none, [value] for one."""
+    return stored[0] if stored else NO_USUAL
+
+
+def _fresh(usual: Any) -> Any:
+    """A usual value to hand out: an empty list or dict of its own (the vocabulary's stays empty)."""
+    return type(usual)() if isinstance(usual, list | dict) else usual
+
+
+def _is_usual(value: Any, usual: Any) -> bool:
+    """`value` is `usual` exactly (a usual value is a scalar or an empty list or dict: True is not 1)."""
+    return usual is not NO_USUAL and type(value) is type(usual) and value == usual
 
 
 @cache
@@ -186,7 +213,8 @@ def vocabulary(version: int) -> Vocabulary:
     """The frozen vocabulary `version` (package data, never changed once released)."""
     data = json.loads((DICTIONARIES / str(version) / "vocabulary.json").read_text("utf-8"))
     return Vocabulary(tuple(data["words"]), tuple(tuple(keys) for keys in data["templates"]),
-                      tuple(tuple(kinds) for kinds in data.get("kinds", ())))
+                      tuple(tuple(kinds) for kinds in data.get("kinds", ())),
+                      tuple(tuple(map(_usual, usual)) for usual in data.get("usual", ())))
 
 
 def pack_value(value: Any, form: int = TYPED_JSON) -> bytes:
@@ -261,9 +289,19 @@ def _put_value(digits: Digits, value: Any, words: Vocabulary, budget: list[int],
                 if type(key) is not str:
                     raise Unfit("a key that is not a string")
                 _put_word(digits, key, words)
-        elif words.typed:
-            expected = _expected(digits, [value_kind(item) for item in value.values()], words.kinds[place])
-        for item, wanted in zip(value.values(), expected, strict=True):
+        items = list(value.values())
+        if place is not None and words.usual:
+            hits = [_is_usual(item, usual) for item, usual in zip(items, words.usual[place], strict=True)]
+            for hit, usual in zip(hits, words.usual[place], strict=True):
+                if usual is not NO_USUAL:
+                    digits.put(1 if hit else 0, 2)
+            left = [at for at, hit in enumerate(hits) if not hit]
+            items = [items[at] for at in left]
+            wanted_kinds: Sequence[int] = [words.kinds[place][at] for at in left]
+            expected = _expected(digits, [value_kind(item) for item in items], wanted_kinds)
+        elif place is not None and words.typed:
+            expected = _expected(digits, [value_kind(item) for item in items], words.kinds[place])
+        for item, wanted in zip(items, expected, strict=True):
             _put_value(digits, item, words, budget, depth + 1, wanted)
 
 
@@ -306,12 +344,21 @@ def _get_value(reader: Reader, words: Vocabulary, budget: list[int], depth: int,
         raise CorruptPayload(f"unknown kind {kind}")
     place = reader.get(len(words.templates) + 1)
     expected: list[int | None]
+    hits: list[Any] = []
     if place < len(words.templates):
         keys: Sequence[str] = words.templates[place]
         expected = [None] * len(keys)
+        wanted: Sequence[int] = words.kinds[place] if words.typed else ()
+        if words.usual:
+            hits = [usual if usual is not NO_USUAL and reader.get(2) else NO_USUAL for usual in words.usual[place]]
+            wanted = [kind for kind, hit in zip(wanted, hits, strict=True) if hit is NO_USUAL]
         if words.typed:
-            wanted = words.kinds[place]
             expected = list(wanted) if reader.get(2) else [kind if reader.get(2) else None for kind in wanted]
+        if hits:
+            given = iter(expected)
+            return {key: _fresh(hit) if hit is not NO_USUAL else _get_value(reader, words, budget, depth + 1,
+                                                                            next(given))
+                    for key, hit in zip(keys, hits, strict=True)}
     else:
         length = reader.count()
         if length > budget[0]:
@@ -350,6 +397,59 @@ def _get_word(reader: Reader, words: Vocabulary) -> str:
     if place < len(words.words):
         return words.words[place]
     return _get_spelled(reader)
+
+
+# A player's name (tag 8): a word's first letter from CAPITALS, the others from SMALL, else from the alphabet.
+CAPITALS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+SMALL = "abcdefghijklmnopqrstuvwxyz "
+CAPITAL_PLACES = {letter: place for place, letter in enumerate(CAPITALS)}
+SMALL_PLACES = {letter: place for place, letter in enumerate(SMALL)}
+
+
+def _put_name(digits: Digits, name: str) -> None:
+    if len(name) > WIDE:
+        raise Unfit("a name longer than WIDE characters")
+    digits.count(len(name))
+    first = True
+    for letter in name:
+        table, places = (CAPITALS, CAPITAL_PLACES) if first else (SMALL, SMALL_PLACES)
+        at = places.get(letter)
+        digits.put(len(table) if at is None else at, len(table) + 1)
+        if at is None:
+            _put_letter(digits, letter)
+        first = letter in " -"
+
+
+def _get_name(reader: Reader) -> str:
+    length = reader.count()
+    if length > WIDE:
+        raise CorruptPayload("a name longer than WIDE characters")
+    letters: list[str] = []
+    first = True
+    for _ in range(length):
+        table = CAPITALS if first else SMALL
+        at = reader.get(len(table) + 1)
+        letter = table[at] if at < len(table) else _get_letter(reader)
+        letters.append(letter)
+        first = letter in " -"
+    return "".join(letters)
+
+
+def _put_letter(digits: Digits, letter: str) -> None:
+    at = LETTER_PLACES.get(letter)
+    digits.put(len(ALPHABET) if at is None else at, len(ALPHABET) + 1)
+    if at is None:
+        digits.count(ord(letter))
+
+
+def _get_letter(reader: Reader) -> str:
+    at = reader.get(len(ALPHABET) + 1)
+    if at < len(ALPHABET):
+        return ALPHABET[at]
+    point = reader.count()
+    if point > 0x10FFFF:
+        raise CorruptPayload("not a character")
+    return chr(point)
 
 
 def _get_spelled(reader: Reader) -> str:
@@ -652,7 +752,7 @@ def _card_lists(state: dict[str, Any], board_cards: list[int]) -> list[list[int]
 def pack_state(state: Any, form: int = PACKED_STATE) -> bytes:
     """Format `form` (5, 3 or 1) of an engine state (without its tag byte); Unfit when it is of another shape."""
     text, number = _state_parts(state, form)
-    if form in (WHOLE_STATE, WHOLE_STATE_V1):
+    if form in WHOLE_STATES:
         return number
     packed = deflate(text, "state")
     return _varint(len(packed)) + packed + number
@@ -691,7 +791,7 @@ def _state_parts(state: Any, form: int = PACKED_STATE) -> tuple[bytes, bytes]:
         raise Unfit("a card id of WIDE or more")
 
     tight = form != PACKED_STATE_V1
-    whole = form in (WHOLE_STATE, WHOLE_STATE_V1)
+    whole = form in WHOLE_STATES
     words = vocabulary(VOCABULARIES[form]) if whole else NO_WORDS
     digits = Digits(tight=tight)
     if whole:
@@ -700,6 +800,8 @@ def _state_parts(state: Any, form: int = PACKED_STATE) -> tuple[bytes, bytes]:
             if type(name) is not str:
                 raise Unfit("a player's name is a string")
             if form == WHOLE_STATE:
+                _put_name(digits, name)
+            elif form == WHOLE_STATE_V2:
                 _put_spelled(digits, name)
             else:
                 _put_word(digits, name, words)
@@ -757,7 +859,7 @@ SKELETON_KEYS = ("variant", "players", "options", "seed", "round", "phase", "tur
 def unpack_state(data: bytes, form: int = PACKED_STATE) -> dict[str, Any]:
     """The engine state `pack_state` wrote in format `form`."""
     tight = form != PACKED_STATE_V1
-    whole = form in (WHOLE_STATE, WHOLE_STATE_V1)
+    whole = form in WHOLE_STATES
     words = vocabulary(VOCABULARIES[form]) if whole else NO_WORDS
     known: dict[str, Any]
     rest: list[dict[str, Any]]
@@ -766,7 +868,7 @@ def unpack_state(data: bytes, form: int = PACKED_STATE) -> dict[str, Any]:
         seats = reader.count()
         if seats > WIDE:
             raise CorruptPayload("more seats than WIDE")
-        spell = _get_spelled if form == WHOLE_STATE else lambda reader: _get_word(reader, words)
+        spell = {WHOLE_STATE: _get_name, WHOLE_STATE_V2: _get_spelled}.get(form, lambda read: _get_word(read, words))
         known = {"players": [spell(reader) for _ in range(seats)]}
     else:
         length, start = _read_varint(data, 0)
@@ -918,9 +1020,14 @@ def _put_result(digits: Digits, result: dict[str, Any], seats: int, words: Vocab
         raise Unfit("a round result of keys the vocabulary does not know")
     digits.put(place, len(words.templates))
     budget = [MOST_ITEMS]
-    for key, value in result.items():
+    usual = words.usual[place] if words.usual else (NO_USUAL,) * len(keys)
+    for (key, value), usual_value in zip(result.items(), usual, strict=True):
         if key in RESULT_PACKED:
             continue
+        if usual_value is not NO_USUAL:
+            digits.put(1 if _is_usual(value, usual_value) else 0, 2)
+            if _is_usual(value, usual_value):
+                continue
         if key == "payouts" and type(value) is list:
             digits.put(1, 2)
             digits.count(len(value))
@@ -928,8 +1035,14 @@ def _put_result(digits: Digits, result: dict[str, Any], seats: int, words: Vocab
                 if type(payout) is not dict or tuple(payout) != PAYOUT_KEYS:
                     raise Unfit("a payout of other keys")
                 digits.put(_below(payout["seat"], seats), seats)
-                digits.count(_natural(payout["amount"]))
-                digits.count(_natural(payout["base"]))
+                if words.usual:  # vocabulary 4: the base, then whether the amount is the base
+                    digits.count(_natural(payout["base"]))
+                    digits.put(1 if _natural(payout["amount"]) == payout["base"] else 0, 2)
+                    if payout["amount"] != payout["base"]:
+                        digits.count(payout["amount"])
+                else:
+                    digits.count(_natural(payout["amount"]))
+                    digits.count(_natural(payout["base"]))
                 if type(payout["reason"]) is not str:
                     raise Unfit("a payout's reason is a string")
                 _put_word(digits, payout["reason"], words)
@@ -941,21 +1054,35 @@ def _put_result(digits: Digits, result: dict[str, Any], seats: int, words: Vocab
 
 def _get_result(reader: Reader, seats: int, words: Vocabulary) -> dict[str, Any]:
     """A result `_put_result` wrote, its packed keys holding 0 for now."""
-    keys = words.templates[reader.get(len(words.templates))]
+    place = reader.get(len(words.templates))
+    keys = words.templates[place]
     budget = [MOST_ITEMS]
+    usual = words.usual[place] if words.usual else (NO_USUAL,) * len(keys)
     result: dict[str, Any] = {}
-    for key in keys:
+    for key, usual_value in zip(keys, usual, strict=True):
         if key in RESULT_PACKED:
             result[key] = 0
+        elif usual_value is not NO_USUAL and reader.get(2):
+            result[key] = _fresh(usual_value)
         elif key == "payouts" and reader.get(2):
             count = reader.count()
             if count > seats * 4:
                 raise CorruptPayload("more payouts than a round holds")
-            result[key] = [{"seat": reader.get(seats), "amount": reader.count(), "base": reader.count(),
-                            "reason": _get_word(reader, words)} for _ in range(count)]
+            result[key] = [_get_payout(reader, seats, words) for _ in range(count)]
         else:
             result[key] = _get_value(reader, words, budget, 0)
     return result
+
+
+def _get_payout(reader: Reader, seats: int, words: Vocabulary) -> dict[str, Any]:
+    seat = reader.get(seats)
+    if words.usual:
+        base = reader.count()
+        amount = base if reader.get(2) else reader.count()
+    else:
+        amount = reader.count()
+        base = reader.count()
+    return {"seat": seat, "amount": amount, "base": base, "reason": _get_word(reader, words)}
 
 
 def _below(value: Any, bound: int) -> int:
