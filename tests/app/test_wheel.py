@@ -101,3 +101,14 @@ def test_the_installed_wheel_serves_a_demo_game(installed: Path, site: tuple[Pat
     assert "<svg" in turn and "hand" in turn.casefold()
     stylesheet = re.search(r'href="(/static/[^"?]+\.css)', home)
     assert stylesheet is not None and "{" in page(f"{server}{stylesheet.group(1)}")
+
+
+def test_the_installed_wheel_speaks_german_and_korean(installed: Path, server: str) -> None:
+    """The wheel carries the compiled catalogues (hatch_build.py compiles them: they are not committed)."""
+    read = {language: urllib.request.Request(f"{server}/", headers={"Accept-Language": language})
+            for language in ("de", "ko")}
+
+    german, korean = (page(request) for request in read.values())  # type: ignore[arg-type]
+
+    assert '<html lang="de">' in german and "Saboteur, per E-Mail gespielt" in german
+    assert '<html lang="ko">' in korean and "사보추어, 이메일로 함께하기" in korean
