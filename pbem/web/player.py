@@ -256,7 +256,8 @@ def _side(page: TurnPage, access: SeatAccess, settings_open: bool) -> Markup:
     from pbem.web.chat import chat_panel  # pbem/web/chat.py imports this module: imported when used
 
     chat = chat_panel(access)
-    table_channel = runtime().channels.place(access.link.game_id)  # set or removed on the host's page any time
+    # Set or removed on the host's page at any time; read only for a table that wants notifications at all.
+    table_channel = runtime().channels.place(access.link.game_id) if page.state.notices_wanted else None
 
     def draw() -> Markup:
         notices = ["open"] if settings_open else []  # the settings are open after one was saved

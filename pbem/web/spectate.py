@@ -44,7 +44,8 @@ def watch(token: str) -> Any:
     view = seen.state.view
     response = no_store(make_response(render_template(
         "spectate/watch.html", token=token, seen=seen, view=view,
-        page=Board(board_svg(view)) if view else None, table_channel=runtime().channels.place(seen.game_id),
+        page=Board(board_svg(view)) if view else None,
+        table_channel=runtime().channels.place(seen.game_id) if seen.state.notices_wanted else None,
         when=lambda moment: local_time(moment, "UTC"),
     )))
     response.headers["Referrer-Policy"] = "no-referrer"

@@ -61,6 +61,7 @@ class Reading(GameCore):
                 view=view,
                 legal_moves=legal_moves,
                 scores=scores,
+                notices_wanted=game.notices_wanted,
             )
 
     def history(self, game_id: str, seat: int | None = None) -> list[HistoryEntry]:

@@ -67,6 +67,8 @@ class GameState:
     view: dict[str, Any] | None
     legal_moves: list[dict[str, Any]]
     scores: list[int] | None
+    # The table has a channel or someone at it addresses (`games.notices_wanted`): only then are they worth a read.
+    notices_wanted: bool = False
 
 
 @dataclass(frozen=True)
