@@ -82,7 +82,7 @@ def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str, names:
     if kind == "discarded" and mine and before in ("passed", "cleared"):
         cards = card_list(event.get("names", []))
         if before == "passed":
-            return gettext("You passed, discarding %(cards)s face down.", cards=cards), merged
+            return gettext("You passed, discarding %(cards)s face down.", cards=cards), {**merged, "cards": cards}
         return gettext("%(line)s (%(cards)s).", line=_head(line), cards=cards), merged
     if kind == "map_peek" and mine and before == "map_used":
         if event["gold"]:
@@ -105,15 +105,41 @@ def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str, names:
 
 
 def _drawn_after(action: dict[str, Any], line: str, names: Sequence[str], you: int | None) -> Drawn:
-    """How the action's line reads with its draw told inside it. An action told in two steps ("played a Rockfall
-    and removed the Curve") becomes a list of three ("played a Rockfall, removed the Curve and drew a card"),
-    never two "and"s; another takes ", and drew" after a passing or a follow-up, else " and drew"."""
+    """How the action's line reads with its draw told inside it: one message for a build, a pass and an action told
+    in two steps ("played a Rockfall and removed the Curve" becomes "played a Rockfall, removed the Curve and drew a
+    card", never two "and"s); another line with its draw joined after it (", and drew" after a follow-up)."""
     steps = TWO_STEPS.get(action.get("type", ""))
     if steps is not None:
         r = Reader(action, names, you)
         return lambda what: steps(action, r, what)
+    if action.get("type") == "path_placed" and "merged" not in action:
+        r = Reader(action, names, you)
+        return lambda what: _built_drawn(action, r, what)
+    if action.get("type") == "passed" and (action.get("merged") == "discarded" or "merged" not in action):
+        r = Reader(action, names, you)
+        return lambda what: _passed_drawn(action, r, what)
     head, comma = _head(line), action.get("type") == "passed" or "merged" in action
     return lambda what: _drawn(head, comma, what)
+
+
+def _built_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+    fields = {"card": card_label(e["name"]), "x": e["x"], "y": e["y"], "what": what}
+    if e.get("rotated"):
+        return you_or(r, "seat", N_("You built a %(card)s at (%(x)s, %(y)s), turned around and drew %(what)s."),
+                      N_("%(name)s built a %(card)s at (%(x)s, %(y)s), turned around and drew %(what)s."), **fields)
+    return you_or(r, "seat", N_("You built a %(card)s at (%(x)s, %(y)s) and drew %(what)s."),
+                  N_("%(name)s built a %(card)s at (%(x)s, %(y)s) and drew %(what)s."), **fields)
+
+
+def _passed_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+    if "cards" in e:  # the reader's own pass, its cards named
+        return gettext("You passed, discarding %(cards)s face down, and drew %(what)s.", cards=e["cards"], what=what)
+    if r.is_you():
+        return ngettext("You passed, discarding a card face down, and drew %(what)s.",
+                        "You passed, discarding %(num)d cards face down, and drew %(what)s.", e["count"], what=what)
+    return ngettext("%(name)s passed, discarding a card face down, and drew %(what)s.",
+                    "%(name)s passed, discarding %(num)d cards face down, and drew %(what)s.", e["count"],
+                    name=r.name(), what=what)
 
 
 def _rockfall_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
