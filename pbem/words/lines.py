@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pbem.i18n import gettext, ngettext
-from pbem.words.cards import card_label, card_list
+from pbem.words.cards import card_label, card_list, tool_name
 from pbem.words.events import Reader, describe_event, on_player, you_or
 from pbem.words.outcomes import sentence
 from pbem.words.places import goal_place
@@ -112,9 +112,10 @@ def _drawn_after(action: dict[str, Any], line: str, names: Sequence[str], you: i
     if steps is not None:
         r = Reader(action, names, you)
         return lambda what: steps(action, r, what)
-    if action.get("type") == "path_placed" and "merged" not in action:
+    one_step = ONE_STEP.get(action.get("type", ""))
+    if one_step is not None and "merged" not in action:
         r = Reader(action, names, you)
-        return lambda what: _built_drawn(action, r, what)
+        return lambda what: one_step(action, r, what)
     if action.get("type") == "passed" and (action.get("merged") == "discarded" or "merged" not in action):
         r = Reader(action, names, you)
         return lambda what: _passed_drawn(action, r, what)
@@ -129,6 +130,55 @@ def _built_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
                       N_("%(name)s built a %(card)s at (%(x)s, %(y)s), turned around and drew %(what)s."), **fields)
     return you_or(r, "seat", N_("You built a %(card)s at (%(x)s, %(y)s) and drew %(what)s."),
                   N_("%(name)s built a %(card)s at (%(x)s, %(y)s) and drew %(what)s."), **fields)
+
+
+def _tool_broken_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+    tool = tool_name(e["tool"])
+    if r.is_you():
+        if r.is_you("target"):
+            return gettext("You broke your %(tool)s and drew %(what)s.", tool=tool, what=what)
+        return gettext("You broke %(target)s's %(tool)s and drew %(what)s.", target=r.name("target"), tool=tool,
+                       what=what)
+    if r.is_you("target"):
+        return gettext("%(name)s broke your %(tool)s and drew %(what)s.", name=r.name(), tool=tool, what=what)
+    return gettext("%(name)s broke %(target)s's %(tool)s and drew %(what)s.", name=r.name(), target=r.name("target"),
+                   tool=tool, what=what)
+
+
+def _tool_repaired_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+    return on_player(r, N_("You repaired your own %(tool)s and drew %(what)s."),
+                     N_("%(name)s repaired their own %(tool)s and drew %(what)s."),
+                     N_("You repaired %(target)s's %(tool)s and drew %(what)s."),
+                     N_("%(name)s repaired your %(tool)s and drew %(what)s."),
+                     N_("%(name)s repaired %(target)s's %(tool)s and drew %(what)s."), tool=tool_name(e["tool"]),
+                     what=what)
+
+
+def _map_used_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+    return you_or(r, "seat", N_("You looked at the %(place)s goal with a Map and drew %(what)s."),
+                  N_("%(name)s looked at the %(place)s goal with a Map and drew %(what)s."), place=goal_place(e),
+                  what=what)
+
+
+def _theft_played_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+    return you_or(r, "seat", N_("You put a Theft in front of yourself and drew %(what)s."),
+                  N_("%(name)s put a Theft in front of themselves and drew %(what)s."), what=what)
+
+
+def _trapped_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+    return on_player(r, N_("You played Trapped! on yourself and drew %(what)s."),
+                     N_("%(name)s played Trapped! on themselves and drew %(what)s."),
+                     N_("You played Trapped! on %(target)s and drew %(what)s."),
+                     N_("%(name)s played Trapped! on you and drew %(what)s."),
+                     N_("%(name)s played Trapped! on %(target)s and drew %(what)s."), what=what)
+
+
+def _hats_swapped_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+    return on_player(r, N_("You played Swap Your Hats on yourself and drew %(what)s."),
+                     N_("%(name)s played Swap Your Hats on themselves and drew %(what)s."),
+                     N_("You played Swap Your Hats on %(target)s and drew %(what)s."),
+                     N_("%(name)s played Swap Your Hats on you and drew %(what)s."),
+                     N_("%(name)s played Swap Your Hats on %(target)s and drew %(what)s."), what=what)
 
 
 def _passed_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
@@ -180,6 +230,12 @@ def _inspected_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
                      what=what)
 
 
+# Actions told in one step, by their event: with a draw and nothing told inside them, one message with the draw.
+ONE_STEP: dict[str, Callable[[dict[str, Any], Reader, str], str]] = {
+    "path_placed": _built_drawn, "tool_broken": _tool_broken_drawn, "tool_repaired": _tool_repaired_drawn,
+    "map_used": _map_used_drawn, "theft_played": _theft_played_drawn, "trapped": _trapped_drawn,
+    "hats_swapped": _hats_swapped_drawn,
+}
 # Actions told as two steps joined by "and", by their event: with a draw, the steps and the draw are one list.
 TWO_STEPS: dict[str, Callable[[dict[str, Any], Reader, str], str]] = {
     "rockfall": _rockfall_drawn, "theft_removed": _hands_off_drawn, "freed": _freed_drawn,
