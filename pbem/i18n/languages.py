@@ -14,6 +14,8 @@ def supported(code: str | None) -> str | None:
     """`code` as one of SUPPORTED ("de-AT" and "DE" are "de"), or None if the server does not speak it."""
     if not code:
         return None
+    if code in LANGUAGES:  # the common case, on every word a page translates
+        return code
     try:
         language = Locale.parse(code.strip().replace("-", "_")).language
     except (ValueError, TypeError, UnknownLocaleError):

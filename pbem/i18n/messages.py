@@ -15,13 +15,14 @@ from typing import Any
 import flask_babel
 from babel import Locale
 from babel.support import LazyProxy
-from flask import current_app, has_request_context
+from flask import current_app, g, has_request_context
 from jinja2 import Environment
 
 from pbem.i18n.catalogues import translations
 from pbem.i18n.languages import DEFAULT_LANGUAGE, supported
 
 _forced: ContextVar[str | None] = ContextVar("pbem_language", default=None)
+PAGE_LANGUAGE = "pbem_page_language"  # in flask.g
 
 
 def current_language() -> str:
@@ -35,10 +36,23 @@ def language_in_effect() -> str | None:
     if forced is not None:
         return forced
     if has_request_context() and "babel" in current_app.extensions:
-        locale = flask_babel.get_locale()
-        if locale is not None:
-            return supported(str(locale)) or DEFAULT_LANGUAGE
+        chosen: str | None = g.get(PAGE_LANGUAGE)
+        if chosen is None:  # chosen once per request (Flask-Babel's locale selector), read by every word after
+            locale = flask_babel.get_locale()
+            chosen = (supported(str(locale)) if locale is not None else None) or DEFAULT_LANGUAGE
+            setattr(g, PAGE_LANGUAGE, chosen)
+        return chosen
     return None
+
+
+def choose_page_language_again() -> None:
+    """The request learnt who reads it (a seat's page): its language is chosen again at the next word."""
+    if has_request_context():
+        g.pop(PAGE_LANGUAGE, None)
+        babel_state = g.get("_flask_babel")
+        if babel_state is not None:
+            babel_state.babel_locale = None
+            babel_state.babel_translations = None
 
 
 def current_locale() -> Locale:

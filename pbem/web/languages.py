@@ -17,6 +17,7 @@ from werkzeug.wrappers import Response
 
 from pbem.errors import PbemError, ValidationError
 from pbem.i18n import LANGUAGES, TRANSLATIONS_DIR, browser_language, install_translations, supported
+from pbem.i18n.messages import choose_page_language_again
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 
@@ -40,11 +41,9 @@ def init_app(app: Flask, server_language: str) -> None:
 
 def read_as_seat(game_id: str, seat: int) -> None:
     """This request is a seat's page: its words are in the seat's language (looked up at the first word)."""
-    g.setdefault(SEAT_KEY, (game_id, seat))
-    babel_state = g.get("_flask_babel")
-    if babel_state is not None:  # something was translated before the seat was known: choose again
-        babel_state.babel_locale = None
-        babel_state.babel_translations = None
+    if g.get(SEAT_KEY) is None:
+        setattr(g, SEAT_KEY, (game_id, seat))
+        choose_page_language_again()  # in case a word was translated before the seat was known
 
 
 def seat_page() -> bool:
