@@ -181,6 +181,16 @@ def _hats_swapped_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
                      N_("%(name)s played Swap Your Hats on %(target)s and drew %(what)s."), what=what)
 
 
+def _cleared_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+    if r.is_you():
+        return ngettext("You discarded %(num)d card to remove the %(card)s lying in front of you and drew %(what)s.",
+                        "You discarded %(num)d cards to remove the %(card)s lying in front of you and drew %(what)s.",
+                        e["count"], card=card_label(e["name"]), what=what)
+    return ngettext("%(name)s discarded %(num)d card to remove the %(card)s lying in front of them and drew %(what)s.",
+                    "%(name)s discarded %(num)d cards to remove the %(card)s lying in front of them and drew "
+                    "%(what)s.", e["count"], name=r.name(), card=card_label(e["name"]), what=what)
+
+
 def _passed_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
     if "cards" in e:  # the reader's own pass, its cards named
         return gettext("You passed, discarding %(cards)s face down, and drew %(what)s.", cards=e["cards"], what=what)
@@ -234,7 +244,7 @@ def _inspected_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
 ONE_STEP: dict[str, Callable[[dict[str, Any], Reader, str], str]] = {
     "path_placed": _built_drawn, "tool_broken": _tool_broken_drawn, "tool_repaired": _tool_repaired_drawn,
     "map_used": _map_used_drawn, "theft_played": _theft_played_drawn, "trapped": _trapped_drawn,
-    "hats_swapped": _hats_swapped_drawn,
+    "hats_swapped": _hats_swapped_drawn, "cleared": _cleared_drawn,
 }
 # Actions told as two steps joined by "and", by their event: with a draw, the steps and the draw are one list.
 TWO_STEPS: dict[str, Callable[[dict[str, Any], Reader, str], str]] = {
