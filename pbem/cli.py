@@ -228,20 +228,15 @@ def create_game(
     options = _deck_options(variant, deck_path)
     runtime = state.runtime()
     try:
-        if webhook:
-            runtime.notices.check(webhook)  # a refused channel creates nothing
-        game_id = runtime.games.create_game(
+        game_id, channel = runtime.hosting.create_from_command_line(
+            host_email=host_email or people[0].email or "",
             title=title,
             players=seats,
-            host_email=host_email or people[0].email or "",
             variant=variant,
             options=options,
+            channel=webhook,
             language=language,
         )
-        if webhook:
-            # Before the start, so the first turn is told too; a refused URL stops here (the game stays unstarted).
-            channel = runtime.notices.set_channel(game_id, webhook)
-        runtime.games.start_game(game_id)
         invites = runtime.games.invites(game_id)
     except PbemError as exc:
         raise click.ClickException(exc.message) from None

@@ -168,6 +168,22 @@ class Hosting:
                 session.add(RematchPermission(game_id=game.id, granted_at=self._clock.now()))
             return game.public_id
 
+    def create_from_command_line(
+        self, *, host_email: str, title: str, players: Sequence[PlayerSpec], variant: str,
+        options: dict[str, Any] | None, channel: str | None = None, language: str | None = None,
+    ) -> tuple[str, str | None]:
+        """`pbem create-game`: the operator's game, created, given its channel and dealt in one transaction (no
+        daily limits: the command line is the operator's own); returns its id and the channel masked. A refused
+        channel (ValidationError) leaves nothing behind."""
+        with self._db.write() as session:
+            game = self._games.create_game_in(
+                session, title=title, players=players, host_email=host_email, variant=variant, options=options,
+                language=language,
+            )
+            shown = self._channels.set_in(session, game, channel, self._clock.now()) if channel else None
+            self._games.start_game_in(session, game, actor_email=host_email)
+            return game.public_id, shown
+
     def games(self, host: HostSession) -> list[GameRow]:
         """The games this host looks after (an admin: every game), newest first.
 
