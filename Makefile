@@ -60,7 +60,7 @@ POT ?= $(TRANSLATIONS)/messages.pot
 catalogues: $(CATALOGUES:.po=.mo)
 
 $(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po | env
-	$(BIN)/pybabel compile --statistics -l $* -i $< -o $@
+	$(BIN)/python -m pbem.i18n.compiling $<
 
 # The template alone (tests/app/test_catalogues.py extracts it too, to check each catalogue is complete for it).
 pot:

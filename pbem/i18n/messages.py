@@ -10,19 +10,47 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from gettext import NullTranslations
 from typing import Any
 
 import flask_babel
 from babel import Locale
 from babel.support import LazyProxy
 from flask import current_app, g, has_request_context
+from flask.globals import _cv_request  # Flask's own context variable of the request: read without a proxy
 from jinja2 import Environment
 
 from pbem.i18n.catalogues import translations
 from pbem.i18n.languages import DEFAULT_LANGUAGE, supported
 
-_forced: ContextVar[str | None] = ContextVar("pbem_language", default=None)
-PAGE_LANGUAGE = "pbem_page_language"  # in flask.g
+# The language `in_language` forces, with its catalogue.
+_forced: ContextVar[tuple[str, NullTranslations] | None] = ContextVar("pbem_language", default=None)
+# The request's language and catalogue, chosen at its first word (Flask-Babel's locale selector) and kept for every
+# word after, with the request they belong to: read through context variables, a word costs a dictionary lookup.
+_page: ContextVar[tuple[object, str, NullTranslations] | None] = ContextVar("pbem_page_language", default=None)
+
+
+def _reading() -> tuple[str, NullTranslations] | None:
+    forced = _forced.get()
+    if forced is not None:
+        return forced
+    request_context = _cv_request.get(None)
+    if request_context is None:
+        return None
+    page = _page.get()
+    if page is not None and page[0] is request_context:
+        return page[1], page[2]
+    if "babel" not in current_app.extensions:
+        return None
+    locale = flask_babel.get_locale()
+    chosen = (supported(str(locale)) if locale is not None else None) or DEFAULT_LANGUAGE
+    _page.set((request_context, chosen, translations(chosen)))
+    return chosen, translations(chosen)
+
+
+def _catalogue() -> NullTranslations:
+    reading = _reading()
+    return reading[1] if reading is not None else translations(DEFAULT_LANGUAGE)
 
 
 def current_language() -> str:
@@ -32,23 +60,14 @@ def current_language() -> str:
 
 def language_in_effect() -> str | None:
     """The language `in_language` forces, else the request's; None outside both (the caller knows a default)."""
-    forced = _forced.get()
-    if forced is not None:
-        return forced
-    if has_request_context() and "babel" in current_app.extensions:
-        chosen: str | None = g.get(PAGE_LANGUAGE)
-        if chosen is None:  # chosen once per request (Flask-Babel's locale selector), read by every word after
-            locale = flask_babel.get_locale()
-            chosen = (supported(str(locale)) if locale is not None else None) or DEFAULT_LANGUAGE
-            setattr(g, PAGE_LANGUAGE, chosen)
-        return chosen
-    return None
+    reading = _reading()
+    return reading[0] if reading is not None else None
 
 
 def choose_page_language_again() -> None:
     """The request learnt who reads it (a seat's page): its language is chosen again at the next word."""
+    _page.set(None)
     if has_request_context():
-        g.pop(PAGE_LANGUAGE, None)
         babel_state = g.get("_flask_babel")
         if babel_state is not None:
             babel_state.babel_locale = None
@@ -65,7 +84,7 @@ def in_language(code: str | None) -> Iterator[str]:
     """Write in `code` inside the block (an unsupported or missing code: the server's default, English), in a
     request or outside one (the scheduler's emails); nests, and restores the language before it on leaving."""
     language = supported(code) or DEFAULT_LANGUAGE
-    token = _forced.set(language)
+    token = _forced.set((language, translations(language)))
     try:
         with flask_babel.force_locale(language):  # Flask-Babel's own formatters agree, where an app is current
             yield language
@@ -74,25 +93,25 @@ def in_language(code: str | None) -> Iterator[str]:
 
 
 def gettext(message: str, **variables: Any) -> str:
-    text = translations(current_language()).gettext(message)
+    text = _catalogue().gettext(message)
     return text % variables if variables else text
 
 
 def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     """The form for `num` ("%(num)d cards" gets num itself unless given)."""
     variables.setdefault("num", num)
-    return translations(current_language()).ngettext(singular, plural, num) % variables
+    return _catalogue().ngettext(singular, plural, num) % variables
 
 
 def pgettext(context: str, message: str, **variables: Any) -> str:
     """`message` in `context` ("card", "Map"): one English word, two meanings, two translations."""
-    text = translations(current_language()).pgettext(context, message)
+    text = _catalogue().pgettext(context, message)
     return text % variables if variables else text
 
 
 def npgettext(context: str, singular: str, plural: str, num: int, **variables: Any) -> str:
     variables.setdefault("num", num)
-    return translations(current_language()).npgettext(context, singular, plural, num) % variables
+    return _catalogue().npgettext(context, singular, plural, num) % variables
 
 
 def lazy_gettext(message: str, **variables: Any) -> LazyProxy:
@@ -116,11 +135,11 @@ def install_translations(environment: Environment) -> None:
     environment.policies["ext.i18n.trimmed"] = True
     environment.globals["current_language"] = current_language  # <html lang="{{ current_language() }}">
     environment.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=lambda message: translations(current_language()).gettext(message),
-        ngettext=lambda singular, plural, num: translations(current_language()).ngettext(singular, plural, num),
+        gettext=lambda message: _catalogue().gettext(message),
+        ngettext=lambda singular, plural, num: _catalogue().ngettext(singular, plural, num),
         newstyle=True,
-        pgettext=lambda context, message: translations(current_language()).pgettext(context, message),
-        npgettext=lambda context, singular, plural, num: translations(current_language()).npgettext(
+        pgettext=lambda context, message: _catalogue().pgettext(context, message),
+        npgettext=lambda context, singular, plural, num: _catalogue().npgettext(
             context, singular, plural, num
         ),
     )

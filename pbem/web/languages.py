@@ -18,12 +18,14 @@ from werkzeug.wrappers import Response
 from pbem.errors import PbemError, ValidationError
 from pbem.i18n import LANGUAGES, TRANSLATIONS_DIR, browser_language, install_translations, supported
 from pbem.i18n.messages import choose_page_language_again
+from pbem.service.seats.languages import SeatLanguages
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 
 COOKIE = "pbem_language"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 SEAT_KEY = "pbem_reading_seat"
+KNOWN_KEY = "pbem_reading_seat_languages"
 
 blueprint = Blueprint("languages", __name__)
 csrf.protect(blueprint)
@@ -39,10 +41,13 @@ def init_app(app: Flask, server_language: str) -> None:
     app.register_blueprint(blueprint)
 
 
-def read_as_seat(game_id: str, seat: int) -> None:
-    """This request is a seat's page: its words are in the seat's language (looked up at the first word)."""
-    if g.get(SEAT_KEY) is None:
+def read_as_seat(game_id: str, seat: int, known: SeatLanguages | None = None) -> None:
+    """This request is a seat's page: its words are in the seat's language, `known` (from a read the request made
+    anyway: a move's locked row) or looked up at the first word."""
+    if g.get(SEAT_KEY) is None or known is not None:
         setattr(g, SEAT_KEY, (game_id, seat))
+        if known is not None:
+            setattr(g, KNOWN_KEY, known)
         choose_page_language_again()  # in case a word was translated before the seat was known
 
 
@@ -62,8 +67,9 @@ def page_language() -> str:
     browser = this_browser()
     reading = g.get(SEAT_KEY)
     if reading is not None:
+        known: SeatLanguages | None = g.get(KNOWN_KEY)
         try:
-            return runtime().seat_languages.of(*reading).reading(server, browser_now=browser)
+            return (known or runtime().seat_languages.of(*reading)).reading(server, browser_now=browser)
         except PbemError:  # no such game or seat: the page says so in the browser's language
             pass
     return browser or server

@@ -39,7 +39,7 @@ from pbem.service.turns.values import GameState
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json
-from pbem.web.languages import this_browser
+from pbem.web.languages import read_as_seat, this_browser
 from pbem.web.moves import choices, compose_move, describe_move, encode_move, parse_move
 from pbem.web.params import optional_int, required_int
 from pbem.web.seat_access import (
@@ -119,6 +119,7 @@ def move(access: SeatAccess) -> Any:
     result = games.submit_move(
         access.link.game_id, access.link.seat, chosen, expected_seq, submission_id, link_version=access.link.version
     )
+    read_as_seat(access.link.game_id, access.link.seat, result.reader)  # the lines' language, without a read
     lines = describe(result.events, result.players, access.link.seat)
     if wants_json():
         return jsonify(seq=result.seq, lines=lines, replayed=result.replayed, game_over=result.game_over)

@@ -49,8 +49,7 @@ class SeatLanguageService:
         with self._db.read() as session:
             game = find_game(session, game_id)
             require_seat(game, seat)
-            own = game.seats[seat]
-            return SeatLanguages(own.language, own.browser_language, game.language)
+            return languages_of(game, seat)
 
     def choose(self, game_id: str, seat: int, code: str) -> str:
         """The seat's own choice, for its pages and its emails from now on."""
@@ -82,7 +81,7 @@ class SeatLanguageService:
                 own.browser_language = language
 
 
-def seat_language(game: Game, seat_index: int, server: str) -> str:
-    """The language a seat's emails are written in (no browser at hand: the one its visits lent)."""
+def languages_of(game: Game, seat_index: int) -> SeatLanguages:
+    """A seat's languages from its game's row, already read (a move's locked row)."""
     own = game.seats[seat_index]
-    return reading_language(own.language, own.browser_language, game.language, server)
+    return SeatLanguages(own.language, own.browser_language, game.language)

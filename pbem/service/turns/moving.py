@@ -25,6 +25,7 @@ from pbem.models import Game, GameStatus, Snapshot
 from pbem.models.games import OVER_STATUSES, SNAPSHOT_SOURCES
 from pbem.service.events import visible_events
 from pbem.service.rows import find_game, lock_for_move, require_seat
+from pbem.service.seats.languages import languages_of
 from pbem.service.snapshots import latest_state
 from pbem.service.timing.turn_clock import seat_moved
 from pbem.service.turns.recording import GameCore
@@ -132,6 +133,7 @@ class Moving(GameCore):
             players=game.names,
             game_over=engine.is_over(new_state),
             replayed=False,
+            reader=languages_of(game, seat),
         )
 
     def apply_timeout(
@@ -192,4 +194,5 @@ class Moving(GameCore):
             players=game.names,
             game_over=game.status == GameStatus.FINISHED and earlier.seq == game.current_seq,
             replayed=True,
+            reader=languages_of(game, seat),
         )

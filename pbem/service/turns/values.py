@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from pbem.service.seats.languages import SeatLanguages
+
 MAX_TITLE = 200
 MAX_NAME = 80
 MAX_SUBMISSION_ID = 64
@@ -50,6 +52,8 @@ class MoveResult:
     players: list[str]  # the names the events are told with
     game_over: bool
     replayed: bool  # the stored result of an earlier submission with the same id; nothing was applied now
+    # The languages of the seat that moved, from the game row the move locked: its page's words need no read.
+    reader: SeatLanguages | None = None
 
 
 @dataclass(frozen=True)
