@@ -34,7 +34,9 @@ class GameStatus(StrEnum):
 GAME_STATUSES = tuple(status.value for status in GameStatus)
 RUNNING_STATUSES = (GameStatus.CREATED, GameStatus.ACTIVE)
 OVER_STATUSES = (GameStatus.FINISHED, GameStatus.ABANDONED)
-NOTIFY_MODES = ("turn", "digest")
+# How a seat hears of its turn: an email at each, one email a day, or its player's own notification addresses
+# instead of turn emails (pbem/service/players/notices_instead.py).
+NOTIFY_MODES = ("turn", "digest", "notices")
 
 
 def new_public_id() -> str:

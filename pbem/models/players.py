@@ -19,8 +19,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 from pbem.models.base import Base, one_of
 from pbem.models.sign_ins import SignedInBrowserRow, SignInLinkRow
 
-# How a player is emailed about their turns: an email at each turn, or one email a day across all their games.
-PLAYER_NOTIFY_MODES = ("turn", "daily")
+# How a player hears of their turns: an email at each turn, one email a day across all their games, or their own
+# notification addresses instead of turn emails.
+PLAYER_NOTIFY_MODES = ("turn", "daily", "notices")
 
 
 class PlayerSignIn(SignInLinkRow):

@@ -17,6 +17,7 @@ from pbem.service.sign_in import LinkRequest
 from pbem.times import local_time, until
 from pbem.web import csrf, signed_in
 from pbem.web.app_context import runtime
+from pbem.web.moves import join_words
 from pbem.web.timing_form import changed, quiet_hours_from, shown_quiet_hours
 from pbem.web.urls import url_for
 
@@ -123,9 +124,16 @@ def test_notification(address_id: int) -> Any:
 @blueprint.post("/my-games/notifications/<int:address_id>/remove")
 def remove_notification(address_id: int) -> Any:
     player = require_player()
-    runtime().notices.remove_address(player.email, address_id)
-    flash("That notification address is removed.", "my_games")
+    flash(removed_words(runtime().notices.remove_address(player.email, address_id)), "my_games")
     return redirect(url_for("my_games.preferences_page") + "#notifications", 303)
+
+
+def removed_words(back_to_email: list[str]) -> str:
+    """What removing an address did: with it went the last that got the player's turns, turn emails come back."""
+    if not back_to_email:
+        return "That notification address is removed."
+    return (f"That notification address is removed. It was your last one for turns, so you get turn emails again in "
+            f"{join_words(back_to_email)} from your next turn.")
 
 
 @blueprint.post("/my-games/preferences")
@@ -146,6 +154,7 @@ def save_preferences() -> Any:
     except ValidationError as problem:
         return render_template("my_games/preferences.html", player=player, preferences=wanted, zones=COMMON_ZONES,
                                shown=shown if "was_timezone" in form else None,
+                               addresses=runtime().notices.addresses(player.email),
                                problem=problem.message), problem.status
     if changes:
         flash(f"Saved for all your games ({count} game{'s' if count != 1 else ''} now running or about to start). "

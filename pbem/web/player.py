@@ -41,6 +41,7 @@ from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json
 from pbem.web.languages import read_as_seat, this_browser
 from pbem.web.moves import choices, compose_move, describe_move, encode_move, parse_move
+from pbem.web.my_games import removed_words
 from pbem.web.params import optional_int, required_int
 from pbem.web.seat_access import (
     NoSeatHere,
@@ -134,9 +135,52 @@ def settings(access: SeatAccess) -> Any:
     runtime().seats.set_notify_mode(access.link.game_id, access.link.seat, mode)
     shown = request.form.get("hand_in_email") == "yes"
     runtime().seats.set_hand_in_email(access.link.game_id, access.link.seat, shown)
-    saved = "Saved: an email for each of your turns" if mode == "turn" else "Saved: one email a day"
+    saved = SAVED_MODE.get(mode, "Saved")
     flash(f"{saved}{', with your hand in it' if shown and mode == 'turn' else ''}.", "notice")
     return redirect(access.url("player.table"), 303)
+
+
+SAVED_MODE = {
+    "turn": "Saved: an email for each of your turns",
+    "digest": "Saved: one email a day",
+    "notices": "Saved: no turn emails; your turns and their reminders go to your notification addresses",
+}
+
+
+# -- the player's own notification addresses (the same as on My games' preferences, for all their games) ----------
+
+
+@seat_route("/notifications", ["POST"])
+def add_notification(access: SeatAccess) -> Any:
+    """Add one of the player's addresses; a refused one is said beside its field and nothing is stored."""
+    email = runtime().seats.owner_email(access.link.game_id, access.link.seat)
+    try:
+        shown = runtime().notices.add_address(email, request.form.get("url", ""),
+                                              turns=request.form.get("turns") == "yes",
+                                              results=request.form.get("results") == "yes")
+    except ValidationError as problem:
+        return render_table(access, status=problem.status, notification_problem=problem.message)
+    flash(f"Notifications will also go to {shown}.", "notice")
+    return redirect(access.url("player.table") + "#notifications", 303)
+
+
+@seat_route("/notifications/<int:address_id>/test", ["POST"])
+def test_notification(access: SeatAccess) -> Any:
+    """Send a test now (the same five an hour as on My games) and say how it went."""
+    email = runtime().seats.owner_email(access.link.game_id, access.link.seat)
+    flash(runtime().notices.send_test(email, _address_id()), "notice")
+    return redirect(access.url("player.table") + "#notifications", 303)
+
+
+@seat_route("/notifications/<int:address_id>/remove", ["POST"])
+def remove_notification(access: SeatAccess) -> Any:
+    email = runtime().seats.owner_email(access.link.game_id, access.link.seat)
+    flash(removed_words(runtime().notices.remove_address(email, _address_id())), "notice")
+    return redirect(access.url("player.table") + "#notifications", 303)
+
+
+def _address_id() -> int:
+    return required_int(str((request.view_args or {}).get("address_id", "")), "Choose one of your addresses.")
 
 
 @seat_route("/presence", ["POST"])
@@ -210,7 +254,9 @@ blueprint.add_url_rule("/table/<game_id>/fresh-link", "fresh_link", fresh_link, 
 # -- rendering ------------------------------------------------------------------------------------------
 
 
-def render_table(access: SeatAccess, *, status: int = 200, problem: str | None = None) -> Any:
+def render_table(
+    access: SeatAccess, *, status: int = 200, problem: str | None = None, notification_problem: str | None = None,
+) -> Any:
     current = runtime()
     game_id, seat = access.link.game_id, access.link.seat
     state = current.games.current_state(game_id, seat)
@@ -224,7 +270,7 @@ def render_table(access: SeatAccess, *, status: int = 200, problem: str | None =
         "play/table.html",
         page=page,
         page_main=_main(page, access),
-        page_side=_side(page, access, bool(notices)),
+        page_side=_side(page, access, bool(notices) or notification_problem is not None, notification_problem),
         access=access,
         problem=problem,
         played=played,
@@ -250,7 +296,7 @@ def _main(page: TurnPage, access: SeatAccess) -> Markup:
     return Markup(str(drawn).replace(CSRF_HOLE, csrf.csrf_token()).replace(SUBMISSION_HOLE, page.submission_id))
 
 
-def _side(page: TurnPage, access: SeatAccess, settings_open: bool) -> Markup:
+def _side(page: TurnPage, access: SeatAccess, settings_open: bool, notification_problem: str | None = None) -> Markup:
     """The side column (you, the seats, the table's channel, the chat, the log, the rounds, the fair deal, the
     settings), drawn once in this process per snapshot, seat, status, pause, names, address form, profile, chat and
     channel; each look fills in its CSRF token."""
@@ -263,7 +309,8 @@ def _side(page: TurnPage, access: SeatAccess, settings_open: bool) -> Markup:
     def draw() -> Markup:
         notices = ["open"] if settings_open else []  # the settings are open after one was saved
         return Markup(render_template("play/_side.html", page=page, access=access, notices=notices,
-                                      table_channel=table_channel, csrf_token=lambda: CSRF_HOLE))
+                                      table_channel=table_channel, notification_problem=notification_problem,
+                                      csrf_token=lambda: CSRF_HOLE))
 
     key = _fragment_key(
         "side", page, access,
@@ -274,6 +321,7 @@ def _side(page: TurnPage, access: SeatAccess, settings_open: bool) -> Markup:
         chat.chat_emails,
         settings_open,
         table_channel,
+        notification_problem,
     )
     drawn = runtime().db.memo.get_or_make("fragment", key, draw)
     return Markup(str(drawn).replace(CSRF_HOLE, csrf.csrf_token()))

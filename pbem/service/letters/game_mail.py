@@ -37,7 +37,8 @@ from pbem.service.history.holders import lines_at
 from pbem.service.letters import contents, trust_context
 from pbem.service.letters.board_picture import board_content_id
 from pbem.service.letters.spectator_mail import queue_round_end_emails
-from pbem.service.notices.queue import queue_after_move
+from pbem.service.notices.queue import queue_after_move, queue_reminder
+from pbem.service.players.notices_instead import NOTICES_MODE
 from pbem.service.players.preferences import apply_preferences
 from pbem.service.rows import SEATS_AND_CLOCK
 from pbem.service.snapshots import latest_state, seat_view
@@ -251,16 +252,20 @@ class GameMail:
         deadline: datetime | None, now: datetime, number: int | None, key: str, note: str = "",
     ) -> OutboxMessage | None:
         """A reminder of the pending decision (`number` of the ladder, None for the host's nudge, which says the host
-        sent it and carries the host's `note`), once per key.
+        sent it and carries the host's `note`), once per key; the player's own addresses that take turns hear of it
+        too (without the note).
 
-        A seat that chose the daily digest hears of its turn there, so the ladder passes it by; the host's
-        nudge and the warning before the deadline still reach it.
+        A seat that chose the daily digest hears of its turn there, and one that chose notifications instead of
+        turn emails on its addresses, so the ladder's email passes them by; the host's nudge and the warning
+        before the deadline still reach them.
         """
-        if number is not None and seat.notify_mode == "digest":
-            return None
         context = self._reminder_context(game, seat, state, started_at, deadline, now)
         context.update(reminder_number=number, reminder_count=policy(game.policies, "reminder_count"), note=note)
         letter = TURN_REMINDER if number is not None else NUDGE
+        queue_reminder(session, game, seat, letter, {**context, "note": ""}, (game.current_seq, key),
+                       base_url=self._links.base_url, now=now)
+        if number is not None and seat.notify_mode in ("digest", NOTICES_MODE):
+            return None
         return self._to_seat(session, game, seat, letter, (game.current_seq, key), context, drop_when_stale=True)
 
     def deadline_warning(
@@ -270,6 +275,8 @@ class GameMail:
         """The last warning before the deadline, once per decision."""
         context = self._reminder_context(game, seat, state, started_at, deadline, now)
         context["left"] = format_duration(deadline - now)
+        queue_reminder(session, game, seat, DEADLINE_WARNING, context, (game.current_seq,),
+                       base_url=self._links.base_url, now=now)
         return self._to_seat(
             session, game, seat, DEADLINE_WARNING, (game.current_seq,), context, drop_when_stale=True
         )
@@ -414,7 +421,8 @@ def _people(game: Game) -> list[Seat]:
 
 
 def _takes_turn_mail(seat: Seat) -> bool:
-    """A person who asked for an email at each turn (the others hear of it in their daily digest)."""
+    """A person who asked for an email at each turn (the others hear of it in their daily digest, or on their own
+    notification addresses instead)."""
     return not seat.is_bot and seat.email is not None and seat.notify_mode == "turn"
 
 

@@ -16,6 +16,7 @@ from pbem.addresses import mailbox_key
 from pbem.models import Game, GameChannel, Notice, NotificationAddress
 from pbem.notify.safety import RefusedUrl, UrlRules, check_url
 from pbem.service.notices.queue import mark_wanted
+from pbem.service.players.notices_instead import fall_back
 
 MAX_ADDRESSES = 5
 
@@ -72,10 +73,14 @@ def add_address(
     return address
 
 
-def remove_address(session: Session, email: str, address_id: int) -> None:
+def remove_address(session: Session, email: str, address_id: int) -> list[str]:
+    """Remove one of the player's addresses; the games that go back to turn emails for it (`notices_instead.fall_back`:
+    it was their last address for turns), from their next turn."""
+    mailbox = mailbox_key(email)
     session.execute(delete(NotificationAddress).where(
-        NotificationAddress.id == address_id, NotificationAddress.mailbox == mailbox_key(email)
+        NotificationAddress.id == address_id, NotificationAddress.mailbox == mailbox
     ))
+    return fall_back(session, mailbox)
 
 
 def shown_addresses(session: Session, email: str) -> list[ShownAddress]:

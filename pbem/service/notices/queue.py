@@ -1,9 +1,9 @@
 """Notifications queued in the transaction of the change that causes them, like the emails beside them.
 
 A game's channel hears the public events (whose turn, a round's result once revealed, game over, a pause, a
-replacement), at once: its quiet hours are the group's choice. A player's own addresses hear of their own turn
-(if they asked for turns) and of results (if they asked for results), held until their quiet hours end. A turn's
-notification is dropped unsent once that turn is played (`drop_when_stale`).
+replacement), at once: its quiet hours are the group's choice. A player's own addresses hear of their own turn and
+its reminders (if they asked for turns) and of results (if they asked for results), held until their quiet hours
+end. A turn's notification, and a reminder of it, is dropped unsent once that turn is played (`drop_when_stale`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import engine
 from pbem.addresses import mailbox_key
 from pbem.models import Game, GameChannel, Notice, NotificationAddress, Seat
 from pbem.notify.transport import Notification
+from pbem.service.emails import Letter
 from pbem.service.notices import words
 from pbem.service.timing.deadlines import out_of_quiet_hours
 from pbem.service.timing.turn_clock import quiet_hours_of
@@ -120,6 +121,25 @@ def queue_after_move(
             when = format_when(due, seat.timezone) if due is not None else None
             _to_owner(session, game, seat, address, "your_turn", game.current_seq,
                       words.your_turn(game, public["round"], when, base_url), now, stale=True)
+
+
+def queue_reminder(
+    session: Session, game: Game, seat: Seat, letter: Letter, context: dict[str, Any], about: tuple[object, ...], *,
+    base_url: str, now: datetime,
+) -> None:
+    """A reminder of the seat's pending turn (the ladder's, the host's nudge, the warning before the deadline) to
+    its player's own addresses that take turns, in the email's words: once per address and reminder, held until
+    the seat's quiet hours end, dropped once the turn is played."""
+    if not game.notices_wanted or seat.is_bot or not seat.email:
+        return
+    notification = words.reminder(game, letter, context, base_url)
+    about_key = ":".join(str(part) for part in about)
+    for address in _addresses(session, [seat]).get(mailbox_key(seat.email), []):
+        if not address.turns:
+            continue
+        key = f"{letter.kind}:{game.public_id}:address{address.id}:{about_key}"
+        if session.scalar(select(Notice.id).where(Notice.dedupe_key == key)) is None:
+            _to_owner(session, game, seat, address, letter.kind, about_key, notification, now, stale=True)
 
 
 def mark_wanted(session: Session, mailbox: str) -> None:

@@ -27,6 +27,7 @@ from pbem.models.row_writes import rows_changed
 from pbem.notify.safety import UrlRules
 from pbem.notify.transport import Notification, Outcome, Result, send
 from pbem.service.emails import NOTIFICATIONS_OFF
+from pbem.service.players.notices_instead import fall_back
 
 BATCH = 20
 LEASE = timedelta(minutes=10)
@@ -152,13 +153,17 @@ def _target_url(session: Session, notice: Notice) -> str | None:
 
 
 def tell_owner_switched_off(outbox: Outbox, my_games_url: str) -> SwitchedOff:
-    """The owner of an address switched off is emailed once, at the mailbox the address belongs to."""
+    """The owner of an address switched off is emailed once, at the mailbox the address belongs to. When it was
+    their last address for turns, the games where they chose notifications instead of turn emails go back to turn
+    emails (a turn pending there is emailed now), and the email names them."""
 
     def tell(session: Session, address: NotificationAddress, error: str) -> None:
+        back = fall_back(session, address.mailbox, outbox)
         outbox.enqueue_standalone(
             session, to_address=address.mailbox, kind=NOTIFICATIONS_OFF.kind,
             dedupe_key=NOTIFICATIONS_OFF.key(address.id), subject=NOTIFICATIONS_OFF.subject(),
-            context={"shown_as": address.shown_as, "error": error, "my_games_url": my_games_url},
+            context={"shown_as": address.shown_as, "error": error, "my_games_url": my_games_url,
+                     "back_to_email": back},
         )
 
     return tell

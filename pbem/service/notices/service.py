@@ -93,9 +93,10 @@ class Notices:
             except RefusedUrl as exc:
                 raise ValidationError(str(exc)) from None
 
-    def remove_address(self, email: str, address_id: int) -> None:
+    def remove_address(self, email: str, address_id: int) -> list[str]:
+        """Remove one of the player's addresses; the games that go back to turn emails for it."""
         with self._db.write() as session:
-            addresses.remove_address(session, email, address_id)
+            return addresses.remove_address(session, email, address_id)
 
     def send_test(self, email: str, address_id: int) -> str:
         """Send a test notification to one of the player's addresses now; returns what became of it, in words."""

@@ -35,6 +35,12 @@ def your_turn(game: Game, round_number: int, deadline: str | None, base_url: str
     return _notice(game, line, base_url)
 
 
+def reminder(game: Game, letter: Letter, context: dict[str, Any], base_url: str) -> Notification:
+    """To the owner of an address: a reminder's inbox line, from the reminder email's own context ("Reminder: your
+    turn since Monday", "The host nudges you: ...", "Time is nearly up: 2 hours left for your turn")."""
+    return _notice(game, inbox_line(letter, context), base_url)
+
+
 def whose_turn(game: Game, name: str, base_url: str) -> Notification:
     """To the game's channel: whose turn it is, by name, as My games says it ("Ann's turn.")."""
     line = email_templates().from_string("{{ name }}'s turn.").render(name=name)

@@ -25,6 +25,7 @@ from pbem.seat_link import SeatLink
 from pbem.service.history.disclosure import game_is_closed
 from pbem.service.players.access import Player
 from pbem.service.players.mailboxes import seats_of
+from pbem.service.players.notices_instead import NOTICES_MODE, require_turn_address
 from pbem.service.players.preferences import (
     FIELDS,
     Preferences,
@@ -117,6 +118,8 @@ class PlayerHome:
         wanted = checked(preferences)
         fields = [name for name in FIELDS if name in set(changed)]
         with self._db.write() as session:
+            if "notify_mode" in fields and wanted.notify_mode == NOTICES_MODE:
+                require_turn_address(session, player.email)
             row = session.get(PlayerPreferences, player.mailbox)
             if row is None:
                 row = PlayerPreferences(mailbox=player.mailbox)
@@ -190,5 +193,6 @@ def checked(preferences: Preferences) -> Preferences:
         except ValueError as exc:
             raise ValidationError(f"Quiet hours: {exc}.") from None
     if preferences.notify_mode not in PLAYER_NOTIFY_MODES:
-        raise ValidationError("Choose how to be emailed: at every turn, or one daily email.")
+        raise ValidationError("Choose how to be told of your turns: an email at every turn, one daily email, or "
+                              "your notification addresses.")
     return Preferences(timezone=name, quiet_hours=quiet, notify_mode=preferences.notify_mode)

@@ -22,18 +22,25 @@ FIELDS = ("timezone", "quiet_hours", "notify_mode")
 class Preferences:
     timezone: str = "UTC"
     quiet_hours: str | None = None
-    notify_mode: str = "turn"  # 'turn': an email at each turn; 'daily': one email a day across games
+    # 'turn': an email at each turn; 'daily': one email a day across games; 'notices': no turn emails, their own
+    # notification addresses instead (pbem/service/players/notices_instead.py)
+    notify_mode: str = "turn"
+
+
+# A seat's notify_mode for each of the player's.
+SEAT_MODE = {"turn": "turn", "daily": "digest", "notices": "notices"}
 
 
 def apply_to_seat(preferences: Preferences, seat: Seat, fields: Iterable[str] = FIELDS) -> None:
-    """A seat takes the player's preferences (only `fields`): with the daily email, the seat's turn emails stop."""
+    """A seat takes the player's preferences (only `fields`): with the daily email, or notifications instead, the
+    seat's turn emails stop."""
     chosen = set(fields)
     if "timezone" in chosen:
         seat.timezone = preferences.timezone
     if "quiet_hours" in chosen:
         seat.quiet_hours = preferences.quiet_hours
     if "notify_mode" in chosen:
-        seat.notify_mode = "digest" if preferences.notify_mode == "daily" else "turn"
+        seat.notify_mode = SEAT_MODE.get(preferences.notify_mode, "turn")
 
 
 def apply_preferences(session: Session, seats: Iterable[Seat]) -> None:
@@ -62,5 +69,5 @@ def preferences_in_force(seats: list[Seat]) -> Preferences:
     newest = max(seats, key=lambda seat: seat.game.created_at)
     return replace(
         Preferences(), timezone=newest.timezone, quiet_hours=newest.quiet_hours,
-        notify_mode="daily" if newest.notify_mode == "digest" else "turn",
+        notify_mode={seat_mode: mode for mode, seat_mode in SEAT_MODE.items()}.get(newest.notify_mode, "turn"),
     )

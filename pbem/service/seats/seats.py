@@ -18,6 +18,8 @@ from pbem.errors import ValidationError
 from pbem.models import Game, Seat
 from pbem.models.games import NOTIFY_MODES
 from pbem.service.confirmed_mailboxes import confirm_mailbox
+from pbem.service.notices.addresses import ShownAddress, shown_addresses
+from pbem.service.players.notices_instead import NOTICES_MODE, require_turn_address
 from pbem.service.rows import find_game, require_seat
 from pbem.service.seats.presence import away_label
 from pbem.service.timing.turn_clock import away_cap, current_clock, deadline_moved_from
@@ -46,6 +48,7 @@ class SeatProfile:
     auto_pass: bool = False
     absent: bool = False
     hand_in_email: bool = False  # the seat's own hand in its turn emails (its choice; off unless asked)
+    addresses: tuple[ShownAddress, ...] = ()  # its player's own notification addresses, masked
 
 
 class SeatService:
@@ -90,14 +93,29 @@ class SeatService:
                 auto_pass=own.auto_pass,
                 absent=own.absent,
                 hand_in_email=own.hand_in_email,
+                # Read only when someone at the table has addresses (or a channel): a game without costs nothing.
+                addresses=tuple(shown_addresses(session, own.email)) if game.notices_wanted and own.email else (),
             )
 
     def set_notify_mode(self, game_id: str, seat: int, mode: str) -> None:
-        """'turn': an email for every turn; 'digest': one email a day (queued by the sweep)."""
+        """'turn': an email for every turn; 'digest': one email a day (queued by the sweep); 'notices': no turn
+        emails, the player's own addresses that take turns instead (only while they have one that works)."""
         if mode not in NOTIFY_MODES:
-            raise ValidationError(f"Choose how to be emailed: {' or '.join(NOTIFY_MODES)}.")
+            raise ValidationError("Choose how to be told it is your turn: an email each turn, one a day, or your "
+                                  "notification addresses.")
         with self._db.write() as session:
-            _seat(find_game(session, game_id), seat).notify_mode = mode
+            own = _seat(find_game(session, game_id), seat)
+            if mode == NOTICES_MODE and own.notify_mode != NOTICES_MODE:
+                require_turn_address(session, own.email or "")
+            own.notify_mode = mode
+
+    def owner_email(self, game_id: str, seat: int) -> str:
+        """The address of the seat's player (whose notification addresses its settings show), never a computer's."""
+        with self._db.read() as session:
+            own = _seat(find_game(session, game_id), seat)
+            if own.is_bot or own.email is None:
+                raise ValidationError("A computer player has no notification addresses.")
+            return own.email
 
     def set_hand_in_email(self, game_id: str, seat: int, shown: bool) -> None:
         """Whether the seat's turn emails list its own hand (anyone who reads that mailbox then sees it)."""
