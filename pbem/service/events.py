@@ -1,4 +1,4 @@
-"""Which engine events a seat may see, and their English lines.
+"""Which engine events a seat may see, and their lines in the reader's language.
 
 An event's audience is "public" or a list of seats. Everything shown to a player (pages, emails,
 history) passes through `visible_events`, so a private event never reaches the wrong seat.
@@ -11,6 +11,7 @@ from typing import Any
 
 from pbem.words import events as words
 from pbem.words.lines import describe_events
+from pbem.words.server_events import rolled_back_line, timed_out_line
 
 
 def is_visible(event: dict[str, Any], seat: int | None) -> bool:
@@ -26,29 +27,15 @@ def visible_events(events: Iterable[dict[str, Any]], seat: int | None) -> list[d
 
 
 # Events the server adds beside the engine's (public, stored with the snapshot like the engine's own).
-# How the game moved on for a seat that ran out of time; {them}/{their}: that seat, "you"/"your" for its reader.
-TIMED_OUT_HOW = {
-    "auto-pass": "discarded a card face down for {them}",
-    "bot": "let a computer player take the turn",
-    "gold": "took the highest gold card on offer for {them}",
-    "steal": "let {their} Theft go",
-}
-
-
 SERVER_EVENTS = ("timed_out", "rolled_back")
 
 
 def describe_event(event: dict[str, Any], names: list[str], you: int | None = None) -> str:
     """One line for a server event; `you`: the reader's seat, told as "you"."""
     if event.get("type") == "timed_out":
-        seat = event.get("seat")
-        mine = you is not None and seat == you
-        who = "You" if mine else names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "Someone"
-        how = TIMED_OUT_HOW.get(event.get("how", ""), "moved on")
-        how = how.format(them="you" if mine else "them", their="your" if mine else "their")
-        return f"{who} ran out of time: the game {how}."
+        return timed_out_line(event, names, you)
     if event.get("type") == "rolled_back":
-        return f"The host took the game back to how it stood at turn {event.get('to_seq')}; play goes on from there."
+        return rolled_back_line(event)
     return words.describe_event(event, names, you)
 
 

@@ -12,6 +12,7 @@ import pytest
 import engine
 from pbem.i18n import messages
 from pbem.results_text import outcome, payout_line, share_line, theft_line
+from pbem.service.events import describe
 from pbem.words.events import describe_openly
 from pbem.words.lines import describe_events
 from pbem.words.refusals import refusal
@@ -105,3 +106,20 @@ def test_every_refusal_is_one_message() -> None:
     said.append(refusal(bad_setup.value))
 
     assert all(whole(line) for line in said), said
+
+
+@pytest.mark.usefixtures("bracketed")
+@pytest.mark.parametrize("how", ["auto-pass", "bot", "gold", "steal", "something new"])
+def test_a_turn_that_ran_out_of_time_is_one_message_for_every_reader(how: str) -> None:
+    event = {"type": "timed_out", "seat": 1, "how": how, "audience": "public"}
+
+    lines = [describe(event_list, NAMES, reader) for event_list in [[event]] for reader in (None, 0, 1)]
+
+    assert all(len(told) == 1 and whole(told[0]) for told in lines), lines
+
+
+@pytest.mark.usefixtures("bracketed")
+def test_a_rollback_is_one_message() -> None:
+    told = describe([{"type": "rolled_back", "to_seq": 7, "audience": "public"}], NAMES, 0)
+
+    assert told == ["[The host took the game back to how it stood at turn 7; play goes on from there.]"]
