@@ -22,6 +22,7 @@ from pbem.models import Game, Seat
 
 UNSUBSCRIBE_SALT = "pbem.mail.unsubscribe"
 DIGEST_MODE = "digest"
+NOTICES_MODE = "notices"  # notifications instead of turn emails (pbem/service/players/notices_instead.py)
 
 
 @dataclass(frozen=True)
@@ -92,8 +93,10 @@ def seat_preference(db: Database, claim: UnsubscribeClaim) -> SeatPreference:
 
 
 def switch_to_digest(db: Database, claim: UnsubscribeClaim) -> SeatPreference:
-    """Replace this seat's turn emails by the daily digest; doing it twice changes nothing more."""
+    """Replace this seat's turn emails by the daily digest; doing it twice changes nothing more. A seat told of its
+    turns on its player's own addresses instead gets no turn emails already: it stays so (a digest would be more)."""
     with db.write() as session:
         game, seat = _claimed_seat(session, claim)
-        seat.notify_mode = DIGEST_MODE
+        if seat.notify_mode != NOTICES_MODE:
+            seat.notify_mode = DIGEST_MODE
         return SeatPreference(game_title=game.title, seat_name=seat.display_name, notify_mode=seat.notify_mode)
