@@ -28,13 +28,8 @@ from pbem.web.security import CONTENT_SECURITY_POLICY
 from tests.support.browser import LiveServer
 from tests.support.database import dump
 from tests.support.games import Arranged, NewGame, link_token, play_moves
-from tests.support.mail import SmtpServer, mailbox
+from tests.support.mail import SmtpServer, mailbox, unsubscribe_path
 from tests.support.tables import TO_THE_GOALS, arrange, card_in_hand
-
-
-def unsubscribe_path(message: OutboxMessage) -> str:
-    url = message.headers["List-Unsubscribe"].strip("<>")
-    return url.removeprefix("https://pbem.test")
 
 
 def notify_mode(runtime: Runtime, name: str) -> str:

@@ -10,14 +10,15 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from pbem.config import Config
 from pbem.errors import ValidationError
 from pbem.models import OutboxMessage, PlayerPreferences
 from pbem.runtime import Runtime
-from tests.support.games import play, play_until_turn_of, random_move
-from tests.support.mail import mailbox
+from tests.support.games import PEOPLE, play, play_until_turn_of, random_move
+from tests.support.mail import mailbox, unsubscribe_path
 from tests.support.receivers import Receiver, receiver
 
 BEN = "ben@example.org"
@@ -140,3 +141,20 @@ def test_the_fall_back_also_ends_the_choice_for_all_games(
         assert row is not None and row.notify_mode == "turn"
         assert session.scalars(select(OutboxMessage.kind).where(OutboxMessage.to_address == BEN,
                                                                  OutboxMessage.kind == "notifications_off")).all()
+
+
+def test_the_unsubscribe_link_says_a_seat_in_notices_gets_no_turn_emails_and_leaves_it_so(
+    client: FlaskClient, runtime_of: Runtime, phone: Receiver
+) -> None:
+    runtime_of.notices.add_address(BEN, phone.url("ntfy", "ben-phone"))
+    game_id = runtime_of.games.create_game(title="Test mine", players=list(PEOPLE), host_email="host@example.org")
+    runtime_of.games.start_game(game_id)
+    runtime_of.seats.set_notify_mode(game_id, 1, "notices")
+    path = unsubscribe_path(mailbox(runtime_of, "game_started", to=BEN)[0])
+
+    asked = client.get(path).get_data(as_text=True)
+    clicked = client.post(path, data={"List-Unsubscribe": "One-Click"})  # what a mail provider sends
+
+    assert "you already get no turn emails about <strong>Test mine</strong>" in asked
+    assert "Switch to a daily digest" not in asked
+    assert clicked.status_code == 200 and runtime_of.seats.profile(game_id, 1).notify_mode == "notices"

@@ -192,6 +192,12 @@ def listed_items(text: str, mark: str = "  - ") -> list[str]:
     return items
 
 
+def unsubscribe_path(message: OutboxMessage) -> str:
+    """The path of an email's one-click unsubscribe link (its List-Unsubscribe header)."""
+    url = message.headers["List-Unsubscribe"].strip("<>")
+    return url.removeprefix("https://pbem.test")
+
+
 def mailbox(runtime: Runtime, kind: str | None = None, to: str | None = None) -> list[OutboxMessage]:
     """The outbox, oldest first, optionally of one kind or to one address, with the turn emails still waiting
     composed as the deliverer would compose them now."""
