@@ -1,6 +1,6 @@
 """A game joined by link keeps the table's channel its host gave until it starts
 
-Revision ID: 0021_invite_channels
+Revision ID: 0020_invite_channels
 Revises: 0019_snapshot_ids_unindexed
 Create Date: 2026-12-02 17:40:00
 """
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0021_invite_channels'
+revision: str = '0020_invite_channels'
 down_revision: str | None = '0019_snapshot_ids_unindexed'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

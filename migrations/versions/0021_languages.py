@@ -1,7 +1,7 @@
 """Languages: the one a seat chose, the one its browser asked for, and its game's
 
-Revision ID: 0022_languages
-Revises: 0021_invite_channels
+Revision ID: 0021_languages
+Revises: 0020_invite_channels
 Create Date: 2026-12-02 17:45:00
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0022_languages'
-down_revision: str | None = '0021_invite_channels'
+revision: str = '0021_languages'
+down_revision: str | None = '0020_invite_channels'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

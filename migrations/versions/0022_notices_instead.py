@@ -1,7 +1,7 @@
 """A seat (and a player for all games) may choose notifications instead of turn emails: notify_mode 'notices'
 
-Revision ID: 0020_notices_instead
-Revises: 0022_languages
+Revision ID: 0022_notices_instead
+Revises: 0021_languages
 Create Date: 2026-12-02 18:00:00
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = '0020_notices_instead'
-down_revision: str | None = '0022_languages'
+revision: str = '0022_notices_instead'
+down_revision: str | None = '0021_languages'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
