@@ -156,7 +156,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
     games = GameService(
         db, clock, links, outbox, config.policies, config.link_max_age_days, spectator_links, chance or SecretChance()
     )
-    seats = SeatService(db, clock)
+    seats = SeatService(db, clock, notices_enabled=config.notifications.enabled)
     limiter = RateLimiter(clock, config.secret_keys[0])
     fresh_links = FreshLinks(db, clock, links, outbox, limiter, config.link_max_age_days)
     auto_pass_links = AutoPassLinks(config.secret_keys, config.base_url, clock)
@@ -195,7 +195,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
             db, clock, PlayerLinkSigner(config.secret_keys, config.base_url, SIGN_IN_MAX_AGE, clock), outbox, limiter,
             config.access.player_session_days,
         ),
-        player_home=PlayerHome(db, clock, links),
+        player_home=PlayerHome(db, clock, links, notices_enabled=config.notifications.enabled),
         spectators=Spectators(
             db, clock, games, Chronicle(db), chat, outbox, limiter, spectator_links,
         ),

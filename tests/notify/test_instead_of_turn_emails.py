@@ -16,7 +16,7 @@ from sqlalchemy import select
 from pbem.config import Config
 from pbem.errors import ValidationError
 from pbem.models import OutboxMessage, PlayerPreferences
-from pbem.runtime import Runtime
+from pbem.runtime import Runtime, build_runtime
 from tests.support.games import PEOPLE, play, play_until_turn_of, random_move
 from tests.support.mail import mailbox, unsubscribe_path
 from tests.support.receivers import Receiver, receiver
@@ -158,3 +158,19 @@ def test_the_unsubscribe_link_says_a_seat_in_notices_gets_no_turn_emails_and_lea
     assert "you already get no turn emails about <strong>Test mine</strong>" in asked
     assert "Switch to a daily digest" not in asked
     assert clicked.status_code == 200 and runtime_of.seats.profile(game_id, 1).notify_mode == "notices"
+
+
+def test_a_server_that_sends_no_notifications_refuses_them_instead_of_turn_emails(  # type: ignore[no-untyped-def]
+    runtime: Runtime, config: Config, clock, chance, new_game
+) -> None:
+    runtime.notices.add_address(BEN, "json://127.0.0.1:9/phone")  # kept from before the operator switched them off
+    game_id = new_game()
+    off = dataclasses.replace(config, notifications=dataclasses.replace(config.notifications, enabled=False))
+    switched_off = build_runtime(off, clock=clock, chance=chance)
+    try:
+        with pytest.raises(ValidationError, match="This server sends no notifications"):
+            switched_off.seats.set_notify_mode(game_id, 1, "notices")
+    finally:
+        switched_off.close()
+
+    assert runtime.seats.profile(game_id, 1).notify_mode == "turn"

@@ -80,10 +80,11 @@ def sort_entries(entries: list[GameEntry]) -> list[GameEntry]:
 
 
 class PlayerHome:
-    def __init__(self, db: Database, clock: Clock, links: LinkSigner) -> None:
+    def __init__(self, db: Database, clock: Clock, links: LinkSigner, *, notices_enabled: bool = True) -> None:
         self._db = db
         self._clock = clock
         self._links = links
+        self._notices_enabled = notices_enabled  # `notifications.enabled`: may they replace turn emails
         self._variants = {choice.name: choice.title for choice in variant_choices()}
 
     def my_games(self, player: Player) -> list[GameEntry]:
@@ -119,7 +120,7 @@ class PlayerHome:
         fields = [name for name in FIELDS if name in set(changed)]
         with self._db.write() as session:
             if "notify_mode" in fields and wanted.notify_mode == NOTICES_MODE:
-                require_turn_address(session, player.email)
+                require_turn_address(session, player.email, enabled=self._notices_enabled)
             row = session.get(PlayerPreferences, player.mailbox)
             if row is None:
                 row = PlayerPreferences(mailbox=player.mailbox)

@@ -33,8 +33,14 @@ def takes_turns(session: Session, mailbox: str) -> bool:
     ).limit(1)) is not None
 
 
-def require_turn_address(session: Session, email: str) -> None:
-    """ValidationError (the reason, what to do) unless the player of `email` has a working address for turns."""
+NOTICES_OFF_HERE = "This server sends no notifications, so they cannot replace your turn emails."
+
+
+def require_turn_address(session: Session, email: str, *, enabled: bool = True) -> None:
+    """ValidationError (the reason, what to do) unless the player of `email` has a working address for turns and
+    this server sends notifications (`enabled`: `notifications.enabled`)."""
+    if not enabled:
+        raise ValidationError(NOTICES_OFF_HERE)
     if not takes_turns(session, mailbox_key(email)):
         raise ValidationError(NEEDS_AN_ADDRESS)
 

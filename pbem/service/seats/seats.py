@@ -52,9 +52,10 @@ class SeatProfile:
 
 
 class SeatService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, *, notices_enabled: bool = True) -> None:
         self._db = db
         self._clock = clock
+        self._notices_enabled = notices_enabled  # `notifications.enabled`: may they replace turn emails
 
     def game_exists(self, game_id: str) -> bool:
         """Whether a game has this public id (ids are long and random: knowing one reveals nothing)."""
@@ -106,7 +107,7 @@ class SeatService:
         with self._db.write() as session:
             own = _seat(find_game(session, game_id), seat)
             if mode == NOTICES_MODE and own.notify_mode != NOTICES_MODE:
-                require_turn_address(session, own.email or "")
+                require_turn_address(session, own.email or "", enabled=self._notices_enabled)
             own.notify_mode = mode
 
     def owner_email(self, game_id: str, seat: int) -> str:
