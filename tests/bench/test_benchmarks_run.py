@@ -6,6 +6,7 @@ schema of their own; the fault run starts its own private cluster, as tests/faul
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -123,6 +124,16 @@ def test_storage_bench_prints_the_bytes_per_turn_and_per_game_on_each_database()
     figures(output, "at scale: # snapshots (the games copied), table # B per turn", count=BACKENDS)
     figures(output, "goal <= # B per turn:", count=BACKENDS)
     figures(output, "3 players saboteur2 SQLite # B", count=1)
+
+
+def test_the_snapshot_dictionary_trainer_prints_each_column_and_writes_a_vocabulary(tmp_path: Path) -> None:
+    output = run_short("bench.train_snapshot_dictionary")
+    written = run_short("bench.train_snapshot_dictionary", "--vocabulary", str(tmp_path))
+
+    for kind in ("state", "move", "events"):
+        figures(output, f"{kind} # samples, dictionary # B: held-out games' mean # B raw, # B deflated with it")
+    figures(written, "vocabulary: # words, # templates")
+    assert set(json.loads((tmp_path / "vocabulary.json").read_text())) == {"words", "templates", "kinds", "usual"}
 
 
 @pytest.mark.slow
