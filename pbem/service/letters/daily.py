@@ -150,6 +150,7 @@ def queue_across_games(session: Session, mail: GameMail, row: PlayerPreferences,
         key=lambda n: (n.deadline is None, n.deadline or now, n.context["title"]),
     )
     others = sorted((n for n in news if not n.context["your_turn"]), key=lambda n: n.context["title"])
+    first = (yours or others)[0]  # its seats may read different languages: the one of the game listed first
     message = mail.outbox.enqueue_standalone(
         session,
         to_address=row.email,
@@ -164,6 +165,7 @@ def queue_across_games(session: Session, mail: GameMail, row: PlayerPreferences,
             "my_games_url": mail.page_url("/my-games"),
             "preferences_url": mail.page_url("/my-games/preferences"),
         },
+        language=mail.outbox.language_of(first.seat.game, first.seat),
     )
     if message is None:
         return False
