@@ -52,8 +52,9 @@ from tests.support.web import COMPILED_TEMPLATES, post, with_csrf
 HOST = HostSession(email="host@example.org", is_admin=False)
 PEOPLE = ("Ann", "Ben", "Cat")
 NEWCOMERS = ("Dan", "Eve", "Fay", "Gus", "Hal", "Ivy")
-# People who join games by the host's shared link, each with an address of their own.
-JOINERS = ("Jo", "Kim", "Lee", "Mo")
+# People who join games by the host's shared link, each with an address of their own (more than a game's places:
+# a stranger's joins may use up a day's confirmation emails of two of them).
+JOINERS = ("Jo", "Kim", "Lee", "Mo", "Ned", "Oz")
 ZONES = ("UTC", "Asia/Tokyo", "America/Los_Angeles", "Europe/Berlin")
 QUIET = (None, "", "22:00-08:00", "01:00-09:30", "13:00-20:00")
 SEATS = st.sampled_from([None, None, 0, 1, 2])  # None: whoever is to act
@@ -64,6 +65,9 @@ STRANGER_MAIL_PER_DAY = {"player_sign_in": 3 * 24, "join_confirm": 3, "spectator
 # Addresses a stranger types: a victim (two spellings of one mailbox), a player, and joiners still confirming.
 STRANGER_TARGETS = ("victim@example.org", "Victim+x@example.org", "ann@example.org", "jo@example.org",
                     "Kim+spam@example.org")
+# An invite's places and computer players: some games can start with a place left (the variant takes three).
+PLACES = st.sampled_from([3, 4, 4, 5])
+BOTS = st.sampled_from([0, 0, 1])
 FANS = ("fan@example.org", "Fan+saboteur@example.org", "victim@example.org")
 CONFIRM_LINK = re.compile(r"https?://\S+/join/confirm/(\S+)")
 SPECTATOR_CONFIRM_LINK = re.compile(r"https?://\S+/watch/confirm/(\S+)")
@@ -114,6 +118,7 @@ class InviteRun:
     names: dict[int, str] = dataclasses.field(default_factory=dict)  # joiner row id: the name it joined with
     letters: dict[str, list[Letter]] = dataclasses.field(default_factory=dict)  # mailbox: its confirmation links
     told_confirmed: set[str] = dataclasses.field(default_factory=set)  # mailboxes told "your place is confirmed"
+    pages: dict[str, Letter] = dataclasses.field(default_factory=dict)  # mailbox: its confirmation page left open
     game_id: str | None = None
     seated: set[str] = dataclasses.field(default_factory=set)  # the mailboxes its game started with
 
@@ -208,6 +213,8 @@ class ServiceModel(RuleBasedStateMachine):
                 return
             self.play(dig_for_gold)
 
+    more_of_the_table_plays_on = the_table_plays_on  # (weighted twice: a rematch needs a game that is over)
+
     def play(self, choose: Any) -> None:
         state, seq = self.runtime.games.engine_state(self.game_id)
         seat = engine.to_act(state)
@@ -269,8 +276,13 @@ class ServiceModel(RuleBasedStateMachine):
         self.note_moves_made_by_timeouts(self.game_id, before)
 
     @precondition(lambda self: self.newcomers)
-    @rule(seat=st.integers(min_value=0, max_value=2))
-    def the_host_replaces_a_player(self, seat: int) -> None:
+    @rule(seat=st.integers(min_value=0, max_value=2), in_a_rematch=st.booleans(), data=st.data())
+    def the_host_replaces_a_player(self, seat: int, in_a_rematch: bool, data: st.DataObject) -> None:
+        """In the game in view, or (`in_a_rematch`) on the page of one of the rematches, which the host then
+        looks at."""
+        rematches = self.rematch_tables() if in_a_rematch else []
+        if rematches:
+            self.game_id = data.draw(st.sampled_from(rematches)).game_id
         name = self.newcomers[0]
         email = address_of(name)
         if seat >= len(self.table.names):
@@ -281,6 +293,10 @@ class ServiceModel(RuleBasedStateMachine):
             return
         self.newcomers.pop(0)
         self.table.names[seat], self.table.emails[seat] = name, email
+        if rematches:
+            event("the host replaced a player in a rematch")
+
+    more_of_the_host_replaces_a_player = the_host_replaces_a_player  # (weighted twice, as the rematch's rules)
 
     @rule(back=st.integers(min_value=1, max_value=3))
     def the_host_rolls_back(self, back: int) -> None:
@@ -292,6 +308,8 @@ class ServiceModel(RuleBasedStateMachine):
     @rule()
     def the_host_ends_the_game(self) -> None:
         self.expect_refusals(lambda: self.runtime.moderation.end_game(self.game_id, host=HOST))
+
+    more_of_the_host_ends_the_game = the_host_ends_the_game  # (weighted twice, as the evening's play)
 
     @precondition(lambda self: len(self.table.spectators) < 2)
     @rule(show_chat=st.booleans())
@@ -316,9 +334,11 @@ class ServiceModel(RuleBasedStateMachine):
             if key[0] == token:
                 self.subscribers[key] = False
 
-    @rule(allowed=st.booleans())
-    def the_host_lets_players_start_the_rematch(self, allowed: bool) -> None:
-        self.expect_refusals(lambda: self.runtime.host_actions.allow_player_rematch(self.game_id, allowed, HOST))
+    @rule(allowed=st.booleans(), data=st.data())
+    def the_host_lets_players_start_the_rematch(self, allowed: bool, data: st.DataObject) -> None:
+        """The tick on the page of any of the host's games, running or over."""
+        game_id = data.draw(st.sampled_from(list(self.tables)))
+        self.expect_refusals(lambda: self.runtime.host_actions.allow_player_rematch(game_id, allowed, HOST))
 
     @precondition(lambda self: self.finished_tables())
     @rule(order=st.sampled_from(["rotated", "shuffled"]), data=st.data())
@@ -337,11 +357,21 @@ class ServiceModel(RuleBasedStateMachine):
                 "the rematch seats other people than those who held the last game's seats")
 
     @precondition(lambda self: self.finished_tables())
-    @rule(seat=st.integers(min_value=0, max_value=2), data=st.data())
-    def a_player_asks_for_the_rematch_on_the_game_over_page(self, seat: int, data: st.DataObject) -> None:
-        """The game-over page's button, through the web as a browser sends it: the player goes to their seat in the
-        rematch, or is told it goes on without them, or that the host starts it."""
+    @rule(seats=st.lists(st.integers(min_value=0, max_value=2), min_size=1, max_size=3, unique=True),
+          data=st.data())
+    def players_ask_for_the_rematch_on_the_game_over_page(self, seats: list[int], data: st.DataObject) -> None:
+        """The game-over page's button, pressed by one player after another (the rematch may exist already, and
+        the host may have given someone's place in it to another)."""
         previous = data.draw(st.sampled_from(self.finished_tables()))
+        for seat in seats:
+            self.a_player_asks_for_the_rematch(previous, seat)
+
+    more_players_ask_for_the_rematch_on_the_game_over_page = players_ask_for_the_rematch_on_the_game_over_page
+    more_the_host_starts_a_rematch = the_host_starts_a_rematch
+
+    def a_player_asks_for_the_rematch(self, previous: Table, seat: int) -> None:
+        """The button, through the web as a browser sends it: the player goes to their seat in the rematch, or is
+        told it goes on without them, or that the host starts it."""
         if seat >= len(previous.names) or previous.emails[seat] is None:
             return
         token = self.runtime.games.invites(previous.game_id)[seat].link.rsplit("/", 1)[-1]
@@ -361,6 +391,12 @@ class ServiceModel(RuleBasedStateMachine):
             assert seated, "a player is sent to a rematch they have no seat in"
         else:
             assert not seated, "a player with a seat in the rematch is told it goes on without them"
+            event("a player was told the rematch goes on without them")
+
+    def rematch_tables(self) -> list[Table]:
+        """The games followed that are the rematch of another."""
+        return [table for table in self.tables.values()
+                if self.runtime.rematches.lineage(table.game_id).previous is not None]
 
     def finished_tables(self) -> list[Table]:
         return [table for table in self.tables.values()
@@ -465,17 +501,18 @@ class ServiceModel(RuleBasedStateMachine):
     # -- games joined by invite --------------------------------------------------------------------
 
     @precondition(lambda self: self.invite is None or self.invite.game_id is not None)
-    @rule(auto_start=st.booleans(), players_may_rematch=st.booleans())
-    def the_host_shares_an_invite_link(self, auto_start: bool, players_may_rematch: bool) -> None:
-        self.share_an_invite(auto_start, players_may_rematch)
+    @rule(auto_start=st.booleans(), players_may_rematch=st.booleans(), places=PLACES, bots=BOTS)
+    def the_host_shares_an_invite_link(self, auto_start: bool, players_may_rematch: bool, places: int,
+                                       bots: int) -> None:
+        self.share_an_invite(auto_start, players_may_rematch, places, bots)
 
-    def share_an_invite(self, auto_start: bool, players_may_rematch: bool) -> None:
+    def share_an_invite(self, auto_start: bool, players_may_rematch: bool, places: int, bots: int) -> None:
         invites = self.runtime.invites
         title = f"Open mine {len(self.invites) + 1}"
         try:
             invite_id = invites.create(HOST, InviteSettings(
-                title=title, variant="base", options=None, policies={}, places=3,
-                bots=0, seat_order="joined", auto_start=auto_start, players_may_rematch=players_may_rematch,
+                title=title, variant="base", options=None, policies={}, places=places,
+                bots=bots, seat_order="joined", auto_start=auto_start, players_may_rematch=players_may_rematch,
                 host_name=None,
             ))
         except PbemError:
@@ -483,20 +520,37 @@ class ServiceModel(RuleBasedStateMachine):
         self.invite = InviteRun(invite_id, title, invites.detail(invite_id, HOST).link.rsplit("/", 1)[-1], auto_start)
         self.invites.append(self.invite)
 
-    @rule(who=st.lists(st.sampled_from(JOINERS), min_size=1, max_size=3), zone=st.sampled_from(ZONES),
-          client=st.sampled_from([f"198.51.100.{n}" for n in range(100, 104)]), auto_start=st.booleans())
-    def newcomers_join_by_the_link(self, who: list[str], zone: str, client: str, auto_start: bool) -> None:
+    @rule(everyone=st.permutations(JOINERS), how_many=st.integers(min_value=1, max_value=len(JOINERS)),
+          at_once=st.lists(st.sampled_from(["press", "open", "later"]), min_size=len(JOINERS),
+                           max_size=len(JOINERS)),
+          zone=st.sampled_from(ZONES), client=st.sampled_from([f"198.51.100.{n}" for n in range(100, 104)]),
+          auto_start=st.booleans(), places=PLACES, bots=BOTS)
+    def newcomers_join_by_the_link(
+        self, everyone: list[str], how_many: int, at_once: list[str], zone: str, client: str, auto_start: bool,
+        places: int, bots: int,
+    ) -> None:
         """Real people join with their own addresses (by a link the host shares now, when none is out), and each
-        is emailed a link to confirm it."""
+        is emailed a link to confirm it; each (`at_once`) opens it and presses its button straight away, or leaves
+        the page open to press it another time, or reads the email later."""
         if self.invite is None or self.invite.game_id is not None:
-            self.share_an_invite(auto_start, players_may_rematch=not auto_start)
+            self.share_an_invite(auto_start, not auto_start, places, bots)
         invite = self.invite
         if invite is None:
             return
+        who = everyone[:how_many]
         for name in who:
             self.expect_refusals(lambda name=name: self.runtime.invites.join(
                 invite.link, name, address_of(name), zone, client))
         self.read_the_mail()
+        for name, now in zip(who, at_once, strict=False):
+            mailbox = mailbox_key(address_of(name))
+            if now == "later" or not invite.letters.get(mailbox) or mailbox in invite.pages:
+                continue
+            letter = self.open_the_confirmation(invite, mailbox, newest=True)
+            if letter is not None and now == "open":
+                invite.pages[mailbox] = letter
+            elif letter is not None:
+                self.press_confirm(invite, mailbox, letter)
 
     @precondition(lambda self: self.invite is not None)
     @rule(who=st.sampled_from(STRANGER_TARGETS),
@@ -510,30 +564,75 @@ class ServiceModel(RuleBasedStateMachine):
                 invite.link, "Mallory", who, "UTC", client))
         self.read_the_mail()
 
-    @precondition(lambda self: self.invite is not None and any(self.invite.letters.values()))
-    @rule(data=st.data(), newest=st.booleans())
-    def newcomers_confirm_through_the_emailed_link(self, data: st.DataObject, newest: bool) -> None:
-        """Each opens the confirmation link of an email (the first or the newest), its page, then its button."""
+    @precondition(lambda self: any(any(invite.letters.values()) for invite in self.invites))
+    @rule(data=st.data(), newest=st.booleans(), press=st.booleans())
+    def newcomers_confirm_through_the_emailed_link(self, data: st.DataObject, newest: bool, press: bool) -> None:
+        """Each opens the confirmation link of an email (the first or the newest) and presses its button, or (not
+        `press`) leaves the page open to press it another time, whatever happened to the game meanwhile; one with
+        a page open presses it. Late ones too: the invite's game may have started without them."""
+        invite = data.draw(st.sampled_from([invite for invite in self.invites if any(invite.letters.values())]))
+        boxes = sorted(box for box, letters in invite.letters.items() if letters)
+        for mailbox in data.draw(st.lists(st.sampled_from(boxes), min_size=1, max_size=4, unique=True)):
+            letter = invite.pages.pop(mailbox, None)
+            if letter is None:
+                letter = self.open_the_confirmation(invite, mailbox, newest)
+                if letter is not None and not press:
+                    invite.pages[mailbox] = letter
+                    continue
+            if letter is not None:
+                self.press_confirm(invite, mailbox, letter)
+
+    @precondition(lambda self: self.invite is not None and self.invite.game_id is None
+                  and any(self.invite.letters.values()))
+    @rule(data=st.data(), newest=st.booleans(), start_after=st.integers(min_value=0, max_value=4))
+    def joiners_confirm_while_the_host_presses_start(self, data: st.DataObject, newest: bool,
+                                                     start_after: int) -> None:
+        """A busy minute: joiners who opened their confirmation pages press their buttons, and the host presses
+        Start after `start_after` of them (the requests served one after another, in that order)."""
         invite = self.invite
         assert invite is not None
         boxes = sorted(box for box, letters in invite.letters.items() if letters)
-        for mailbox in data.draw(st.lists(st.sampled_from(boxes), min_size=1, max_size=3, unique=True)):
-            if invite.game_id is None:
-                self.confirm(invite, mailbox, newest)
+        chosen = data.draw(st.lists(st.sampled_from(boxes), min_size=1, max_size=4, unique=True))
+        pages = [(box, invite.pages.pop(box, None) or self.open_the_confirmation(invite, box, newest))
+                 for box in chosen]
+        for index, (mailbox, letter) in enumerate(pages):
+            if index == start_after:
+                self.the_host_presses_start(invite)
+            if letter is not None:
+                self.press_confirm(invite, mailbox, letter)
+        if start_after >= len(pages):
+            self.the_host_presses_start(invite)
 
-    def confirm(self, invite: InviteRun, mailbox: str, newest: bool) -> None:
+    # Weights: a game joined by invite and a rematch each take several steps in a row, so their rules are drawn
+    # twice as often as the others (Hypothesis draws each rule name alike).
+    more_newcomers_join_by_the_link = newcomers_join_by_the_link
+    more_newcomers_confirm_through_the_emailed_link = newcomers_confirm_through_the_emailed_link
+    more_joiners_confirm_while_the_host_presses_start = joiners_confirm_while_the_host_presses_start
+
+    def open_the_confirmation(self, invite: InviteRun, mailbox: str, newest: bool) -> Letter | None:
+        """The page of an emailed confirmation link (its GET, which changes nothing): the letter, when the page
+        shows the button."""
         letter = invite.letters[mailbox][-1 if newest else 0]
-        detail = self.runtime.invites.detail(invite.invite_id, HOST)
-        place = next((row for row in detail.joiners if mailbox_key(row.email) == mailbox), None)
-        fresh = self.clock.now() - letter.sent_at < timedelta(days=2) - timedelta(minutes=1)
+        waits = self.place_waits(invite, mailbox, letter)
         try:
             self.runtime.invites.confirmation(letter.token)
+        except InviteUnavailable:
+            return None  # started, or full: the page says so
+        except BadLink:
+            assert not waits, f"{mailbox}'s confirmation link stopped working while their place waits"
+            return None
+        return letter
+
+    def press_confirm(self, invite: InviteRun, mailbox: str, letter: Letter) -> None:
+        """The button of an open confirmation page (its POST)."""
+        waits = self.place_waits(invite, mailbox, letter)
+        try:
             confirmation = self.runtime.invites.confirm(letter.token)
         except InviteUnavailable:
+            event("a newcomer's confirmation was refused: " + ("started" if self.invite_started(invite) else "full"))
             return  # started, or full: the page says so
         except BadLink:
-            assert not (fresh and place is not None and detail.started_game is None), (
-                f"{mailbox}'s confirmation link stopped working while their place waits")
+            assert not waits, f"{mailbox}'s confirmation link stopped working while their place waits"
             return
         assert mailbox_key(confirmation.email) == mailbox, "a link confirms another person's place"
         invite.told_confirmed.add(mailbox)
@@ -541,11 +640,25 @@ class ServiceModel(RuleBasedStateMachine):
         if confirmation.started_game is not None:
             self.an_invite_s_game_started(invite, confirmation.started_game)
 
+    def place_waits(self, invite: InviteRun, mailbox: str, letter: Letter) -> bool:
+        """Whether the mailbox's place waits for this letter's link: on the list, the link fresh, the game not
+        started."""
+        detail = self.runtime.invites.detail(invite.invite_id, HOST)
+        place = next((row for row in detail.joiners if mailbox_key(row.email) == mailbox), None)
+        fresh = self.clock.now() - letter.sent_at < timedelta(days=2) - timedelta(minutes=1)
+        return fresh and place is not None and detail.started_game is None
+
+    def invite_started(self, invite: InviteRun) -> bool:
+        return self.runtime.invites.detail(invite.invite_id, HOST).started_game is not None
+
     @precondition(lambda self: self.invite is not None and self.invite.game_id is None)
     @rule()
     def the_host_starts_the_invite_s_game(self) -> None:
         invite = self.invite
         assert invite is not None
+        self.the_host_presses_start(invite)
+
+    def the_host_presses_start(self, invite: InviteRun) -> None:
         try:
             game_id = self.runtime.invites.start(invite.invite_id, HOST)
         except PbemError:
