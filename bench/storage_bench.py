@@ -132,7 +132,7 @@ def database_bytes(connection: Connection, postgres: bool) -> int:
 
 
 def codec_times(connection: Connection) -> dict[str, float]:
-    """Median microseconds to encode and to decode one snapshot's three columns (pbem/snapshot_codec.py), and
+    """Median microseconds to encode and to decode one snapshot's three columns (pbem/snapshot_codec/), and
     for comparison the JSON text and deflate without dictionary that a state cost before the codec."""
     payloads = connection.execute(text("SELECT state, move, events FROM snapshots")).all()
     values = [(snapshot_codec.decode("state", state), None if move is None else snapshot_codec.decode("move", move),

@@ -1,4 +1,4 @@
-"""Train the preset deflate dictionaries of stored snapshots (pbem/snapshot_codec.py) on bot games.
+"""Train the preset deflate dictionaries of stored snapshots (pbem/snapshot_codec/) on bot games.
 
 Plays games of 3 to 10 players of both variants with the engine's random bot and gathers, for each column
 (state, move, events), the bytes that column deflates. A dictionary is built from the substrings found in

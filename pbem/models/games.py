@@ -154,7 +154,7 @@ SNAPSHOT_SOURCES = ("player", "server")
 class Snapshot(Base):
     """One row per decision taken, never updated or deleted (enforced below).
 
-    The state, move and events are stored packed (`Packed`, pbem/snapshot_codec.py), each decoding alone. The
+    The state, move and events are stored packed (`Packed`, pbem/snapshot_codec/), each decoding alone. The
     columns are laid out so that PostgreSQL pads nothing between them, and the game and sequence number are the
     key: no surrogate id nor an index of its own (docs/performance.md, Storage per turn)."""
 

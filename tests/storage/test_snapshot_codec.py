@@ -1,4 +1,4 @@
-"""The stored form of a snapshot (pbem/snapshot_codec.py): every state, move and event list reads back exactly as
+"""The stored form of a snapshot (pbem/snapshot_codec/): every state, move and event list reads back exactly as
 it was written, a payload written by an earlier release still reads, and what no format knows is refused."""
 
 from __future__ import annotations
