@@ -41,7 +41,7 @@ from pbem.service.host.rematch import Rematches
 from pbem.service.letters.board_picture import BoardPainter
 from pbem.service.letters.host_notices import enqueue_mail_failing_notice
 from pbem.service.notices.channels import TableChannels
-from pbem.service.notices.sender import NoticeSender, tell_owner_switched_off
+from pbem.service.notices.sender import NoticeSender, tell_host_channel_off, tell_owner_switched_off
 from pbem.service.notices.service import Notices
 from pbem.service.players.access import SIGN_IN_MAX_AGE, PlayerAccess
 from pbem.service.players.home import PlayerHome
@@ -93,8 +93,12 @@ class Runtime:
     channels: TableChannels  # a game's channel given with the game; what its players are told of it
 
     def notice_sender(self) -> NoticeSender:
-        """The notification worker: sends what is due; an address switched off is told to its owner by email."""
-        return self.notices.sender(tell_owner_switched_off(self.outbox, f"{self.config.base_url}/my-games"))
+        """The notification worker: sends what is due; an address switched off is told to its owner by email, a
+        table's channel switched off to the game's host."""
+        return self.notices.sender(
+            tell_owner_switched_off(self.outbox, f"{self.config.base_url}/my-games"),
+            tell_host_channel_off(self.outbox, f"{self.config.base_url}/host/games"),
+        )
 
     def close(self) -> None:
         self.db.dispose()

@@ -56,6 +56,7 @@ SENDER_LABELS = {
     "host_seat_absent": "Seat absent",
     "host_move_refused": "Move refused",
     "host_mail_failing": "Mail failing",
+    "host_channel_off": "Channel off",
 }
 # The name a label goes with when the configured address has none.
 GAME_NAME = "Saboteur"

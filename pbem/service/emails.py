@@ -81,6 +81,7 @@ HOST_PLAYER_STALLING = Letter("host_player_stalling", "a seat keeps letting its 
 HOST_SEAT_ABSENT = Letter("host_seat_absent", "a seat is marked absent")
 HOST_MOVE_REFUSED = Letter("host_move_refused", "a computer player's move was refused")
 HOST_MAIL_FAILING = Letter("host_mail_failing", "mail to a seat keeps failing")
+HOST_CHANNEL_OFF = Letter("host_channel_off", "the table's channel kept failing and was switched off")
 
 # -- a subject of its own --------------------------------------------------------------------------------
 
@@ -103,7 +104,7 @@ REPLY_BOUNCE = OwnLetter("reply_bounce", "a reply by email could not be posted t
 LETTERS: dict[str, Letter] = {letter.kind: letter for letter in (
     GAME_STARTED, YOUR_TURN, TURN_REMINDER, NUDGE, DEADLINE_WARNING, DEADLINE_PASSED, ROUND_DIGEST, GAME_OVER,
     GAME_CLOSED, ROLLED_BACK, DAILY_DIGEST, CHAT_MESSAGES, HANDOVER, SEAT_LINK, FRESH_LINK, ADDRESS_CHANGE,
-    HOST_PLAYER_STALLING, HOST_SEAT_ABSENT, HOST_MOVE_REFUSED, HOST_MAIL_FAILING,
+    HOST_PLAYER_STALLING, HOST_SEAT_ABSENT, HOST_MOVE_REFUSED, HOST_MAIL_FAILING, HOST_CHANNEL_OFF,
     HOST_LINK, PLAYER_SIGN_IN, PLAYER_DAILY, JOIN_CONFIRM, SPECTATOR_CONFIRM, SPECTATOR_ROUND_END, SEAT_REPLACED,
     REPLY_BOUNCE, NOTIFICATIONS_OFF,
 )}

@@ -19,6 +19,7 @@ from pbem.config import Config
 from pbem.models import Notice
 from pbem.runtime import Runtime, build_runtime
 from tests.support.games import PEOPLE, play, random_move
+from tests.support.mail import mailbox
 from tests.support.receivers import Receiver, receiver
 
 
@@ -74,3 +75,26 @@ def test_a_channel_that_keeps_failing_is_tried_with_backoff_then_switched_off(
     assert statuses[:3] == ["failed"] * 3 and "sending" not in statuses
     seat, move, _ = random_move(loopback, game_id, rng)
     play(loopback, game_id, seat, move)  # the game goes on
+
+
+def test_the_host_is_emailed_once_when_the_tables_channel_is_switched_off(
+    loopback: Runtime, failing: Receiver, clock: SettableClock
+) -> None:
+    failing.status = 404  # refused for good: each notification fails at once
+    game_id = loopback.games.create_game(title="Test mine", players=PEOPLE, host_email="host@example.org")
+    loopback.notices.set_channel(game_id, failing.url("json", "secret-hook-token"))
+    loopback.games.start_game(game_id)
+    rng = random.Random(5)
+    for _ in range(loopback.config.notifications.switch_off_after + 2):
+        loopback.notice_sender().run()
+        seat, move, _ = random_move(loopback, game_id, rng)
+        play(loopback, game_id, seat, move)
+    loopback.notice_sender().run()
+
+    told = mailbox(loopback, "host_channel_off")
+
+    assert switched_off(loopback, game_id)
+    assert [email.to_address for email in told] == ["host@example.org"]
+    body = told[0].body_text
+    assert "Test mine" in body and "127.0.0.1 answered 404" in body and f"/host/games/{game_id}" in body
+    assert "secret-hook-token" not in body and "secret-hook-token" not in (told[0].body_html or "")

@@ -4,8 +4,8 @@ Like the deliverer of email: each due row is claimed by a conditional UPDATE und
 transaction and recorded by the claim's holder at once: sent, tried again after a backoff (no answer, 5xx), or
 failed (a refusal, or out of tries). A turn's notification whose turn was played is dropped, never claimed. An
 address refused for good `switch_off_after` times in a row is switched off and its owner told by email; a game's
-channel is switched off the same way, and its host page shows its failures. The game itself never waits on any of
-this. URLs are read here and handed to the transport only: they are never logged.
+channel is switched off the same way and its host told by email (its host page shows its failures). The game
+itself never waits on any of this. URLs are read here and handed to the transport only: they are never logged.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pbem.models import Game, GameChannel, Notice, NotificationAddress
 from pbem.models.row_writes import rows_changed
 from pbem.notify.safety import UrlRules
 from pbem.notify.transport import Notification, Outcome, Result, send
-from pbem.service.emails import NOTIFICATIONS_OFF
+from pbem.service.emails import HOST_CHANNEL_OFF, NOTIFICATIONS_OFF
 from pbem.service.players.notices_instead import fall_back
 
 BATCH = 20
@@ -35,6 +35,8 @@ STALE_REASON = "not sent: the turn it announced was played first"
 
 # Tells the owner of an address, by email, that it was switched off (in the worker's transaction).
 SwitchedOff = Callable[[Session, NotificationAddress, str], object]
+# Tells a game's host, by email, that the table's channel was switched off (in the worker's transaction).
+ChannelOff = Callable[[Session, GameChannel, str], object]
 Send = Callable[[str, Notification, UrlRules], Result]
 
 
@@ -49,12 +51,13 @@ class Sent:
 class NoticeSender:
     def __init__(
         self, db: Database, clock: Clock, config: NotificationsConfig, switched_off: SwitchedOff,
-        transport: Send = send,
+        channel_off: ChannelOff, transport: Send = send,
     ) -> None:
         self._db, self._clock, self._config = db, clock, config
         self._dropped = 0
         self._rules = UrlRules.from_config(config)
         self._switched_off = switched_off
+        self._channel_off = channel_off
         self._send = transport
 
     def backoff(self, attempts: int) -> timedelta:
@@ -141,6 +144,8 @@ class NoticeSender:
                     target.switched_off_at = now
                     if isinstance(target, NotificationAddress):
                         self._switched_off(session, target, result.error)
+                    else:
+                        self._channel_off(session, target, result.error)
             return Sent(totals.sent, totals.retried, totals.failed + 1, totals.dropped)
 
 
@@ -164,6 +169,24 @@ def tell_owner_switched_off(outbox: Outbox, my_games_url: str) -> SwitchedOff:
             dedupe_key=NOTIFICATIONS_OFF.key(address.id), subject=NOTIFICATIONS_OFF.subject(),
             context={"shown_as": address.shown_as, "error": error, "my_games_url": my_games_url,
                      "back_to_email": back},
+        )
+
+    return tell
+
+
+def tell_host_channel_off(outbox: Outbox, host_games_url: str) -> ChannelOff:
+    """The host of a game whose channel was switched off is emailed once, in the host's conversation about it, with
+    the link to the game's host page (`host_games_url`/<game>)."""
+
+    def tell(session: Session, channel: GameChannel, error: str) -> None:
+        game = session.get(Game, channel.game_id)
+        if game is None:
+            return
+        outbox.enqueue_to_host(
+            session, game=game, kind=HOST_CHANNEL_OFF.kind,
+            dedupe_key=HOST_CHANNEL_OFF.key(game.public_id, channel.switched_off_at),
+            context={"shown_as": channel.shown_as, "error": error,
+                     "host_url": f"{host_games_url}/{game.public_id}"},
         )
 
     return tell

@@ -19,7 +19,7 @@ from pbem.notify.transport import Notification, Outcome, send
 from pbem.service.emails import APP_NAME
 from pbem.service.notices import addresses
 from pbem.service.notices.addresses import ShownAddress
-from pbem.service.notices.sender import NoticeSender, SwitchedOff
+from pbem.service.notices.sender import ChannelOff, NoticeSender, SwitchedOff
 from pbem.service.rate_limits import Limit, RateLimiter
 
 
@@ -126,8 +126,8 @@ class Notices:
             rows = session.execute(select(Notice.status, func.count()).group_by(Notice.status)).tuples()
             return dict(rows.all())
 
-    def sender(self, switched_off: SwitchedOff) -> NoticeSender:
-        return NoticeSender(self._db, self._clock, self.config, switched_off)
+    def sender(self, switched_off: SwitchedOff, channel_off: ChannelOff) -> NoticeSender:
+        return NoticeSender(self._db, self._clock, self.config, switched_off, channel_off)
 
 
 def _own(words: str) -> str:
