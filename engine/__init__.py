@@ -34,6 +34,7 @@ from .rng import seed_state
 from .rounds import deal_round
 from .rules import apply_move, is_over, legal_moves, scores, to_act
 from .setup import OPTION_VARIANTS, OPTIONS, check_setup
+from .shapes import CardInfo, Event, FinalBoard, Move, View
 from .state import GOLD_PICK, PLAY, STEAL, Game
 from .variants import VARIANTS, get_variant
 from .views import card_info, view
@@ -57,6 +58,11 @@ __all__ = [
     "is_over",
     "scores",
     "card_info",
+    "Move",
+    "Event",
+    "CardInfo",
+    "View",
+    "FinalBoard",
     "OPTIONS",
     "VARIANTS",
     "get_variant",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .geometry import letters, mask_from_letters, turned
+from .shapes import SegmentInfo
 
 TOOLS = ("pick", "lantern", "cart")
 
@@ -25,8 +26,8 @@ class Segment:
     door: str | None = None
     ladder: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"edges": letters(self.edges)}
+    def to_dict(self) -> SegmentInfo:
+        out: SegmentInfo = {"edges": letters(self.edges)}
         if self.dead:
             out["dead"] = True
         if self.door:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from .reveal import private_moves_open
@@ -163,7 +163,7 @@ def shown_record(opened: dict[str, Any]) -> dict[str, Any]:
 
 
 def withheld_parts(
-    record: dict[str, Any], round_events: Sequence[dict[str, Any]], options: dict[str, Any]
+    record: dict[str, Any], round_events: Sequence[Mapping[str, Any]], options: dict[str, Any]
 ) -> frozenset[str]:
     """The parts of a round's deal nobody may be shown once the round is over, from the round's events (every
     audience) and the game's options:

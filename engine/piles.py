@@ -5,14 +5,13 @@ Every card is always in exactly one place, so each helper moves a card rather th
 """
 from __future__ import annotations
 
-from typing import Any
-
 from .events import private, public
+from .shapes import Event
 from .state import Game
 from .variants import variant_of
 
 
-def draw_cards(g: Game, seat: int, count: int, events: list[dict[str, Any]]) -> None:
+def draw_cards(g: Game, seat: int, count: int, events: list[Event]) -> None:
     """The seat draws up to `count` cards from the top of the pile, while it lasts."""
     drawn = [g.draw_pile.pop() for _ in range(min(count, len(g.draw_pile)))]
     if not drawn:

@@ -8,11 +8,11 @@ carries the card out. `legal_moves` lists exactly the targets that are not refus
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from .errors import IllegalMove
 from .events import private, public
 from .piles import card_in_front, discard_from_front, draw_cards
+from .shapes import Event
 from .state import Game
 from .variants import variant_of
 
@@ -78,7 +78,7 @@ def targets(g: Game, seat: int, effect: str) -> list[int]:
     return [t for t in candidates if refusal(g, seat, effect, t) is None]
 
 
-def resolve(g: Game, seat: int, card_id: int, effect: str, target: int, events: list[dict[str, Any]]) -> int:
+def resolve(g: Game, seat: int, card_id: int, effect: str, target: int, events: list[Event]) -> int:
     """Carry out a checked card; returns how many cards the player then draws."""
     g.hands[seat].remove(card_id)
     if effect == "theft":

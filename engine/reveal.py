@@ -10,11 +10,12 @@ never check, exactly like `view` never checks who is asking.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from .rounds import gold_totals
 from .setup import option
+from .shapes import Event, View
 from .state import Game
 from .variants import variant_of
 from .views import card_info, view
@@ -42,13 +43,13 @@ def recap_kinds(options: dict[str, Any]) -> frozenset[str]:
     return RECAP_KINDS if private_moves_open(options) else RECAP_KINDS - PRIVATE_MOVE_KINDS
 
 
-def tellable(event: dict[str, Any], options: dict[str, Any]) -> bool:
+def tellable(event: Mapping[str, Any], options: dict[str, Any]) -> bool:
     """Whether an event may be told to everyone once its round is over (or the game is over)."""
     return event.get("audience") == "public" or private_moves_open(options) or (
         event.get("type") not in PRIVATE_MOVE_KINDS)
 
 
-def roles_given_up(round_events: Sequence[dict[str, Any]]) -> list[frozenset[int]]:
+def roles_given_up(round_events: Sequence[Mapping[str, Any]]) -> list[frozenset[int]]:
     """For each event (of one round or several, in order): the seats whose dwarf card at that moment will later in that
     round go face down to Swap Your Hats. The rulebook has that card discarded without showing it to anyone, so nobody
     but its holder may ever learn it: not when the round ends, and not when the game is over."""
@@ -64,7 +65,7 @@ def roles_given_up(round_events: Sequence[dict[str, Any]]) -> list[frozenset[int
     return secret
 
 
-def open_view(g: Game, *, secret_roles: frozenset[int] = frozenset()) -> dict[str, Any]:
+def open_view(g: Game, *, secret_roles: frozenset[int] = frozenset()) -> View:
     """The public view plus what every seat holds: hands, roles, gold; goals shown as if looked at.
 
     `secret_roles`: seats whose dwarf card now is one they will give up to Swap Your Hats (`roles_given_up`);
@@ -94,16 +95,16 @@ def open_view(g: Game, *, secret_roles: frozenset[int] = frozenset()) -> dict[st
 
 
 def open_event(
-    event: dict[str, Any], options: dict[str, Any], secret_roles: frozenset[int] = frozenset()
-) -> dict[str, Any] | None:
+    event: Event, options: dict[str, Any], secret_roles: frozenset[int] = frozenset()
+) -> Event | None:
     """An event as everyone may read it once the game is over (the archive): None when it is not `tellable`;
     a dwarf card named for a seat in `secret_roles` (see `roles_given_up`) is left out (`role` None)."""
     if not tellable(event, options):
         return None
     kind = event.get("type", "")
     if ROLE_EVENTS.get(kind) and event.get(ROLE_EVENTS[kind]) in secret_roles:
-        return {**event, "role": None}
-    return dict(event)
+        return cast(Event, {**event, "role": None})  # the one event whose role is None
+    return event.copy()
 
 
 # Moves whose cards go face down: what they were is a private move (`PRIVATE_MOVE_KINDS`' "discarded").

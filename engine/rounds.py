@@ -6,11 +6,11 @@ and appends the events it causes.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from .board import reach_from_start
 from .events import private, public
 from .rng import Rng
+from .shapes import Event
 from .state import GOLD_PICK, OVER, PLAY, Game
 from .variants import Variant, variant_of
 
@@ -20,7 +20,7 @@ LAST_PATH, LAST_CARD = "last_path", "last_card"
 # Why a round ended (`reason` of `round_ended` and of the round's result).
 GOLD_REACHED, HANDS_EMPTY, NO_PLAYABLE_CARDS = "gold_reached", "hands_empty", "no_playable_cards"
 
-Events = list[dict[str, Any]]
+Events = list[Event]
 
 
 def deal_round(

@@ -1,11 +1,11 @@
 """Which moves a seat may make, and what a move does to the game.
 
 `legal_moves` and `apply_move` share the same checks, so a move is listed exactly when it is accepted.
-Moves are plain dicts; every kind is listed in docs/engine.md, "Moves".
+Moves are plain dicts (`Move`, engine/shapes.py); every kind is listed in docs/engine.md, "Moves".
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from itertools import combinations
 from typing import Any
 
@@ -37,11 +37,13 @@ from .rounds import (
     pick_gold,
 )
 from .setup import option
+from .shapes import Event, Move
 from .state import GOLD_PICK, OVER, STEAL, Game
 from .treasure import end_round_with_teams, steal, steal_targets
 from .variants import Variant, variant_of
 
-Move = dict[str, Any]
+Given = Mapping[str, object]  # a move as it came, before apply_move has checked it
+
 
 PLAY_FIELDS = {
     "path": ("card", "x", "y", "rotated"),
@@ -100,7 +102,8 @@ def legal_moves(g: Game, seat: int) -> list[Move]:
     if g.phase == GOLD_PICK:
         return [{"type": "pick_gold", "value": value} for value in sorted(set(g.offer), reverse=True)]
     if g.phase == STEAL:
-        return [{"type": "steal", "target": t} for t in steal_targets(g, seat)] + [{"type": "steal", "target": None}]
+        thefts: list[Move] = [{"type": "steal", "target": t} for t in steal_targets(g, seat)]
+        return thefts + [{"type": "steal", "target": None}]
     v = variant_of(g)
     hand = g.hands[seat]
     moves = list(_card_plays(g, v, seat))
@@ -195,7 +198,9 @@ def _ladder_sites(g: Game, v: Variant) -> list[tuple[tuple[int, int], int, int, 
 # ---------------------------------------------------------------- applying a move
 
 
-def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict[str, Any]]]:
+def apply_move(game: Game, seat: int, move: Mapping[str, object]) -> tuple[Game, list[Event]]:
+    """The game after `seat` makes `move`, and what happened. `move` may come from anywhere (a posted form): it is
+    checked here, and refused with an IllegalMove unless it is one of `legal_moves`."""
     if not _is_seat(game, seat):
         raise IllegalMove("no_such_seat", seat=seat)
     if game.phase == OVER:
@@ -207,7 +212,7 @@ def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict[str, 
     kind = move.get("type")
     reach_of(game)
     g = game.clone()
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     turns = ("play", "clear", "pass") if variant_of(g).clear_cost else ("play", "pass")
     if game.phase == GOLD_PICK:
         if kind != "pick_gold":
@@ -237,7 +242,7 @@ def apply_move(game: Game, seat: int, move: Move) -> tuple[Game, list[dict[str, 
     return g, events
 
 
-def _play(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
+def _play(g: Game, seat: int, move: Given, events: list[Event]) -> None:
     v = variant_of(g)
     card_id = _int(move, "card")
     if card_id not in g.hands[seat]:
@@ -267,16 +272,16 @@ def _play(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
         events.append(public("tool_broken", seat=seat, target=target, card=card_id, tool=tool))
     elif kind == "repair":
         target = _target(g, move)
-        tool = move["tool"]
-        if tool not in card.tools:
-            raise IllegalMove("tool_not_repaired", tools=list(card.tools), tool=tool)
-        broken = [c for c in g.front[target] if v.cards[c].effect == "break" and v.cards[c].tools[0] == tool]
+        repaired = move["tool"]
+        if repaired not in card.tools:
+            raise IllegalMove("tool_not_repaired", tools=list(card.tools), tool=repaired)
+        broken = [c for c in g.front[target] if v.cards[c].effect == "break" and v.cards[c].tools[0] == repaired]
         if not broken:
-            raise IllegalMove("no_broken_tool", seat=target, player=g.players[target], tool=tool)
+            raise IllegalMove("no_broken_tool", seat=target, player=g.players[target], tool=repaired)
         g.hands[seat].remove(card_id)
         g.front[target].remove(broken[0])
         g.discard += [broken[0], card_id]
-        events.append(public("tool_repaired", seat=seat, target=target, card=card_id, tool=tool))
+        events.append(public("tool_repaired", seat=seat, target=target, card=card_id, tool=repaired))
     elif kind == "rockfall":
         cell = (_int(move, "x"), _int(move, "y"))
         placed = g.board.get(cell)
@@ -308,7 +313,7 @@ def _play(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
     _finish_turn(g, seat, events)
 
 
-def _build(g: Game, v: Variant, seat: int, card_id: int, move: Move, events: list[dict[str, Any]]) -> bool:
+def _build(g: Game, v: Variant, seat: int, card_id: int, move: Given, events: list[Event]) -> bool:
     """Place a path card; returns whether the gold was reached."""
     cell = (_int(move, "x"), _int(move, "y"))
     rotated = move["rotated"]
@@ -357,7 +362,7 @@ def _build(g: Game, v: Variant, seat: int, card_id: int, move: Move, events: lis
                                  gold=gold, rotated=goal_rotated))
 
 
-def _pass(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
+def _pass(g: Game, seat: int, move: Given, events: list[Event]) -> None:
     v = variant_of(g)
     _exact_fields(move, ("cards",))
     cards = _listed_cards(move)
@@ -369,7 +374,7 @@ def _pass(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
     _finish_turn(g, seat, events, draws=len(cards))
 
 
-def _clear(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
+def _clear(g: Game, seat: int, move: Given, events: list[Event]) -> None:
     """Discard cards from the hand to take one card away from in front of yourself; draw only one."""
     v = variant_of(g)
     _exact_fields(move, ("cards", "remove"))
@@ -386,7 +391,7 @@ def _clear(g: Game, seat: int, move: Move, events: list[dict[str, Any]]) -> None
     _finish_turn(g, seat, events, draws=1)
 
 
-def _listed_cards(move: Move) -> list[Any]:
+def _listed_cards(move: Given) -> list[Any]:
     cards = move["cards"]
     if type(cards) is not list or not cards:
         raise IllegalMove("no_cards_listed")
@@ -407,14 +412,14 @@ def _discard_from_hand(g: Game, seat: int, cards: list[Any]) -> None:
     g.discard += cards
 
 
-def _discarded(g: Game, seat: int, cards: list[int]) -> dict[str, Any]:
+def _discarded(g: Game, seat: int, cards: list[int]) -> Event:
     """Which cards went face down: for the seat alone."""
     names = variant_of(g).cards
     return private(seat, "discarded", seat=seat, cards=list(cards), names=[names[c].name for c in cards])
 
 
 def _finish_turn(
-    g: Game, seat: int, events: list[dict[str, Any]], *, draws: int = 1, gold_reached: bool = False
+    g: Game, seat: int, events: list[Event], *, draws: int = 1, gold_reached: bool = False
 ) -> None:
     g.last_actor = seat
     if gold_reached:
@@ -438,7 +443,7 @@ def _anyone_can_play(g: Game, first: int) -> bool:
     return any(can_play(g, (first + k) % g.seats) for k in range(g.seats))
 
 
-def _end_round(g: Game, events: list[dict[str, Any]], gold_reached_by: int | None, reason: str) -> None:
+def _end_round(g: Game, events: list[Event], gold_reached_by: int | None, reason: str) -> None:
     if variant_of(g).pays_gold_pieces:
         end_round_with_teams(g, events, gold_reached_by, reason)
     else:
@@ -452,21 +457,21 @@ def _is_seat(g: Game, seat: Any) -> bool:
     return type(seat) is int and 0 <= seat < g.seats
 
 
-def _int(move: Move, key: str) -> int:
+def _int(move: Given, key: str) -> int:
     value = move.get(key)
     if type(value) is not int:
         raise IllegalMove("not_whole_number", field=key)
     return value
 
 
-def _target(g: Game, move: Move) -> int:
+def _target(g: Game, move: Given) -> int:
     target = _int(move, "target")
     if not 0 <= target < g.seats:
         raise IllegalMove("no_seat_to_target", seat=target)
     return target
 
 
-def _exact_fields(move: Move, fields: tuple[str, ...]) -> None:
+def _exact_fields(move: Given, fields: tuple[str, ...]) -> None:
     expected = {"type", *fields}
     missing = [f for f in fields if f not in move]
     if missing:

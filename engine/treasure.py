@@ -18,6 +18,7 @@ from .events import public
 from .piles import card_in_front, discard_from_front, is_trapped
 from .rounds import final_table, next_round
 from .setup import option
+from .shapes import Event, Payout
 from .state import PLAY, STEAL, Game
 from .variants import BLUE, BOSS, GEOLOGIST, GREEN, PROFITEER, SABOTEUR, TEAM_OF_ROLE, Variant, variant_of
 
@@ -30,7 +31,7 @@ LESS_FOR_ROLE = {BOSS: 1, PROFITEER: 2}
 REASON_FOR_ROLE = {BLUE: "blue", GREEN: "green"}
 CRYSTALS = "crystals"
 
-Events = list[dict[str, Any]]
+Events = list[Event]
 
 
 def team_claims(v: Variant, board: Any) -> dict[str, bool]:
@@ -122,7 +123,7 @@ def told_leftovers(g: Game) -> list[str]:
 
 def _payout(
     seat: int, role: str, amount: int, base: int, trapped: bool, reason: str | None = None
-) -> dict[str, Any]:
+) -> Payout:
     """One line of the payout: `base` is the share (or the crystals) before the role's discount."""
     if trapped:
         return {"seat": seat, "amount": 0, "base": base, "reason": "trapped"}

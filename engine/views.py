@@ -16,20 +16,21 @@ from .geometry import letters, turned
 from .piles import card_in_front
 from .rounds import gold_totals
 from .rules import broken_tools, to_act
+from .shapes import CardInfo, FinalBoard, Goal, SeatRow, View
 from .state import GOLD_PICK, OVER, STEAL, Game
 from .treasure import steal_targets, stealing_order
 from .variants import Variant, variant_of
 
 # For each card id of a variant: the card as `card_info` gives it, upright and turned. Only ever copied.
-PrintedCards = tuple[tuple[dict[str, Any], dict[str, Any]], ...]
+PrintedCards = tuple[tuple[CardInfo, CardInfo], ...]
 
 
-def card_info(v: Variant, card_id: int, rotated: bool = False) -> dict[str, Any]:
+def card_info(v: Variant, card_id: int, rotated: bool = False) -> CardInfo:
     """A card as a page draws it: name, label, and its segments as they lie; the dict and its lists are the caller's."""
     return _fresh(_printed_cards(v)[card_id][rotated])
 
 
-def _fresh(printed: dict[str, Any]) -> dict[str, Any]:
+def _fresh(printed: CardInfo) -> CardInfo:
     """A copy of a printed card that shares no dict or list with it."""
     info = printed.copy()
     segments = printed.get("segments")
@@ -60,10 +61,10 @@ def _printed_cards(v: Variant) -> PrintedCards:
     return cards
 
 
-def _printed_card(v: Variant, card_id: int, rotated: bool) -> dict[str, Any]:
+def _printed_card(v: Variant, card_id: int, rotated: bool) -> CardInfo:
     """A card as a page draws it, from the variant's card table."""
     card: CardType = v.cards[card_id]
-    info: dict[str, Any] = {"id": card_id, "name": card.name, "label": card.label, "kind": card.kind}
+    info: CardInfo = {"id": card_id, "name": card.name, "label": card.label, "kind": card.kind}
     if card.segments:
         segments = []
         for seg in card.segments:
@@ -85,7 +86,7 @@ def _printed_card(v: Variant, card_id: int, rotated: bool) -> dict[str, Any]:
     return info
 
 
-def view(g: Game, seat: int | None) -> dict[str, Any]:
+def view(g: Game, seat: int | None) -> View:
     if seat is not None and (type(seat) is not int or not 0 <= seat < g.seats):
         raise ValueError(f"no seat {seat!r} in this game")
     v = variant_of(g)
@@ -99,7 +100,7 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
         cell["x"], cell["y"], cell["rotated"] = x, y, rotated
         board.append(cell)
 
-    goals: list[dict[str, Any]] = []
+    goals: list[Goal] = []
     for x, y in v.goal_cells:
         if (x, y) in g.board:
             card_id, _ = g.board[(x, y)]
@@ -109,7 +110,7 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
             gold = v.cards[g.hidden_goals[(x, y)]].gold if seen or over else None
             goals.append({"x": x, "y": y, "revealed": False, "gold": gold, "seen": seen})
 
-    seats = []
+    seats: list[SeatRow] = []
     for s, name in enumerate(g.players):
         seats.append({
             "seat": s,
@@ -121,7 +122,7 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
             "to_act": acting == s,
         })
 
-    out: dict[str, Any] = {
+    out: View = {
         "variant": g.variant,
         "seat": seat,
         "players": list(g.players),
@@ -164,7 +165,7 @@ def view(g: Game, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def final_board(v: Variant, cells: list[list[int]], last_placed: list[int] | None) -> dict[str, Any]:
+def final_board(v: Variant, cells: list[list[int]], last_placed: list[int] | None) -> FinalBoard:
     """A round's table as it ended, drawn like a view's board: the cards face up (the goals turned over among
     them) and the goals left face down, whatever they hid. A round recorded before results kept their table
     has none."""
@@ -176,7 +177,7 @@ def final_board(v: Variant, cells: list[list[int]], last_placed: list[int] | Non
         cell["x"], cell["y"], cell["rotated"] = x, y, rotated
         board.append(cell)
     laid = {(cell["x"], cell["y"]): cell for cell in board}
-    goals = [{"x": x, "y": y, "revealed": True, "gold": laid[(x, y)].get("gold", False)} if (x, y) in laid
+    goals: list[Goal] = [{"x": x, "y": y, "revealed": True, "gold": laid[(x, y)].get("gold", False)} if (x, y) in laid
              else {"x": x, "y": y, "revealed": False, "gold": None, "seen": False} for x, y in v.goal_cells]
     return {"board": board, "goals": goals, "last_placed": last_placed}
 
@@ -186,7 +187,7 @@ def _options(options: dict[str, Any]) -> dict[str, Any]:
     return {name: ("custom" if name == "deck" else value) for name, value in options.items()}
 
 
-def _add_saboteur2(g: Game, seat: int | None, out: dict[str, Any]) -> None:
+def _add_saboteur2(g: Game, seat: int | None, out: View) -> None:
     """Doors, ladders and crystals travel with the board's cards; this adds the expansion's table facts."""
     stealing = g.phase == STEAL
     for entry in out["seats"]:

@@ -6,7 +6,7 @@ thefts, all public once a round has ended) and seat names; none sees anything hi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.i18n import gettext, ngettext
@@ -17,7 +17,7 @@ from pbem.words.table import N_
 SHARED_REASONS = ("blue", "green", "saboteur", "boss", "profiteer", "geologist")
 
 
-def gold_unit(view: dict[str, Any]) -> tuple[str, str]:
+def gold_unit(view: Mapping[str, Any]) -> tuple[str, str]:
     """What a variant pays in, singular and plural: nugget cards (base) or gold pieces (Saboteur 2)."""
     if view.get("variant") == "saboteur2":
         return gettext("gold piece"), gettext("gold pieces")

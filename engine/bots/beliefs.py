@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..shapes import CardInfo
 from ..variants import VARIANTS
 from ..views import card_info
 from .tunnel import Layout, is_dead_end, layout_from_view, segment_masks, survey
@@ -76,12 +77,12 @@ class Replay:
     layout: Layout
     variant: str
 
-    def card(self, card_id: Any, rotated: bool) -> dict[str, Any] | None:
+    def card(self, card_id: Any, rotated: bool) -> CardInfo | None:
         return _printed_card(self.variant, card_id, rotated) if type(card_id) is int else None
 
 
 @lru_cache(maxsize=1024)
-def _printed_card(variant_name: str, card_id: int, rotated: bool) -> dict[str, Any] | None:
+def _printed_card(variant_name: str, card_id: int, rotated: bool) -> CardInfo | None:
     """A card as printed (public: an id names a physical card, never a hidden fact)."""
     variant = VARIANTS.get(variant_name)
     if variant is None or not 0 <= card_id < len(variant.cards):

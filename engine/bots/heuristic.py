@@ -17,15 +17,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..rules import legal_moves
+from ..shapes import Move
 from ..state import Game
 from ..views import view as seat_view
 from .beliefs import SUSPECT, TRUSTED, goal_belief, gold_known, seat_count, suspicion, uniform_belief
 from .tunnel import Outcome, Survey, is_dead_end, layout_from_view, segment_masks, survey
 
-Move = dict[str, Any]
+# A bot reads its view and the events it saw tolerantly (engine/shapes.py's View and Event, or anything like them):
+# a key it does not know, or lacks, never makes it fail.
 View = Mapping[str, Any]
 Event = Mapping[str, Any]
 Cell = tuple[int, int]
@@ -114,6 +116,11 @@ def move_kind(table: Table, move: Move) -> str:
     if effect in ("rockfall", "map") and placed:
         return str(effect)
     return "other"
+
+
+def aimed_at(move: Move) -> int:
+    """The seat a break or a repair is aimed at (`move_kind` found it is a seat)."""
+    return cast(int, move["target"])
 
 
 Plan = Callable[["Table", Sequence[Move]], "Move | None"]
@@ -227,9 +234,9 @@ def clear_blockage(table: Table, moves: Sequence[Move]) -> Move | None:
 def repair_friend(table: Table, moves: Sequence[Move]) -> Move | None:
     """Repair the most trusted player, first one whom this repair lets build again."""
     friends = [m for m in of_kind(table, moves, "repair")
-               if m["target"] != table.me and table.suspected(m["target"]) < TRUSTED]
-    return best(table, ((m, (len(table.broken(m["target"])), table.suspected(m["target"]),
-                              table.turns_until(m["target"]))) for m in friends))
+               if m["target"] != table.me and table.suspected(aimed_at(m)) < TRUSTED]
+    return best(table, ((m, (len(table.broken(aimed_at(m))), table.suspected(aimed_at(m)),
+                              table.turns_until(aimed_at(m)))) for m in friends))
 
 
 def break_tools(table: Table, moves: Sequence[Move], *, of_suspects: bool) -> Move | None:
@@ -237,9 +244,9 @@ def break_tools(table: Table, moves: Sequence[Move], *, of_suspects: bool) -> Mo
     first one who can still build, the most (or least) suspicious, the soonest to play."""
     sign = -1 if of_suspects else 1
     hits = [m for m in of_kind(table, moves, "break")
-            if m["target"] != table.me and (table.suspected(m["target"]) >= SUSPECT) == of_suspects]
-    return best(table, ((m, (bool(table.broken(m["target"])), sign * table.suspected(m["target"]),
-                              table.turns_until(m["target"]))) for m in hits))
+            if m["target"] != table.me and (table.suspected(aimed_at(m)) >= SUSPECT) == of_suspects]
+    return best(table, ((m, (bool(table.broken(aimed_at(m))), sign * table.suspected(aimed_at(m)),
+                              table.turns_until(aimed_at(m)))) for m in hits))
 
 
 def break_suspect(table: Table, moves: Sequence[Move]) -> Move | None:
@@ -340,7 +347,7 @@ class HeuristicBot:
         return self.decide(seat_view(game, seat), legal_moves(game, seat), history)
 
 
-def visible_to(events: Iterable[Any], seat: Any) -> list[dict[str, Any]]:
+def visible_to(events: Iterable[Any], seat: Any) -> list[Event]:
     """The events a seat may see: public ones and those addressed to it (anything else is ignored)."""
     return [e for e in events if isinstance(e, dict) and (
         e.get("audience") == "public" or (isinstance(e.get("audience"), list) and seat in e["audience"]))]

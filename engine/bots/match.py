@@ -7,16 +7,18 @@ addressed to it), exactly what a server would hand it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..rules import apply_move, is_over, legal_moves, to_act
+from ..shapes import Event, Move, View
 from ..state import Game
 from ..views import view
 from .heuristic import HeuristicBot, visible_to
 
-Decider = Callable[[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]], dict[str, Any]]
+Seen = Mapping[str, Any]  # an event a seat was told (heuristic.visible_to)
+Decider = Callable[[View, list[Move], list[Seen]], Move]
 """A bot as the harness calls it: (view, legal moves, events seen) -> one of the moves."""
 
 KINDS = ("heuristic", "random")
@@ -28,11 +30,11 @@ class Decision:
 
     game: Game
     seat: int
-    view: dict[str, Any]
-    moves: list[dict[str, Any]]
-    seen: list[dict[str, Any]]
-    move: dict[str, Any]
-    events: list[dict[str, Any]]
+    view: View
+    moves: list[Move]
+    seen: list[Seen]
+    move: Move
+    events: list[Event]
 
 
 def random_decider(seed: int) -> Decider:
@@ -60,7 +62,7 @@ def bot_game(game: Game, seed: int, diggers: str = "heuristic", saboteurs: str =
     seats = len(game.players)
     bots = {kind: [wrap(kind, decider(kind, seed * 16 + seat)) for seat in range(seats)]
             for kind in (diggers, saboteurs)}
-    seen: list[list[dict[str, Any]]] = [[] for _ in range(seats)]
+    seen: list[list[Seen]] = [[] for _ in range(seats)]
     while not is_over(game):
         seat = to_act(game)
         assert seat is not None

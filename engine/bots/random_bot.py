@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ..rules import legal_moves
+from ..shapes import Move
 from ..state import Game
 
 
-def choose(game: Game, seat: int, rng: random.Random) -> dict[str, Any]:
+def choose(game: Game, seat: int, rng: random.Random) -> Move:
     moves = legal_moves(game, seat)
     if not moves:
         raise ValueError(f"seat {seat} has no decision to make")

@@ -6,22 +6,23 @@ history) passes through `visible_events`, so a private event never reaches the w
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+import engine
 from pbem.words import events as words
 from pbem.words.lines import describe_events
 from pbem.words.server_events import rolled_back_line, timed_out_line
 
 
-def is_visible(event: dict[str, Any], seat: int | None) -> bool:
+def is_visible(event: Mapping[str, Any], seat: int | None) -> bool:
     audience = event.get("audience")
     if audience == "public":
         return True
     return seat is not None and isinstance(audience, list) and seat in audience
 
 
-def visible_events(events: Iterable[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+def visible_events(events: Iterable[engine.Event], seat: int | None) -> list[engine.Event]:
     """The events `seat` may see; `None` means an onlooker, who sees only public events."""
     return [event for event in events if is_visible(event, seat)]
 
@@ -30,7 +31,7 @@ def visible_events(events: Iterable[dict[str, Any]], seat: int | None) -> list[d
 SERVER_EVENTS = ("timed_out", "rolled_back")
 
 
-def describe_event(event: dict[str, Any], names: list[str], you: int | None = None) -> str:
+def describe_event(event: engine.Event, names: list[str], you: int | None = None) -> str:
     """One line for a server event; `you`: the reader's seat, told as "you"."""
     if event.get("type") == "timed_out":
         return timed_out_line(event, names, you)
@@ -39,18 +40,18 @@ def describe_event(event: dict[str, Any], names: list[str], you: int | None = No
     return words.describe_event(event, names, you)
 
 
-def describe_openly(event: dict[str, Any], names: list[str]) -> str:
+def describe_openly(event: engine.Event, names: list[str]) -> str:
     """Like `pbem.words.events.describe_openly` (every event in the third person), for the server's events too."""
     if event.get("type") in SERVER_EVENTS:
         return describe_event(event, names)
     return words.describe_openly(event, names)
 
 
-def describe(events: Iterable[dict[str, Any]], names: list[str], you: int | None = None) -> list[str]:
+def describe(events: Iterable[engine.Event], names: list[str], you: int | None = None) -> list[str]:
     """One move's lines for a reader (`you`: their seat, called "you"; None: everyone by name): the engine's
     `describe_events`, with the server's own events (a timeout, a rollback) each on a line of their own."""
     lines: list[str] = []
-    run: list[dict[str, Any]] = []
+    run: list[engine.Event] = []
     for event in events:
         if event.get("type") in SERVER_EVENTS:
             lines += describe_events(run, names, you) + [describe_event(event, names, you)]

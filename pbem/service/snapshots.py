@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-from typing import Any
 
 from sqlalchemy import bindparam, select, tuple_
 from sqlalchemy.orm import Session
@@ -71,7 +70,7 @@ def latest_states(session: Session, games: Sequence[Game]) -> dict[int, engine.G
     return states
 
 
-def seat_view(state: engine.Game, seat: int | None, names: Sequence[str]) -> dict[str, Any]:
+def seat_view(state: engine.Game, seat: int | None, names: Sequence[str]) -> engine.View:
     """`engine.view(state, seat)`, telling each seat by the name it has now.
 
     A seat that changes hands (the host replaces a player) keeps its place in the engine state, which still holds

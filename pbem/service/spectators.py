@@ -207,7 +207,7 @@ class Spectators:
         state = self._games.current_state(game_id, None)
         names = state.players
         rounds_over = []
-        for result in (state.view or {}).get("results", []):
+        for result in state.view["results"] if state.view else []:
             told = outcome(result, names)
             rounds_over.append(
                 RoundOver(

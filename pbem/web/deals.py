@@ -44,7 +44,7 @@ def trust_panel(access: SeatAccess, state: GameState) -> TrustPanel:
 
     def make() -> TrustPanel:
         seals = runtime().chronicle.seals(access.link.game_id)
-        ended = [result["round"] for result in (state.view or {}).get("results", [])]
+        ended = [result["round"] for result in (state.view["results"] if state.view else [])]
         return TrustPanel(
             current=seals.current,
             rounds=[(number, access.url("deals.round_page", round_number=number)) for number in ended],

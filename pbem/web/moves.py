@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from werkzeug.datastructures import MultiDict
 
+import engine
 from pbem.errors import ValidationError
 from pbem.web.params import required_int
 from pbem.words.places import GOAL_PLACES
@@ -22,13 +23,21 @@ MAX_MOVE_LENGTH = 1000
 UNREADABLE_CHOICE = "That choice could not be read. Pick one of your moves and try again."
 
 
+class ChoiceJson(TypedDict):
+    """A choice as state.json gives it to the page's script."""
+
+    move: engine.Move
+    label: str
+    value: str
+
+
 @dataclass(frozen=True)
 class Choice:
-    move: dict[str, Any]
+    move: engine.Move
     label: str
     value: str  # what the form posts
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> ChoiceJson:
         return {"move": self.move, "label": self.label, "value": self.value}
 
 
@@ -42,11 +51,11 @@ class MoveGroup:
     """
 
     title: str
-    card: dict[str, Any] | None
+    card: engine.CardInfo | None
     choices: list[Choice] = field(default_factory=list)
     kind: str = "card"
-    cards: list[dict[str, Any]] = field(default_factory=list)  # "pass"/"clear": hand cards to tick
-    removable: list[dict[str, Any]] = field(default_factory=list)  # "clear": cards in front of you
+    cards: list[engine.CardInfo] = field(default_factory=list)  # "pass"/"clear": hand cards to tick
+    removable: list[engine.CardInfo] = field(default_factory=list)  # "clear": cards in front of you
     most: int = 1  # "pass": the most cards one pass discards
 
 
@@ -151,11 +160,11 @@ def join_words(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def choices(legal_moves: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> list[Choice]:
-    return [Choice(dict(move), describe_move(move, view), encode_move(move)) for move in legal_moves]
+def choices(legal_moves: Sequence[engine.Move], view: Mapping[str, Any]) -> list[Choice]:
+    return [Choice(move.copy(), describe_move(move, view), encode_move(move)) for move in legal_moves]
 
 
-def group_moves(legal_moves: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> list[MoveGroup]:
+def group_moves(legal_moves: Sequence[engine.Move], view: Mapping[str, Any]) -> list[MoveGroup]:
     """Moves under the card that makes them, in hand order; gold picks and a thief's choices in a group of
     their own; passes of several cards and two-card discards as two small forms after the cards."""
     you = view.get("you") or {}
@@ -180,7 +189,8 @@ def group_moves(legal_moves: Sequence[Mapping[str, Any]], view: Mapping[str, Any
         elif kind == "pass" and most > 1:
             passing.choices.append(choice)
         else:
-            card = move.get("card", (move.get("cards") or [None])[0])
+            cards = move.get("cards")
+            card = move.get("card", cards[0] if cards else None)
             if card in groups:
                 groups[card].choices.append(choice)
     for composed in (passing, clearing):
@@ -192,7 +202,7 @@ def group_moves(legal_moves: Sequence[Mapping[str, Any]], view: Mapping[str, Any
     return [group for group in [gold, steal, *groups.values(), passing, clearing] if group.choices]
 
 
-def compose_move(form: MultiDict[str, str]) -> dict[str, Any] | None:
+def compose_move(form: MultiDict[str, str]) -> engine.Move | None:
     """A pass or a two-card discard ticked in the page's small forms (without JavaScript), as a move.
 
     None when the form names no such move. Only the shape is built here; whether it is legal is the engine's

@@ -22,6 +22,7 @@ from typing import Any
 from flask import render_template
 from markupsafe import Markup
 
+import engine
 from pbem.drawing import STYLESHEET as DRAWING_STYLESHEET
 from pbem.drawing.board_svg import board_svg
 from pbem.drawing.card_art import card_svg
@@ -48,7 +49,7 @@ class HandShown:
     name: str
     role: str | None  # shown once the game is over
     is_viewer: bool
-    cards: list[tuple[dict[str, Any], Markup]]
+    cards: list[tuple[engine.CardInfo, Markup]]
 
 
 @dataclass(frozen=True)
@@ -206,7 +207,7 @@ def _hands(step: ReplayStep) -> list[HandShown]:
     ]
 
 
-def _goals(view: dict[str, Any]) -> list[str]:
+def _goals(view: engine.View) -> list[str]:
     names = goal_names(view)
     return [
         f"The {names.get((goal['x'], goal['y']), 'goal')} goal: {'gold' if goal['gold'] else 'stone'}"

@@ -17,6 +17,7 @@ from zoneinfo import available_timezones
 
 from markupsafe import Markup, escape
 
+import engine
 from pbem.drawing.board_svg import board_svg
 from pbem.drawing.card_art import card_svg
 from pbem.memo import Memo
@@ -37,7 +38,7 @@ from pbem.words.roles import role_goal, role_title
 class FrontCard:
     """A card lying in front of a seat: a broken tool, or Saboteur 2's Theft and Trapped!."""
 
-    info: dict[str, Any]
+    info: engine.CardInfo
 
     @property
     def art(self) -> Markup:
@@ -64,7 +65,7 @@ class SeatRow:
 
 @dataclass(frozen=True)
 class HandCard:
-    info: dict[str, Any]
+    info: engine.CardInfo
     movable: bool  # has a move other than discarding it
     unplayable: Unplayable | None = None  # on the seat's turn, why a card with no other move can only be discarded
 
@@ -95,7 +96,7 @@ class RoundResult:
     share: str = ""
     payouts: list[str] = field(default_factory=list)
     thefts: list[str] = field(default_factory=list)
-    final_view: dict[str, Any] | None = None  # the table as the round ended (`final_board` of its result)
+    final_view: engine.FinalBoard | None = None  # the table as the round ended (`final_board` of its result)
 
     @cached_property
     def board(self) -> Markup | None:
@@ -111,8 +112,8 @@ class TurnPage:
     state: GameState
     seat: int
     name: str
-    view: dict[str, Any]
-    you: dict[str, Any]
+    view: Mapping[str, Any]  # the seat's engine.View
+    you: Mapping[str, Any]  # its "you"
     role: str
     role_hint: str
     your_turn: bool
@@ -165,8 +166,8 @@ def build_turn_page(
 
     With a `memo`, what depends on this snapshot and seat alone (the board's drawing and listing, the moves
     grouped and labelled) is made once per process (pbem/memo.py)."""
-    view = state.view or {}
-    you = view.get("you") or {}
+    view: Mapping[str, Any] = state.view or {}
+    you: Mapping[str, Any] = view.get("you") or {}
     seat = profile.seat
     names = state.players
     role, hint = role_words(you.get("role", ""), view.get("variant", "base"), view.get("options", {}))
@@ -242,10 +243,10 @@ def build_turn_page(
 
 
 def _hand(
-    cards: Sequence[dict[str, Any]], legal_cards: set[Any], view: Mapping[str, Any], *, playing: bool
+    cards: Sequence[engine.CardInfo], legal_cards: set[Any], view: Mapping[str, Any], *, playing: bool
 ) -> list[HandCard]:
     """The seat's cards; on its turn to play, each card with nothing but a discard says why."""
-    def card(info: dict[str, Any]) -> HandCard:
+    def card(info: engine.CardInfo) -> HandCard:
         movable = info["id"] in legal_cards
         return HandCard(info, movable, unplayable_reason(info, view) if playing and not movable else None)
 
@@ -262,7 +263,7 @@ class SnapshotParts:
 
 
 def _snapshot_parts(state: GameState, seat: int, your_turn: bool, memo: Memo | None) -> SnapshotParts:
-    view = state.view or {}
+    view: Mapping[str, Any] = state.view or {}
 
     def draw() -> SnapshotParts:
         groups = group_moves(state.legal_moves, view) if your_turn else []
@@ -281,7 +282,7 @@ def _results(state: GameState, seat: int, memo: Memo | None) -> list[RoundResult
     names = state.players
 
     def make() -> list[RoundResult]:
-        return [_round_result(result, names) for result in (state.view or {}).get("results", [])]
+        return [_round_result(result, names) for result in state.view["results"]] if state.view else []
 
     if memo is None:
         return make()
@@ -383,11 +384,11 @@ def _tunnel_words(card: Mapping[str, Any]) -> str:
 
 
 def _headline(state: GameState, seat: int, picking: bool, stealing: bool, computers: frozenset[int]) -> str:
-    final = (state.view or {}).get("final")
-    if state.status == GameStatus.FINISHED and final:
+    final = state.view.get("final") if state.view else None
+    if state.status == GameStatus.FINISHED and final and state.view:
         winners = [state.players[s] for s in final["winners"]]
         best = final["scores"][final["winners"][0]]
-        one, many = gold_unit(state.view or {})
+        one, many = gold_unit(state.view)
         return f"The game is over: {join_words(winners)} won with {best} {one if best == 1 else many}."
     if state.status != GameStatus.ACTIVE:
         return "The game is over."

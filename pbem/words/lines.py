@@ -3,9 +3,10 @@ of the event that caused them ("You built a Crossing at (3, 0) and drew Map.")."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from engine import Event
 from pbem.i18n import gettext, ngettext
 from pbem.words.cards import card_label, card_list, tool_name
 from pbem.words.events import Reader, describe_event, on_player, you_or
@@ -18,6 +19,8 @@ ACTIONS_THAT_DRAW = frozenset({"path_placed", "tool_broken", "tool_repaired", "r
                                "theft_played", "theft_removed", "trapped", "freed", "hands_swapped", "inspected",
                                "hats_swapped", "cleared"})
 Drawn = Callable[[str], str]  # a line told again with what was drawn ("a card", "Map and Theft")
+# An event as the line before told it: the event, with how its line was built (what it drew, what it merged)
+Told = Mapping[str, Any]
 
 
 def _head(line: str) -> str:
@@ -40,12 +43,12 @@ def _drawn(head: str, comma: bool, what: str) -> str:
     return gettext("%(line)s and drew %(what)s.", line=head, what=what)
 
 
-def describe_events(events: Sequence[dict[str, Any]], names: Sequence[str], you: int | None = None) -> list[str]:
+def describe_events(events: Sequence[Event], names: Sequence[str], you: int | None = None) -> list[str]:
     """The lines of one move's events for one reader, one line per thing that happened, the cards drawn, the map's
     answer and the gold received told inside the line of the move that caused them. `events` are those the reader
     may see, in order."""
     lines: list[str] = []
-    last: dict[str, Any] | None = None  # the event the previous line tells, and how its line was built
+    last: Told | None = None  # the event the previous line tells, and how its line was built
     for event in events:
         merged = _merge(last, event, lines[-1] if lines else "", names, you)
         if merged is not None:
@@ -58,7 +61,7 @@ def describe_events(events: Sequence[dict[str, Any]], names: Sequence[str], you:
     return lines
 
 
-def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str, names: Sequence[str],
+def _merge(last: Told | None, event: Event, line: str, names: Sequence[str],
            you: int | None) -> tuple[str, dict[str, Any]] | None:
     """The previous line with `event` told inside it, and what the next follow-up needs to know of it; None when
     `event` takes a line of its own."""
@@ -104,7 +107,7 @@ def _merge(last: dict[str, Any] | None, event: dict[str, Any], line: str, names:
     return None
 
 
-def _drawn_after(action: dict[str, Any], line: str, names: Sequence[str], you: int | None) -> Drawn:
+def _drawn_after(action: Told, line: str, names: Sequence[str], you: int | None) -> Drawn:
     """How the action's line reads with its draw told inside it: one message for a build, a pass and an action told
     in two steps ("played a Rockfall and removed the Curve" becomes "played a Rockfall, removed the Curve and drew a
     card", never two "and"s); another line with its draw joined after it (", and drew" after a follow-up)."""
@@ -123,7 +126,7 @@ def _drawn_after(action: dict[str, Any], line: str, names: Sequence[str], you: i
     return lambda what: _drawn(head, comma, what)
 
 
-def _built_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+def _built_drawn(e: Told, r: Reader, what: str) -> str:
     fields = {"card": card_label(e["name"]), "x": e["x"], "y": e["y"], "what": what}
     if e.get("rotated"):
         return you_or(r, "seat", N_("You built a %(card)s at (%(x)s, %(y)s), turned around and drew %(what)s."),
@@ -132,7 +135,7 @@ def _built_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
                   N_("%(name)s built a %(card)s at (%(x)s, %(y)s) and drew %(what)s."), **fields)
 
 
-def _tool_broken_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+def _tool_broken_drawn(e: Told, r: Reader, what: str) -> str:
     tool = tool_name(e["tool"])
     if r.is_you():
         if r.is_you("target"):
@@ -145,7 +148,7 @@ def _tool_broken_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
                    tool=tool, what=what)
 
 
-def _tool_repaired_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+def _tool_repaired_drawn(e: Told, r: Reader, what: str) -> str:
     return on_player(r, N_("You repaired your own %(tool)s and drew %(what)s."),
                      N_("%(name)s repaired their own %(tool)s and drew %(what)s."),
                      N_("You repaired %(target)s's %(tool)s and drew %(what)s."),
@@ -154,18 +157,18 @@ def _tool_repaired_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
                      what=what)
 
 
-def _map_used_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+def _map_used_drawn(e: Told, r: Reader, what: str) -> str:
     return you_or(r, "seat", N_("You looked at the %(place)s goal with a Map and drew %(what)s."),
                   N_("%(name)s looked at the %(place)s goal with a Map and drew %(what)s."), place=goal_place(e),
                   what=what)
 
 
-def _theft_played_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+def _theft_played_drawn(e: Told, r: Reader, what: str) -> str:
     return you_or(r, "seat", N_("You put a Theft in front of yourself and drew %(what)s."),
                   N_("%(name)s put a Theft in front of themselves and drew %(what)s."), what=what)
 
 
-def _trapped_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+def _trapped_drawn(e: Told, r: Reader, what: str) -> str:
     return on_player(r, N_("You played Trapped! on yourself and drew %(what)s."),
                      N_("%(name)s played Trapped! on themselves and drew %(what)s."),
                      N_("You played Trapped! on %(target)s and drew %(what)s."),
@@ -173,7 +176,7 @@ def _trapped_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
                      N_("%(name)s played Trapped! on %(target)s and drew %(what)s."), what=what)
 
 
-def _hats_swapped_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+def _hats_swapped_drawn(e: Told, r: Reader, what: str) -> str:
     return on_player(r, N_("You played Swap Your Hats on yourself and drew %(what)s."),
                      N_("%(name)s played Swap Your Hats on themselves and drew %(what)s."),
                      N_("You played Swap Your Hats on %(target)s and drew %(what)s."),
@@ -181,7 +184,7 @@ def _hats_swapped_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
                      N_("%(name)s played Swap Your Hats on %(target)s and drew %(what)s."), what=what)
 
 
-def _cleared_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+def _cleared_drawn(e: Told, r: Reader, what: str) -> str:
     if r.is_you():
         return ngettext("You discarded %(num)d card to remove the %(card)s lying in front of you and drew %(what)s.",
                         "You discarded %(num)d cards to remove the %(card)s lying in front of you and drew %(what)s.",
@@ -191,7 +194,7 @@ def _cleared_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
                     "%(what)s.", e["count"], name=r.name(), card=card_label(e["name"]), what=what)
 
 
-def _passed_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+def _passed_drawn(e: Told, r: Reader, what: str) -> str:
     if "cards" in e:  # the reader's own pass, its cards named
         return gettext("You passed, discarding %(cards)s face down, and drew %(what)s.", cards=e["cards"], what=what)
     if r.is_you():
@@ -202,13 +205,13 @@ def _passed_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
                     name=r.name(), what=what)
 
 
-def _rockfall_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+def _rockfall_drawn(e: Told, r: Reader, what: str) -> str:
     return you_or(r, "seat", N_("You played a Rockfall, removed the %(card)s at (%(x)s, %(y)s) and drew %(what)s."),
                   N_("%(name)s played a Rockfall, removed the %(card)s at (%(x)s, %(y)s) and drew %(what)s."),
                   card=card_label(e["name"]), x=e["x"], y=e["y"], what=what)
 
 
-def _hands_off_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+def _hands_off_drawn(e: Told, r: Reader, what: str) -> str:
     return on_player(r, N_("You played Hands Off, removed your Theft and drew %(what)s."),
                      N_("%(name)s played Hands Off, removed %(name)s's Theft and drew %(what)s."),
                      N_("You played Hands Off, removed %(target)s's Theft and drew %(what)s."),
@@ -216,7 +219,7 @@ def _hands_off_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
                      N_("%(name)s played Hands Off, removed %(target)s's Theft and drew %(what)s."), what=what)
 
 
-def _freed_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+def _freed_drawn(e: Told, r: Reader, what: str) -> str:
     return on_player(r, N_("You played Free at last!, set yourself free and drew %(what)s."),
                      N_("%(name)s played Free at last!, set themselves free and drew %(what)s."),
                      N_("You played Free at last!, set %(target)s free and drew %(what)s."),
@@ -224,7 +227,7 @@ def _freed_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
                      N_("%(name)s played Free at last!, set %(target)s free and drew %(what)s."), what=what)
 
 
-def _inspected_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
+def _inspected_drawn(e: Told, r: Reader, what: str) -> str:
     seen = e.get("seen")  # the card the reader saw, told inside the line (`role_seen`)
     if seen is not None and r.is_you() and r.on_self():
         return gettext("You played Inspection, looked at your dwarf card (%(role)s) and drew %(what)s.", role=seen,
@@ -241,13 +244,13 @@ def _inspected_drawn(e: dict[str, Any], r: Reader, what: str) -> str:
 
 
 # Actions told in one step, by their event: with a draw and nothing told inside them, one message with the draw.
-ONE_STEP: dict[str, Callable[[dict[str, Any], Reader, str], str]] = {
+ONE_STEP: dict[str, Callable[[Told, Reader, str], str]] = {
     "path_placed": _built_drawn, "tool_broken": _tool_broken_drawn, "tool_repaired": _tool_repaired_drawn,
     "map_used": _map_used_drawn, "theft_played": _theft_played_drawn, "trapped": _trapped_drawn,
     "hats_swapped": _hats_swapped_drawn, "cleared": _cleared_drawn,
 }
 # Actions told as two steps joined by "and", by their event: with a draw, the steps and the draw are one list.
-TWO_STEPS: dict[str, Callable[[dict[str, Any], Reader, str], str]] = {
+TWO_STEPS: dict[str, Callable[[Told, Reader, str], str]] = {
     "rockfall": _rockfall_drawn, "theft_removed": _hands_off_drawn, "freed": _freed_drawn,
     "inspected": _inspected_drawn,
 }

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+import engine
 from pbem.i18n import gettext
 from pbem.words.table import N_
 
@@ -21,7 +20,7 @@ TIMED_OUT = {
 MOVED_ON = (N_("You ran out of time: the game moved on."), N_("%(name)s ran out of time: the game moved on."))
 
 
-def timed_out_line(event: dict[str, Any], names: list[str], you: int | None) -> str:
+def timed_out_line(event: engine.Event, names: list[str], you: int | None) -> str:
     """A seat's time ran out; `you`: the reader's seat, told as "you"."""
     seat = event.get("seat")
     yours, theirs = TIMED_OUT.get(str(event.get("how", "")), MOVED_ON)
@@ -31,6 +30,6 @@ def timed_out_line(event: dict[str, Any], names: list[str], you: int | None) -> 
     return gettext(theirs, name=name)
 
 
-def rolled_back_line(event: dict[str, Any]) -> str:
+def rolled_back_line(event: engine.Event) -> str:
     return gettext("The host took the game back to how it stood at turn %(seq)s; play goes on from there.",
                    seq=event.get("to_seq"))

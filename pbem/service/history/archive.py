@@ -80,7 +80,7 @@ def game_archive(session: Session, game: Game, *, include_emails: bool = False) 
     }
 
 
-SnapshotRow = tuple[int, datetime, int | None, dict[str, Any] | None, list[dict[str, Any]], dict[str, Any]]
+SnapshotRow = tuple[int, datetime, int | None, dict[str, Any] | None, list[engine.Event], dict[str, Any]]
 
 
 def _shown_snapshots(game: Game, rows: Sequence[SnapshotRow]) -> list[dict[str, Any]]:

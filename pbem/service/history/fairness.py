@@ -57,7 +57,7 @@ class SealedRound:
     opening: Opening | None  # None while the round is being played
 
 
-def dealt_round(seq: int, state: engine.Game, events: list[dict[str, Any]]) -> int | None:
+def dealt_round(seq: int, state: engine.Game, events: list[engine.Event]) -> int | None:
     """The round this snapshot deals, if it deals one."""
     if seq == 0:
         return state.round
@@ -68,7 +68,7 @@ def dealt_round(seq: int, state: engine.Game, events: list[dict[str, Any]]) -> i
 
 
 def seal_dealt_round(
-    session: Session, game: Game, seq: int, state: engine.Game, events: list[dict[str, Any]], now: datetime
+    session: Session, game: Game, seq: int, state: engine.Game, events: list[engine.Event], now: datetime
 ) -> RoundCommitment | None:
     """Called by the game service with every new snapshot; stores the commitment when it deals a round."""
     round_number = dealt_round(seq, state, events)
@@ -117,7 +117,7 @@ def sealed_round(session: Session, game: Game, round_number: int, disclosure: Di
     return _sealed(row, game, _events_after(session, game, opened) if opened else None)
 
 
-Moves = list[tuple[int, list[dict[str, Any]]]]
+Moves = list[tuple[int, list[engine.Event]]]
 
 
 def _events_after(session: Session, game: Game, rows: list[RoundCommitment]) -> Moves:
@@ -134,9 +134,9 @@ def _events_after(session: Session, game: Game, rows: list[RoundCommitment]) -> 
     ]
 
 
-def _round_events(moves: Moves, dealt_seq: int) -> list[dict[str, Any]]:
+def _round_events(moves: Moves, dealt_seq: int) -> list[engine.Event]:
     """The events of the round dealt at `dealt_seq`: after the deal, up to the next round's deal."""
-    told: list[dict[str, Any]] = []
+    told: list[engine.Event] = []
     for seq, events in moves:
         if seq <= dealt_seq:
             continue

@@ -8,8 +8,9 @@ the handover is a line of its own after that snapshot ("Dan takes over Ben's sea
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, TypedDict
+from typing import TypedDict
 
+import engine
 from pbem.models import Game
 from pbem.service.events import describe, visible_events
 
@@ -55,7 +56,7 @@ def handover_lines(game: Game, seq: int) -> list[str]:
     return lines
 
 
-def lines_at(game: Game, seq: int, events: Iterable[dict[str, Any]], seat: int | None) -> list[str]:
+def lines_at(game: Game, seq: int, events: Iterable[engine.Event], seat: int | None) -> list[str]:
     """One snapshot's lines for `seat` (None: public lines), named as at the time, with any handover after it."""
     return describe(visible_events(events, seat), names_at(game, seq), seat) + handover_lines(game, seq)
 

@@ -11,7 +11,7 @@ map result or face-down card is shown (`engine.tellable`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -55,7 +55,7 @@ class ReplayStep:
     last: int
     round: int
     round_starts: dict[int, int]
-    view: dict[str, Any]
+    view: engine.View
     entry: ReplayEntry
     earlier: list[ReplayEntry]  # this round's moves before this step, newest first
 
@@ -64,7 +64,7 @@ class ReplayStep:
         return self.round_starts.get(self.round, 0)
 
     @property
-    def ended_table(self) -> tuple[int, dict[str, Any]] | None:
+    def ended_table(self) -> tuple[int, engine.FinalBoard] | None:
         """When this step's move ended a round and dealt the next: that round's number and its table as it
         ended (its result's `final_board`), so the step shows the winning move before the new deal."""
         ended = self.entry.ended_round
@@ -83,14 +83,14 @@ class Eyes:
     seat: int | None
     open: bool
 
-    def view(self, state: engine.Game, secret: frozenset[int] = frozenset()) -> dict[str, Any]:
+    def view(self, state: engine.Game, secret: frozenset[int] = frozenset()) -> engine.View:
         """`secret`: the seats whose dwarf card now is one they will give up to Swap Your Hats."""
         if self.open:
             return engine.open_view(state, secret_roles=secret)
         return engine.view(state, self.seat)
 
     def lines(
-        self, events: Sequence[dict[str, Any]], names: list[str], options: dict[str, Any],
+        self, events: Sequence[engine.Event], names: list[str], options: dict[str, Any],
         secrets: Sequence[frozenset[int]],
     ) -> list[str]:
         """`secrets`: for each event, the seats whose dwarf card then stays unsaid (`engine.roles_given_up`)."""
@@ -103,7 +103,7 @@ class Eyes:
         return describe(visible_events(events, self.seat), names, self.seat)
 
 
-def _open_line(event: dict[str, Any], names: list[str], secret: frozenset[int]) -> str:
+def _open_line(event: engine.Event, names: list[str], secret: frozenset[int]) -> str:
     if event.get("type") in SERVER_EVENTS:
         return describe_openly(event, names)
     return told_openly(event, names, secret)
@@ -120,9 +120,9 @@ class Unsaid:
     after: dict[int, frozenset[int]]
 
 
-def unsaid(moves: Sequence[tuple[int, list[dict[str, Any]]]]) -> Unsaid:
+def unsaid(moves: Sequence[tuple[int, list[engine.Event]]]) -> Unsaid:
     """Read from the snapshots' events in order (every later move of the round must be among them)."""
-    flat: list[dict[str, Any]] = []
+    flat: list[Mapping[str, Any]] = []  # the events, each snapshot's followed by AFTER_MOVE
     for _, events in moves:
         flat += [*events, AFTER_MOVE]
     secrets = engine.roles_given_up(flat)
@@ -209,7 +209,7 @@ def _step(
 
 
 def _entry(
-    game: Game, eyes: Eyes, seq: int, actor: int | None, when: datetime, events: list[dict[str, Any]],
+    game: Game, eyes: Eyes, seq: int, actor: int | None, when: datetime, events: list[engine.Event],
     options: dict[str, Any], secrets: Sequence[frozenset[int]],
 ) -> ReplayEntry:
     names = names_at(game, seq)

@@ -105,7 +105,7 @@ class GameDetail:
     row: GameRow
     policies: dict[str, Any]
     seats: list[SeatRow]
-    public_view: dict[str, Any] | None
+    public_view: engine.View | None
     history: list[HistoryEntry]
     actions: list[HostAction]
     host_plays: bool
@@ -374,7 +374,7 @@ def _row(
     )
 
 
-def public_view(state: engine.Game) -> dict[str, Any]:
+def public_view(state: engine.Game) -> engine.View:
     """The only view of a running game the host's pages may use."""
     return engine.view(state, None)
 

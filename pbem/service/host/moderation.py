@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -63,7 +64,7 @@ class Revealed:
 
     game_id: str
     title: str
-    view: dict[str, Any]
+    view: engine.View
 
 
 def may_host(game: Game, host: HostSession) -> bool:
@@ -393,7 +394,7 @@ def handover_knowledge(session: Session, game: Game, seat: int) -> dict[str, Any
     if game.current_seq is None:
         return {"started": False, "role": "", "hand": [], "peeks": [], "gold": "", "round": 0}
     view = seat_view(state_at(session, game, game.current_seq), seat, game.names)
-    you = view.get("you") or {}
+    you: Mapping[str, Any] = view.get("you") or {}
     peeks = [
         describe_event({"type": "map_peek", "audience": [seat], **peek}, view["players"])
         for peek in you.get("peeks", [])

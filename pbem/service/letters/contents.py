@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import engine
 from pbem.results_text import (
     gold_unit,
     outcome,
@@ -24,12 +25,12 @@ from pbem.words.counting import and_list
 from pbem.words.roles import WINNING_SIDES, role_name
 
 
-def _you(view: dict[str, Any]) -> int | None:
+def _you(view: engine.View) -> int | None:
     seat = view.get("seat")
     return seat if isinstance(seat, int) else None
 
 
-def round_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+def round_result(result: dict[str, Any], view: engine.View) -> dict[str, Any]:
     """A finished round as the view shows it: roles (public once a round ends), gold card counts, payouts."""
     if "payouts" in result:
         return treasure_result(result, view)
@@ -51,7 +52,7 @@ def round_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]
     }
 
 
-def treasure_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+def treasure_result(result: dict[str, Any], view: engine.View) -> dict[str, Any]:
     """A finished Saboteur 2 round: every dwarf card, each payout with its reason, the thefts."""
     names = view["players"]
     you = _you(view)
@@ -80,7 +81,7 @@ def treasure_result(result: dict[str, Any], view: dict[str, Any]) -> dict[str, A
     }
 
 
-def standings(view: dict[str, Any]) -> list[dict[str, Any]]:
+def standings(view: engine.View) -> list[dict[str, Any]]:
     """Gold cards per seat so far: the count is public, the values are not (until the game ends)."""
     you = _you(view)
     return [
@@ -89,7 +90,7 @@ def standings(view: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def table(view: dict[str, Any]) -> list[dict[str, Any]]:
+def table(view: engine.View) -> list[dict[str, Any]]:
     """Every seat's public situation: cards in hand, broken tools, gold cards, whose turn."""
     you = _you(view)
     return [
@@ -106,10 +107,10 @@ def table(view: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def your_turn(view: dict[str, Any], lines: list[str], deadline: str | None) -> dict[str, Any]:
+def your_turn(view: engine.View, lines: list[str], deadline: str | None) -> dict[str, Any]:
     you = view["you"]
-    steal = view.get("steal") or {}
-    stealing = bool(steal) and steal["seat"] == _you(view)
+    steal = view.get("steal")
+    stealing = steal is not None and steal["seat"] == _you(view)
     return {
         "lines": lines,
         "deadline": deadline,
@@ -117,11 +118,11 @@ def your_turn(view: dict[str, Any], lines: list[str], deadline: str | None) -> d
         "gold_pick": you.get("offer") is not None,
         "offer": you.get("offer") or [],
         "steal": stealing,
-        "steal_targets": [view["players"][t] for t in steal["targets"]] if stealing else [],
+        "steal_targets": [view["players"][t] for t in steal["targets"]] if steal is not None and stealing else [],
     }
 
 
-def board_picture(public_view: dict[str, Any], content_id: str) -> dict[str, Any]:
+def board_picture(public_view: engine.View, content_id: str) -> dict[str, Any]:
     """The turn email's picture of the board (`cid:` of the inline PNG) and its words for who cannot see it."""
     face_down = sum(1 for goal in public_view["goals"] if not goal["revealed"])
     cards = len(public_view["board"])
@@ -132,13 +133,13 @@ def board_picture(public_view: dict[str, Any], content_id: str) -> dict[str, Any
     }
 
 
-def hand(view: dict[str, Any]) -> list[str]:
+def hand(view: engine.View) -> list[str]:
     """The seat's own hand by the cards' printed names (only for a seat that asked to see it in its turn emails)."""
     return [card["label"] for card in view["you"]["hand"]]
 
 
 def round_digest(
-    view: dict[str, Any], round_number: int, values_this_round: list[int], next_line: str
+    view: engine.View, round_number: int, values_this_round: list[int], next_line: str
 ) -> dict[str, Any]:
     """The end of one round for one seat: everything public about it, plus that seat's own gold."""
     result = next(r for r in view["results"] if r["round"] == round_number)
@@ -168,7 +169,7 @@ def round_headline(result: dict[str, Any]) -> str:
     return f"{WINNING_SIDES.get(result['winner'], 'nobody')} won"
 
 
-def game_over(view: dict[str, Any]) -> dict[str, Any]:
+def game_over(view: engine.View) -> dict[str, Any]:
     """Everything, now that the game is over: every round's roles and payouts, every seat's gold, the winners."""
     final = view["final"]
     names = view["players"]
@@ -197,7 +198,7 @@ def game_over(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def daily_digest(
-    view: dict[str, Any], lines: list[str], more: int, waiting_since: str | None, deadline: str | None
+    view: engine.View, lines: list[str], more: int, waiting_since: str | None, deadline: str | None
 ) -> dict[str, Any]:
     """A day of the game for a seat that asked for one email a day instead of one per turn."""
     to_act = view["to_act"]

@@ -89,7 +89,7 @@ AT_DEADLINE = {
 }
 
 
-def decision_words(view: dict[str, Any]) -> tuple[str, str | None]:
+def decision_words(view: engine.View) -> tuple[str, str | None]:
     """What the seat is to decide, read from its view, and the at-deadline key for it (None: by the game's
     policy)."""
     if view["phase"] == engine.GOLD_PICK:
@@ -165,7 +165,7 @@ class GameMail:
             "link": self.link_context(previous, former[0])["link"] if former else None,
         }
 
-    def after_move(self, session: Session, game: Game, state: engine.Game, events: list[dict[str, Any]]) -> None:
+    def after_move(self, session: Session, game: Game, state: engine.Game, events: list[engine.Event]) -> None:
         """Round digests or game-over mail first (they explain the turn email that may follow), then the turn."""
         types = {event.get("type") for event in events}
         if "game_over" in types:
@@ -323,7 +323,7 @@ class GameMail:
             "at_deadline": at_deadline,
         }
 
-    def _round_digests(self, session: Session, game: Game, state: engine.Game, started: dict[str, Any]) -> None:
+    def _round_digests(self, session: Session, game: Game, state: engine.Game, started: engine.Event) -> None:
         finished = started["round"] - 1
         round_events = _payout_events(session, game, finished)
         trust = {
@@ -443,9 +443,9 @@ def _lines_since(
     return [line for seq, events in rows.tuples() for line in lines_at(game, seq, events, seat)]
 
 
-def _payout_events(session: Session, game: Game, round_number: int) -> list[dict[str, Any]]:
+def _payout_events(session: Session, game: Game, round_number: int) -> list[engine.Event]:
     """Every event from the end of round `round_number` (its `round_ended`) up to now, all audiences."""
-    collected: list[list[dict[str, Any]]] = []
+    collected: list[list[engine.Event]] = []
     for events in _newest_first(session, game):
         ended = [
             index
@@ -459,7 +459,7 @@ def _payout_events(session: Session, game: Game, round_number: int) -> list[dict
     return [event for events in reversed(collected) for event in events]
 
 
-def _newest_first(session: Session, game: Game) -> Iterator[list[dict[str, Any]]]:
+def _newest_first(session: Session, game: Game) -> Iterator[list[engine.Event]]:
     before: int | None = None
     while True:
         query = select(Snapshot.seq, Snapshot.events).where(Snapshot.game_id == game.id)

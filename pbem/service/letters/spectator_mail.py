@@ -4,11 +4,10 @@ and the roles, from the public view), with the spectator link and a signed link 
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+import engine
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, SpectatorLink, SpectatorSubscription
 from pbem.results_text import outcome
@@ -18,7 +17,7 @@ from pbem.words.roles import role_name
 
 
 def queue_round_end_emails(
-    session: Session, outbox: Outbox, game: Game, view: dict[str, Any], round_number: int,
+    session: Session, outbox: Outbox, game: Game, view: engine.View, round_number: int,
     signer: SpectatorLinkSigner,
 ) -> int:
     """Email each confirmed spectator of `game` that round `round_number` is over, as every player is told it

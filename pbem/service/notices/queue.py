@@ -70,7 +70,7 @@ def _to_owner(
 
 
 def queue_after_move(
-    session: Session, game: Game, state: engine.Game, events: list[dict[str, Any]], *, base_url: str,
+    session: Session, game: Game, state: engine.Game, events: list[engine.Event], *, base_url: str,
     now: datetime, deadline: Callable[[], datetime | None], headline: Callable[[dict[str, Any]], str],
     first_deal: bool = False,
 ) -> None:

@@ -95,7 +95,7 @@ def claim(db: Database, clock: Clock, turn: DueBotTurn) -> bool:
         return claimed == 1
 
 
-def bot_move(state: engine.Game, seat: int, seed: int, events: Iterable[dict] = ()) -> dict:
+def bot_move(state: engine.Game, seat: int, seed: int, events: Iterable[engine.Event] = ()) -> engine.Move:
     """The move a computer player makes for `seat`: the one place that decides how bots choose, used for
     computer seats and for absent players whose game times them out to a bot.
 
@@ -107,7 +107,7 @@ def bot_move(state: engine.Game, seat: int, seed: int, events: Iterable[dict] = 
     return bot.decide(engine.view(state, seat), engine.legal_moves(state, seat), visible_events(events, seat))
 
 
-def seat_events(session: Session, game_pk: int, seat: int, upto_seq: int) -> list[dict]:
+def seat_events(session: Session, game_pk: int, seat: int, upto_seq: int) -> list[engine.Event]:
     """The events of game `game_pk` (its primary key) up to snapshot `upto_seq` that `seat` may see, oldest
     first: what `bot_move` judges the other seats by. Takes the caller's session, so a caller holding the
     game row locked (a timeout) reads them in its own transaction."""

@@ -3,8 +3,7 @@ submission answers with its first result."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -40,7 +39,7 @@ class Moving(GameCore):
         self,
         game_id: str,
         seat: int,
-        move: dict[str, Any],
+        move: Mapping[str, object],
         expected_seq: int,
         submission_id: str,
         *,
@@ -87,7 +86,7 @@ class Moving(GameCore):
         session: Session,
         game_id: str,
         seat: int,
-        move: dict[str, Any],
+        move: Mapping[str, object],
         expected_seq: int,
         submission_id: str,
         link_version: int | None,
@@ -137,8 +136,8 @@ class Moving(GameCore):
         )
 
     def apply_timeout(
-        self, session: Session, game: Game, choose: Callable[[engine.Game], tuple[dict[str, Any], str]]
-    ) -> list[dict[str, Any]]:
+        self, session: Session, game: Game, choose: Callable[[engine.Game], tuple[engine.Move, str]]
+    ) -> list[engine.Event]:
         """The pending decision times out: `choose(state)` decides the move (and says how, for the log).
 
         The caller (the sweep, or the host skipping a turn) holds the game row locked and has claimed the

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import select
 
@@ -106,7 +105,7 @@ class Reading(GameCore):
 
 def _seat_view(
     state: engine.Game, seat: int | None, to_act: int | None, names: Sequence[str]
-) -> tuple[dict[str, Any], list[dict[str, Any]], list[int] | None]:
+) -> tuple[engine.View, list[engine.Move], list[int] | None]:
     """What `seat` sees of `state`, the moves it may make, and the scores once the game is over."""
     legal_moves = engine.legal_moves(state, seat) if seat is not None and seat == to_act else []
     return seat_view(state, seat, names), legal_moves, engine.scores(state) if engine.is_over(state) else None

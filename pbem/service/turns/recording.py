@@ -4,6 +4,7 @@ and the audit log of host actions."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -54,8 +55,8 @@ class GameCore:
         game: Game,
         state: engine.Game,
         *,
-        move: dict[str, Any] | None,
-        events: list[dict[str, Any]],
+        move: Mapping[str, object] | None,
+        events: list[engine.Event],
         actor: int | None,
         submission_id: str | None,
         source: str,

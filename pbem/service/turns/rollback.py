@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+import engine
 from pbem.errors import (
     RollbackAcrossRound,
     ValidationError,
@@ -38,7 +37,7 @@ class RollingBack(GameCore):
         if (state.round, len(state.results)) != (current.round, len(current.results)):
             raise RollbackAcrossRound()  # a history that went back across a round before this rule existed
         from_seq = game.current_seq
-        events: list[dict[str, Any]] = [{"type": "rolled_back", "audience": "public", "to_seq": to_seq}]
+        events: list[engine.Event] = [{"type": "rolled_back", "audience": "public", "to_seq": to_seq}]
         seq = self._append_snapshot(
             session, game, state, move=None, events=events, actor=None, submission_id=None, source=SERVER
         )

@@ -21,7 +21,6 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -48,8 +47,8 @@ REFUSED = "refused"  # what `time_out` returns when the timeout move was refused
 
 
 def timeout_move(
-    state: engine.Game, seat: int, marked_card: int | None, how: str, seed: int, events: Sequence[dict[str, Any]] = ()
-) -> dict[str, Any]:
+    state: engine.Game, seat: int, marked_card: int | None, how: str, seed: int, events: Sequence[engine.Event] = ()
+) -> engine.Move:
     """The move made for a seat that ran out of time (`how`: "auto-pass" or "bot"; `events`: what the seat has
     seen, for the bot to judge the others by)."""
     moves = engine.legal_moves(state, seat)
@@ -65,11 +64,11 @@ def timeout_move(
     if not hand or not passes:
         return bot_move(state, seat, seed)  # cannot happen in Saboteur (a seat with no cards is passed over)
     card = marked_card if marked_card in hand else random.Random(seed).choice(hand)
-    move = {"type": "pass", "cards": [card]}
+    move: engine.Move = {"type": "pass", "cards": [card]}
     return move if move in passes else random.Random(seed).choice(passes)
 
 
-def how_timed_out(view: dict[str, Any], how: str) -> str:
+def how_timed_out(view: engine.View, how: str) -> str:
     """The word stored in the `timed_out` event: what the game did instead of the player ("gold" for a gold pick
     and "steal" for a Theft, read from the seat's view; else `how`)."""
     if view["phase"] == engine.GOLD_PICK:
@@ -115,7 +114,7 @@ class Timeouts:
         done: list[str] = []
         seen = seat_events(session, game.id, seat.seat_index, game.current_seq or 0) if how == "bot" else []
 
-        def choose(state: engine.Game) -> tuple[dict[str, Any], str]:
+        def choose(state: engine.Game) -> tuple[engine.Move, str]:
             done.append(how_timed_out(engine.view(state, seat.seat_index), how))
             return timeout_move(state, seat.seat_index, marked, how, seed, seen), done[0]
 
@@ -139,8 +138,8 @@ class Timeouts:
         return done[0]
 
     def _timeout_move(
-        self, session: Session, game: Game, choose: Callable[[engine.Game], tuple[dict[str, Any], str]]
-    ) -> list[dict[str, Any]] | None:
+        self, session: Session, game: Game, choose: Callable[[engine.Game], tuple[engine.Move, str]]
+    ) -> list[engine.Event] | None:
         """The timeout move's events, or None (logged) when it was refused; then nothing of it is written."""
         try:
             with session.begin_nested():  # flushes what the caller changed first, so only the move is undone

@@ -6,8 +6,8 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
+import engine
 from pbem.service.seats.languages import SeatLanguages
 
 MAX_TITLE = 200
@@ -48,7 +48,7 @@ class MoveResult:
     game_id: str
     seq: int
     seat: int
-    events: list[dict[str, Any]]  # only those this seat may see
+    events: list[engine.Event]  # only those this seat may see
     players: list[str]  # the names the events are told with
     game_over: bool
     replayed: bool  # the stored result of an earlier submission with the same id; nothing was applied now
@@ -68,8 +68,8 @@ class GameState:
     players: list[str]
     to_act: int | None
     turn_started_at: datetime | None
-    view: dict[str, Any] | None
-    legal_moves: list[dict[str, Any]]
+    view: engine.View | None
+    legal_moves: list[engine.Move]
     scores: list[int] | None
     # The table has a channel or someone at it addresses (`games.notices_wanted`): only then are they worth a read.
     notices_wanted: bool = False

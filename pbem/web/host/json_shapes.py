@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, TypedDict
 
+import engine
 from pbem.service.host.hosting import GameDetail, GameRow, SeatRow
 
 
@@ -71,7 +72,7 @@ class GameDetailJson(TypedDict):
     policies: dict[str, Any]
     host_plays: bool
     seats: list[SeatJson]
-    view: dict[str, Any] | None
+    view: engine.View | None
     log: list[LogEntryJson]
     host_actions: list[HostActionJson]
 
