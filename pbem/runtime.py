@@ -204,7 +204,7 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
             db, clock, games, Chronicle(db), chat, outbox, limiter, spectator_links,
         ),
         host_actions=HostActions(hosting, games, turn_controls, rematches, chat),
-        notices=Notices(db, clock, config.notifications, limiter),
+        notices=Notices(db, clock, config.notifications, limiter, outbox),
         seat_languages=SeatLanguageService(db),
         channels=channels,
     )

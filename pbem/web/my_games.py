@@ -133,7 +133,7 @@ def removed_words(back_to_email: list[str]) -> str:
     if not back_to_email:
         return "That notification address is removed."
     return (f"That notification address is removed. It was your last one for turns, so you get turn emails again in "
-            f"{join_words(back_to_email)} from your next turn.")
+            f"{join_words(back_to_email)} (a turn waiting for you there now is emailed at once).")
 
 
 @blueprint.post("/my-games/preferences")

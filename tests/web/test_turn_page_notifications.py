@@ -6,6 +6,7 @@ chosen only with an address that takes turns."""
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 from flask.testing import FlaskClient
@@ -13,6 +14,8 @@ from flask.testing import FlaskClient
 from pbem.config import Config
 from pbem.runtime import Runtime
 from tests.support.database import dump
+from tests.support.games import PEOPLE, play_moves, seat_to_act
+from tests.support.mail import mailbox
 from tests.support.receivers import receiver
 from tests.support.web import form_fields, open_table, post, sign_in_player, table_path
 
@@ -117,7 +120,29 @@ def test_removing_the_last_address_for_turns_brings_turn_emails_back(
 
     assert runtime_of.seats.profile(game_id, 1).notify_mode == "turn"
     page = client.get(table_path(game_id)).get_data(as_text=True)
-    assert "It was your last one for turns, so you get turn emails again in Test mine from your next turn." in page
+    assert ("It was your last one for turns, so you get turn emails again in Test mine (a turn waiting for you there"
+            " now is emailed at once).") in page
+
+
+def test_removing_the_last_address_for_turns_while_it_is_your_turn_emails_that_turn_at_once(
+    client: FlaskClient, runtime_of: Runtime, game_id: str
+) -> None:
+    for seat, person in enumerate(PEOPLE):
+        runtime_of.notices.add_address(person.email, f"json://127.0.0.1:9/phone-{seat}")
+        runtime_of.seats.set_notify_mode(game_id, seat, "notices")
+    play_moves(runtime_of, game_id, 1, random.Random(2))
+    seat = seat_to_act(runtime_of, game_id)
+    email = PEOPLE[seat].email
+    assert email is not None
+    open_table(client, runtime_of, game_id, seat)
+    assert mailbox(runtime_of, "your_turn", to=email) == []  # this turn went to the phone, not by email
+    [phone] = runtime_of.notices.addresses(email)
+
+    send(client, game_id, f"/notifications/{phone.id}/remove")
+
+    assert [row.dedupe_key for row in mailbox(runtime_of, "your_turn", to=email)] == [
+        f"your_turn:{game_id}:{seat}:{runtime_of.games.current_state(game_id).seq}"
+    ]
 
 
 def test_my_games_offers_notifications_instead_of_turn_emails_for_all_games(

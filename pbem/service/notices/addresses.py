@@ -13,6 +13,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from pbem.addresses import mailbox_key
+from pbem.mail.outbox import Outbox
 from pbem.models import Game, GameChannel, Notice, NotificationAddress
 from pbem.notify.safety import RefusedUrl, UrlRules, check_url
 from pbem.service.notices.queue import mark_wanted
@@ -73,14 +74,14 @@ def add_address(
     return address
 
 
-def remove_address(session: Session, email: str, address_id: int) -> list[str]:
+def remove_address(session: Session, email: str, address_id: int, outbox: Outbox) -> list[str]:
     """Remove one of the player's addresses; the games that go back to turn emails for it (`notices_instead.fall_back`:
-    it was their last address for turns), from their next turn."""
+    it was their last address for turns), where a turn waiting for the player now is emailed at once."""
     mailbox = mailbox_key(email)
     session.execute(delete(NotificationAddress).where(
         NotificationAddress.id == address_id, NotificationAddress.mailbox == mailbox
     ))
-    return fall_back(session, mailbox)
+    return fall_back(session, mailbox, outbox)
 
 
 def shown_addresses(session: Session, email: str) -> list[ShownAddress]:

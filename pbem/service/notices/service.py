@@ -13,6 +13,7 @@ from pbem.clock import Clock
 from pbem.config import NotificationsConfig
 from pbem.db import Database
 from pbem.errors import RateLimited, ValidationError
+from pbem.mail.outbox import Outbox
 from pbem.models import Game, GameChannel, Notice, NotificationAddress
 from pbem.notify.safety import RefusedUrl, UrlRules, check_url
 from pbem.notify.transport import Notification, Outcome, send
@@ -38,9 +39,12 @@ TEST_LIMIT = Limit("notification_test", 5, timedelta(hours=1))
 
 
 class Notices:
-    def __init__(self, db: Database, clock: Clock, config: NotificationsConfig, limiter: RateLimiter) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, config: NotificationsConfig, limiter: RateLimiter, outbox: Outbox
+    ) -> None:
         self._db, self._clock, self.config = db, clock, config
         self._limiter = limiter
+        self._outbox = outbox  # a turn waiting at a seat that goes back to turn emails is emailed at once
         self.rules = UrlRules.from_config(config)
 
     def _game(self, session: Session, game_id: str) -> Game:
@@ -96,7 +100,7 @@ class Notices:
     def remove_address(self, email: str, address_id: int) -> list[str]:
         """Remove one of the player's addresses; the games that go back to turn emails for it."""
         with self._db.write() as session:
-            return addresses.remove_address(session, email, address_id)
+            return addresses.remove_address(session, email, address_id, self._outbox)
 
     def send_test(self, email: str, address_id: int) -> str:
         """Send a test notification to one of the player's addresses now; returns what became of it, in words."""
