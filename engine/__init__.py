@@ -34,7 +34,7 @@ from .rng import seed_state
 from .rounds import deal_round
 from .rules import apply_move, is_over, legal_moves, scores, to_act
 from .setup import OPTION_VARIANTS, OPTIONS, check_setup
-from .shapes import CardInfo, Event, FinalBoard, Move, View
+from .shapes import CardInfo, Event, FinalBoard, Move, Payout, RoundResult, Theft, View
 from .state import GOLD_PICK, PLAY, STEAL, Game
 from .variants import VARIANTS, get_variant
 from .views import card_info, view
@@ -63,6 +63,9 @@ __all__ = [
     "CardInfo",
     "View",
     "FinalBoard",
+    "RoundResult",
+    "Payout",
+    "Theft",
     "OPTIONS",
     "VARIANTS",
     "get_variant",

@@ -39,6 +39,23 @@ class Payout(TypedDict):
     reason: str
 
 
+class Theft(TypedDict):
+    """Saboteur 2: what one thief did after a round: "stole" from `target`, or "declined" (target None)."""
+
+    seat: int
+    target: int | None
+    outcome: str
+
+
+class SaboteurPay(TypedDict):
+    """The base game: one saboteur's gold cards after a round the saboteurs won."""
+
+    seat: int
+    due: int
+    nuggets: int
+    card_count: int
+
+
 class Event(TypedDict, total=False):
     """Something that happened, and who may be told it. Each `type` has its own keys (docs/engine.md, "Events");
     the service adds its own kinds (a timed-out turn, a rollback) with keys of theirs."""
@@ -200,6 +217,29 @@ class FinalBoard(TypedDict):
     last_placed: list[int] | None
 
 
+class RoundResult(TypedDict, total=False):
+    """A finished round as a view tells it (`results`): who won and why, the roles (public once a round ends) and
+    its table as it ended (`final_board`; none for a round recorded before results kept their table). The base game
+    adds gold_cards and saboteur_pay, Saboteur 2 teams to thefts. A round recorded before a key existed lacks it."""
+
+    round: Required[int]
+    winner: Required[str]
+    reached_by: Required[int | None]
+    reason: Required[str]
+    roles: Required[list[str]]
+    spare_roles: list[str]
+    gold_cards: list[int]
+    saboteur_pay: list[SaboteurPay]
+    teams: list[str]
+    claims: dict[str, bool]
+    hats_swapped: int
+    trapped: list[int]
+    crystals: int
+    payouts: list[Payout]
+    thefts: list[Theft]
+    final_board: FinalBoard
+
+
 class View(TypedDict, total=False):
     """What one seat may know (`view(state, seat)`), or anyone (seat None). `you` only for a seat, `final` once
     the game is over, set_aside to steal only in Saboteur 2, and open to hats_swapped only in an open view (the
@@ -220,7 +260,7 @@ class View(TypedDict, total=False):
     draw_pile: Required[int]
     discard_pile: Required[int]
     seats: Required[list[SeatRow]]
-    results: Required[list[dict[str, Any]]]
+    results: Required[list[RoundResult]]
     gold_offer: Required[int]
     you: You
     final: Final

@@ -9,14 +9,14 @@ anything hidden from it never changes its view.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from .cards import CardType
 from .geometry import letters, turned
 from .piles import card_in_front
 from .rounds import gold_totals
 from .rules import broken_tools, to_act
-from .shapes import CardInfo, FinalBoard, Goal, SeatRow, View
+from .shapes import CardInfo, FinalBoard, Goal, RoundResult, SeatRow, View
 from .state import GOLD_PICK, OVER, STEAL, Game
 from .treasure import steal_targets, stealing_order
 from .variants import Variant, variant_of
@@ -205,7 +205,7 @@ def _add_saboteur2(g: Game, seat: int | None, out: View) -> None:
         out["you"]["inspections"] = [{"seat": seen, "role": role} for seen, role in g.inspections[seat]]
 
 
-def _public_result(v: Variant, result: dict[str, Any]) -> dict[str, Any]:
+def _public_result(v: Variant, result: dict[str, Any]) -> RoundResult:
     """A finished round, as recorded: it holds only what is public once the round has ended
     (roles, who won, payouts and thefts in Saboteur 2, gold card counts but not values in the base game),
     and the table as the round ended under `final_board` (see `final_board`).
@@ -218,7 +218,7 @@ def _public_result(v: Variant, result: dict[str, Any]) -> dict[str, Any]:
         public["hats_swapped"] = len(public.pop("discarded_roles"))
         if public["hats_swapped"] and "spare_roles" in public:
             public["spare_roles"] = []
-    return public
+    return cast(RoundResult, public)
 
 
 def _json_copy(value: Any) -> Any:

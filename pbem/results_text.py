@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import engine
 from pbem.i18n import gettext, ngettext
 from pbem.words.outcomes import less_for_role, pieces, round_outcome, share_table
 from pbem.words.table import N_
@@ -24,13 +25,13 @@ def gold_unit(view: Mapping[str, Any]) -> tuple[str, str]:
     return gettext("nugget"), gettext("nuggets")
 
 
-def outcome(result: dict[str, Any], names: Sequence[str]) -> str:
+def outcome(result: engine.RoundResult, names: Sequence[str]) -> str:
     """How a finished round was decided, in one sentence: the words of its line in the log
     (`pbem.words.outcomes.round_outcome`), here and on every page and email that tells a round's result."""
     return round_outcome(result, lambda seat: names[seat] if isinstance(seat, int) else gettext("someone"))
 
 
-def payout_line(pay: dict[str, Any], result: dict[str, Any], names: Sequence[str]) -> str:
+def payout_line(pay: engine.Payout, result: engine.RoundResult, names: Sequence[str]) -> str:
     """One payout of a Saboteur 2 round, with the rule that made it."""
     name = names[pay["seat"]]
     amount, base, reason = pay["amount"], pay["base"], pay["reason"]
@@ -65,7 +66,7 @@ def payout_line(pay: dict[str, Any], result: dict[str, Any], names: Sequence[str
     return gettext("%(name)s: %(pieces)s.", **fields)
 
 
-def share_line(result: dict[str, Any]) -> str:
+def share_line(result: engine.RoundResult) -> str:
     """The share each winner got in a Saboteur 2 round, and the table it comes from ('' when nobody won)."""
     shares = [pay["base"] for pay in result["payouts"] if pay["reason"] in SHARED_REASONS]
     if not shares:
@@ -76,7 +77,7 @@ def share_line(result: dict[str, Any]) -> str:
         boss=less_for_role("boss"), profiteer=less_for_role("profiteer"))
 
 
-def theft_line(theft: dict[str, Any], names: Sequence[str]) -> str:
+def theft_line(theft: engine.Theft, names: Sequence[str]) -> str:
     name = names[theft["seat"]]
     told = {"stole": N_("%(name)s played a Theft and stole 1 gold piece from %(target)s."),
             "declined": N_("%(name)s had a Theft but chose not to steal."),
@@ -87,7 +88,7 @@ def theft_line(theft: dict[str, Any], names: Sequence[str]) -> str:
     return gettext(message, name=name, target=names[target] if isinstance(target, int) else "")
 
 
-def round_gold(result: dict[str, Any], seat: int) -> int:
+def round_gold(result: engine.RoundResult, seat: int) -> int:
     """What one seat gained in a Saboteur 2 round: its payout, plus what it stole, less what was stolen from it.
     All of it is public (payouts and thefts happen in the open)."""
     paid = sum(pay["amount"] for pay in result["payouts"] if pay["seat"] == seat)

@@ -445,22 +445,21 @@ def _log_entry(entry: HistoryEntry, names: Sequence[str], zone_name: str) -> Log
     return LogEntry(seq=entry.seq, when=local_time(entry.created_at, zone_name), actor=actor, lines=list(entry.lines))
 
 
-def _round_result(result: Mapping[str, Any], names: Sequence[str]) -> RoundResult:
+def _round_result(result: engine.RoundResult, names: Sequence[str]) -> RoundResult:
     if "payouts" in result:  # Saboteur 2: teams, doors, payouts and thefts
-        record = dict(result)
         return RoundResult(
             round=result["round"],
-            summary=outcome(record, names),
+            summary=outcome(result, names),
             roles=[(names[index], role_title(role)) for index, role in enumerate(result["roles"])],
-            share=share_line(record),
-            payouts=[payout_line(pay, record, names) for pay in result["payouts"]] or ["Nobody was paid."],
+            share=share_line(result),
+            payouts=[payout_line(pay, result, names) for pay in result["payouts"]] or ["Nobody was paid."],
             thefts=[theft_line(theft, names) for theft in result["thefts"]],
             final_view=result.get("final_board"),
         )
     roles = [(names[index], role_title(role)) for index, role in enumerate(result["roles"])]
     return RoundResult(
         round=result["round"],
-        summary=outcome(dict(result), names),
+        summary=outcome(result, names),
         roles=roles,
         final_view=result.get("final_board"),
     )

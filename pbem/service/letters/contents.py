@@ -30,7 +30,7 @@ def _you(view: engine.View) -> int | None:
     return seat if isinstance(seat, int) else None
 
 
-def round_result(result: dict[str, Any], view: engine.View) -> dict[str, Any]:
+def round_result(result: engine.RoundResult, view: engine.View) -> dict[str, Any]:
     """A finished round as the view shows it: roles (public once a round ends), gold card counts, payouts."""
     if "payouts" in result:
         return treasure_result(result, view)
@@ -52,7 +52,7 @@ def round_result(result: dict[str, Any], view: engine.View) -> dict[str, Any]:
     }
 
 
-def treasure_result(result: dict[str, Any], view: engine.View) -> dict[str, Any]:
+def treasure_result(result: engine.RoundResult, view: engine.View) -> dict[str, Any]:
     """A finished Saboteur 2 round: every dwarf card, each payout with its reason, the thefts."""
     names = view["players"]
     you = _you(view)
@@ -159,7 +159,7 @@ def round_digest(
     }
 
 
-def round_headline(result: dict[str, Any]) -> str:
+def round_headline(result: engine.RoundResult) -> str:
     """Who won a finished round, in the few words of an inbox line: "the saboteurs won", "the blue team won"."""
     if "payouts" in result:  # Saboteur 2: teams, or the saboteurs' side
         teams = list(result["teams"])

@@ -71,7 +71,7 @@ def _to_owner(
 
 def queue_after_move(
     session: Session, game: Game, state: engine.Game, events: list[engine.Event], *, base_url: str,
-    now: datetime, deadline: Callable[[], datetime | None], headline: Callable[[dict[str, Any]], str],
+    now: datetime, deadline: Callable[[], datetime | None], headline: Callable[[engine.RoundResult], str],
     first_deal: bool = False,
 ) -> None:
     """The notifications of one move: a round's or the game's end (public once it happened), then whose turn.
