@@ -37,6 +37,7 @@ from pbem.models.row_writes import rows_changed
 from pbem.service.emails import ADDRESS_CHANGE, GAME_CLOSED, HANDOVER, ROLLED_BACK, SEAT_LINK, SEAT_REPLACED
 from pbem.service.history.holders import record_handover
 from pbem.service.host.host_access import HostSession
+from pbem.service.notices.addresses import note_new_holder
 from pbem.service.notices.queue import queue_table_line
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.rows import lock_game
@@ -151,6 +152,7 @@ class Moderation:
             row.token_version += 1
             row.notify_mode, row.last_seen_at, row.chat_emails = "turn", None, False
             hand_over(session, row, self._clock.now())  # the old player's timeouts, absence and away time end
+            note_new_holder(session, game, new_email)
             self._games.log_host_action(session, game, host.email, "replace_player", {
                 "seat": seat, "old_name": old_name, "new_name": new_name, "was_bot": was_bot,
             })
@@ -257,6 +259,7 @@ class Moderation:
                 raise BadLink(CONFIRMATION_USED)
             row.email = change.new_email
             row.token_version += 1
+            note_new_holder(session, game, change.new_email)
             self._games.log_host_action(session, game, change.requested_by, "correct_email",
                                         {"seat": row.seat_index, "confirmed_by_old_address": True})
             name = row.display_name

@@ -74,6 +74,15 @@ def add_address(
     return address
 
 
+def note_new_holder(session: Session, game: Game, email: str) -> None:
+    """A seat has a new holder (a replacement, a corrected address): their game looks for notifications from now on
+    if they have an address of their own."""
+    if session.scalar(select(NotificationAddress.id).where(
+        NotificationAddress.mailbox == mailbox_key(email)
+    ).limit(1)) is not None:
+        game.notices_wanted = True
+
+
 def remove_address(session: Session, email: str, address_id: int, outbox: Outbox) -> list[str]:
     """Remove one of the player's addresses; the games that go back to turn emails for it (`notices_instead.fall_back`:
     it was their last address for turns), where a turn waiting for the player now is emailed at once."""
