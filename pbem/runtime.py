@@ -158,7 +158,8 @@ def build_runtime(config: Config, *, clock: Clock | None = None, chance: Chance 
     )
     spectator_links = SpectatorLinkSigner(config.secret_keys, config.base_url, clock)
     games = GameService(
-        db, clock, links, outbox, config.policies, config.link_max_age_days, spectator_links, chance or SecretChance()
+        db, clock, links, outbox, config.policies, config.link_max_age_days, spectator_links, chance or SecretChance(),
+        notices_enabled=config.notifications.enabled,
     )
     seats = SeatService(db, clock, notices_enabled=config.notifications.enabled)
     limiter = RateLimiter(clock, config.secret_keys[0])

@@ -174,3 +174,23 @@ def test_a_server_that_sends_no_notifications_refuses_them_instead_of_turn_email
         switched_off.close()
 
     assert runtime.seats.profile(game_id, 1).notify_mode == "turn"
+
+
+def test_a_seat_that_chose_notices_before_the_server_stopped_sending_them_is_emailed_its_turns(  # type: ignore[no-untyped-def]
+    runtime: Runtime, config: Config, clock, chance, new_game
+) -> None:
+    runtime.notices.add_address(BEN, "json://127.0.0.1:9/phone")
+    game_id = new_game()
+    runtime.seats.set_notify_mode(game_id, 1, "notices")  # while the server sent notifications
+    off = dataclasses.replace(config, notifications=dataclasses.replace(config.notifications, enabled=False))
+    switched_off = build_runtime(off, clock=clock, chance=chance)
+    try:
+        if switched_off.games.current_state(game_id).to_act == 1:
+            seat, move, _ = random_move(switched_off, game_id, random.Random(1))
+            play(switched_off, game_id, seat, move)
+        play_until_turn_of(switched_off, game_id, 1)
+        seq = switched_off.games.current_state(game_id).seq
+
+        assert seq in turn_emails_to_ben(switched_off)
+    finally:
+        switched_off.close()

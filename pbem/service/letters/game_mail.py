@@ -101,9 +101,13 @@ def decision_words(view: engine.View) -> tuple[str, str | None]:
 
 class GameMail:
     def __init__(
-        self, outbox: Outbox, links: LinkSigner, link_max_age_days: int, spectator_links: SpectatorLinkSigner
+        self, outbox: Outbox, links: LinkSigner, link_max_age_days: int, spectator_links: SpectatorLinkSigner, *,
+        notices_enabled: bool,
     ) -> None:
         self._outbox = outbox
+        # Whether this server sends notifications: a seat that chose them instead of turn emails is emailed while
+        # it does not (chosen before the operator switched them off, it would otherwise hear of its turns nowhere).
+        self._notices_enabled = notices_enabled
         self._links = links
         self._spectator_links = spectator_links
         self._link_max_age_days = link_max_age_days
@@ -190,12 +194,22 @@ class GameMail:
         if to_act is None:
             return
         seat = game.seats[to_act]
-        if not _takes_turn_mail(seat):
+        if not self._takes_turn_mail(seat):
             return
         self._outbox.reserve(
             session, game=game, seat=seat, kind=YOUR_TURN.kind,
             dedupe_key=YOUR_TURN.key(game.public_id, seat.seat_index, game.current_seq), drop_when_stale=True,
         )
+
+    def _takes_turn_mail(self, seat: Seat) -> bool:
+        """A person who asked for an email at each turn (the others hear of it in their daily digest, or on their own
+        notification addresses instead, while this server sends notifications)."""
+        wants = seat.notify_mode == "turn" or (seat.notify_mode == NOTICES_MODE and not self._notices_enabled)
+        return not seat.is_bot and seat.email is not None and wants
+
+    def _told_elsewhere(self, seat: Seat) -> bool:
+        """The seat hears of its turns on its own notification addresses instead of by email."""
+        return seat.notify_mode == NOTICES_MODE and self._notices_enabled
 
     # -- composed when sent (the deliverer, pbem/mail/deliver.py) --------------------------------------
 
@@ -211,7 +225,7 @@ class GameMail:
         seat = next((seat for seat in game.seats if seat.id == message.seat_id), None)
         if seat is None:
             raise ValueError(f"seat {message.seat_id} is not a seat of game {game.public_id}")
-        if not _takes_turn_mail(seat):
+        if not self._takes_turn_mail(seat):
             return False
         self._compose_your_turn(session, message, game, seat, latest_state(session, game))
         return True
@@ -264,7 +278,7 @@ class GameMail:
         letter = TURN_REMINDER if number is not None else NUDGE
         queue_reminder(session, game, seat, letter, {**context, "note": ""}, (game.current_seq, key),
                        base_url=self._links.base_url, now=now)
-        if number is not None and seat.notify_mode in ("digest", NOTICES_MODE):
+        if number is not None and (seat.notify_mode == "digest" or self._told_elsewhere(seat)):
             return None
         return self._to_seat(session, game, seat, letter, (game.current_seq, key), context, drop_when_stale=True)
 
@@ -420,10 +434,6 @@ def _people(game: Game) -> list[Seat]:
     return [seat for seat in game.seats if not seat.is_bot]
 
 
-def _takes_turn_mail(seat: Seat) -> bool:
-    """A person who asked for an email at each turn (the others hear of it in their daily digest, or on their own
-    notification addresses instead)."""
-    return not seat.is_bot and seat.email is not None and seat.notify_mode == "turn"
 
 
 def _when_moved(game: Game, seat: Seat) -> str | None:

@@ -37,6 +37,8 @@ class GameCore:
         link_max_age_days: int,
         spectator_links: SpectatorLinkSigner,
         chance: Chance,
+        *,
+        notices_enabled: bool,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -45,9 +47,7 @@ class GameCore:
         self._default_policies = dataclasses.asdict(policies)
         self.outbox = outbox  # the host notices of computer seats and timeouts queue here
         # Composes every email about a game; the scheduler's sweeps reach it here too (daily digests).
-        self.mail = GameMail(outbox, links, link_max_age_days, spectator_links)
-
-    # -- creating and starting -------------------------------------------------------------------
+        self.mail = GameMail(outbox, links, link_max_age_days, spectator_links, notices_enabled=notices_enabled)
 
     def _append_snapshot(
         self,
