@@ -192,5 +192,6 @@ def test_a_seat_that_chose_notices_before_the_server_stopped_sending_them_is_ema
         seq = switched_off.games.current_state(game_id).seq
 
         assert seq in turn_emails_to_ben(switched_off)
+        assert switched_off.seats.profile(game_id, 1).notify_mode == "turn"  # what his page says is so
     finally:
         switched_off.close()

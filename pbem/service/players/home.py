@@ -8,6 +8,7 @@ Every fact shown is the seat's own view or public: the round, whose turn, the de
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -106,10 +107,14 @@ class PlayerHome:
         return Record(games=games)
 
     def preferences(self, player: Player) -> Preferences:
-        """The preferences saved, or for a player who never saved any, those their newest seat uses."""
+        """The preferences saved, or for a player who never saved any, those their newest seat uses; notifications
+        instead of turn emails read as turn emails while this server sends no notifications (what happens then)."""
         with self._db.read() as session:
             row = session.get(PlayerPreferences, player.mailbox)
-            return preferences_of(row) if row is not None else preferences_in_force(seats_of(session, player.mailbox))
+            chosen = preferences_of(row) if row is not None else preferences_in_force(seats_of(session, player.mailbox))
+        if chosen.notify_mode == NOTICES_MODE and not self._notices_enabled:
+            return dataclasses.replace(chosen, notify_mode="turn")
+        return chosen
 
     def set_preferences(self, player: Player, preferences: Preferences, changed: Iterable[str] = FIELDS) -> int:
         """Keep `preferences` and apply the `changed` ones to every seat of the player's games that are not over

@@ -71,7 +71,7 @@ class SeatService:
             return SeatProfile(
                 seat=own.seat_index,
                 names=tuple(game.names),
-                notify_mode=own.notify_mode,
+                notify_mode=self._mode_in_force(own),
                 timezone=own.timezone,
                 last_seen_at=own.last_seen_at,
                 computer_seats=frozenset(other.seat_index for other in game.seats if other.is_bot),
@@ -97,6 +97,11 @@ class SeatService:
                 # Read only when someone at the table has addresses (or a channel): a game without costs nothing.
                 addresses=tuple(shown_addresses(session, own.email)) if game.notices_wanted and own.email else (),
             )
+
+    def _mode_in_force(self, own: Seat) -> str:
+        """How the seat hears of its turns: notifications instead of turn emails are turn emails while this server
+        sends none."""
+        return "turn" if own.notify_mode == NOTICES_MODE and not self._notices_enabled else own.notify_mode
 
     def set_notify_mode(self, game_id: str, seat: int, mode: str) -> None:
         """'turn': an email for every turn; 'digest': one email a day (queued by the sweep); 'notices': no turn
