@@ -24,7 +24,8 @@ from pbem.config import Config
 from pbem.models import Notice
 from pbem.runtime import Runtime, build_runtime
 from pbem.service.host.host_access import HostSession
-from tests.support.games import play, random_move
+from pbem.words.counting import and_list
+from tests.support.games import PEOPLE, play, random_move
 from tests.support.notices import TOKEN, never_told
 from tests.support.receivers import Receiver, receiver
 
@@ -102,3 +103,23 @@ def test_a_game_made_with_a_webhook_posts_each_public_event_to_it_once(
     every_body = b"".join(arrived.body for arrived in hook.arrived).decode()
     assert not TOKEN.search(every_body)
     assert not any(secret in every_body for secret in never_told(loopback, game_id))
+
+
+def test_game_over_names_the_winners_who_hold_their_seats_now(loopback: Runtime, hook: Receiver) -> None:
+    game_id = loopback.games.create_game(title="Hooked", players=PEOPLE, host_email="host@example.org")
+    loopback.notices.set_channel(game_id, hook.url("json", "hook"))
+    loopback.games.start_game(game_id)
+    host = HostSession("host@example.org", is_admin=False)
+    for seat, name in enumerate(("Dan", "Eve", "Fay")):  # every seat changes hands, so every winner's name does
+        loopback.moderation.replace_player(game_id, seat, name, f"{name.lower()}@example.org", host=host)
+    rng = random.Random(3)
+    while loopback.games.current_state(game_id).status == "active":
+        seat, move, _ = random_move(loopback, game_id, rng)
+        play(loopback, game_id, seat, move)
+    loopback.notice_sender().run()
+
+    final = loopback.games.current_state(game_id)
+    assert final.view is not None
+    winners = and_list([final.players[seat] for seat in final.view["final"]["winners"]])
+    assert [a.json["message"].split("\n")[0] for a in hook.arrived][-1] == f"Game over: {winners} won"
+    assert not {"Ann", "Ben", "Cat"} & set(winners.replace(" and ", ", ").split(", "))

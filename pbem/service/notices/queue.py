@@ -90,7 +90,7 @@ def queue_after_move(
     ends: list[tuple[str, object, Notification]] = []
     public = engine.view(state, None)
     if any(event.get("type") == "game_over" for event in events):
-        winners = and_list([public["players"][s] for s in public["final"]["winners"]])  # as the game-over email
+        winners = and_list([game.names[s] for s in public["final"]["winners"]])  # the holders now, as the email
         ends.append(("game_over", "end", words.game_over(game, winners, base_url)))
     for event in events:
         if event.get("type") == "round_started" and event.get("round", 1) > 1:
