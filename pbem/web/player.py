@@ -38,6 +38,7 @@ from pbem.service.seats.seats import SeatProfile
 from pbem.service.turns.values import GameState
 from pbem.web import csrf
 from pbem.web.app_context import runtime
+from pbem.web.chat_panel import chat_panel
 from pbem.web.errors import wants_json
 from pbem.web.languages import read_as_seat, this_browser
 from pbem.web.moves import choices, compose_move, describe_move, encode_move, parse_move
@@ -299,7 +300,6 @@ def _side(page: TurnPage, access: SeatAccess, settings_open: bool, notification_
     """The side column (you, the seats, the table's channel, the chat, the log, the rounds, the fair deal, the
     settings), drawn once in this process per snapshot, seat, status, pause, names, address form, profile, chat and
     channel; each look fills in its CSRF token."""
-    from pbem.web.chat import chat_panel  # pbem/web/chat.py imports this module: imported when used
 
     chat = chat_panel(access)
     # Set or removed on the host's page at any time; read only for a table that wants notifications at all.
