@@ -554,11 +554,18 @@ class ServiceModel(RuleBasedStateMachine):
 
     @precondition(lambda self: self.invite is not None)
     @rule(who=st.sampled_from(STRANGER_TARGETS),
-          clients=st.lists(st.sampled_from([f"198.51.100.{n}" for n in range(1, 65)]), min_size=1, max_size=8))
-    def a_stranger_joins_with_someone_s_address(self, who: str, clients: list[str]) -> None:
-        """A burst of joins with one address from many clients, as a script would send them."""
+          clients=st.lists(st.sampled_from([f"198.51.100.{n}" for n in range(1, 65)]), min_size=1, max_size=8),
+          someone_waiting=st.booleans(), data=st.data())
+    def a_stranger_joins_with_someone_s_address(
+        self, who: str, clients: list[str], someone_waiting: bool, data: st.DataObject,
+    ) -> None:
+        """A burst of joins with one address from many clients, as a script would send them: a victim's, or
+        (`someone_waiting`) the address of someone on the list who has not confirmed yet."""
         invite = self.invite
         assert invite is not None
+        waiting = sorted(box for box in invite.letters if box not in invite.told_confirmed)
+        if someone_waiting and waiting:
+            who = data.draw(st.sampled_from(waiting))
         for client in clients:
             self.expect_refusals(lambda client=client: self.runtime.invites.join(
                 invite.link, "Mallory", who, "UTC", client))
