@@ -9,6 +9,7 @@ The words (pbem.words: the game told in the reader's language) sit just above th
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -178,3 +179,61 @@ def test_the_walk_sees_an_arrow_where_there_is_one() -> None:
     assert ("pbem.config", "pbem.addresses") in found
     assert ("pbem.runtime", "pbem.drawing.board_svg") in found
     assert ("pbem.drawing.board_svg", "pbem.drawing.card_art") in found
+
+
+def module_circles(*packages: str) -> list[set[str]]:
+    """Every set of two or more modules that import one another, round and round (Tarjan's strongly connected
+    components over the imports of `packages`, each import of a module of theirs an arrow; a package a module sits
+    in is imported before it anyway, so `from pbem import config` in pbem/db.py is no arrow to pbem/__init__.py)."""
+    known = {module_name(path) for package in packages for path in modules(package)}
+    reach: dict[str, set[str]] = {name: set() for name in known}
+    for package in packages:
+        for source, target in arrows(package):
+            if target in known and not within(source, target):
+                reach[source].add(target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[set[str]] = []
+
+    def visit(name: str) -> None:
+        index[name] = low[name] = len(index)
+        stack.append(name)
+        for there in reach[name]:
+            if there not in index:
+                visit(there)
+                low[name] = min(low[name], low[there])
+            elif there in stack:
+                low[name] = min(low[name], index[there])
+        if low[name] == index[name]:
+            component = set()
+            while True:
+                member = stack.pop()
+                component.add(member)
+                if member == name:
+                    break
+            if len(component) > 1:
+                circles.append(component)
+
+    for name in sorted(known):
+        if name not in index:
+            visit(name)
+    return circles
+
+
+def test_no_two_modules_import_each_other_round_and_round() -> None:
+    """No circle of imports anywhere in the application or the engine, not even through an import inside a function
+    (a module that imports another which imports it back)."""
+    assert module_circles("pbem", "engine") == []
+
+
+def test_the_circle_finder_sees_a_circle_where_there_is_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard itself: two modules made to import each other are one circle."""
+    player = ROOT / "pbem/web/player.py"
+    real = imports.__wrapped__
+
+    def with_a_circle(path: Path) -> frozenset[str]:
+        return real(path) | ({"pbem.web.chat"} if path == player else set())  # chat.py imports player.py
+
+    monkeypatch.setattr(sys.modules[__name__], "imports", with_a_circle)
+    assert {"pbem.web.chat", "pbem.web.player"} in module_circles("pbem")
