@@ -40,7 +40,7 @@ from pbem.service.players.access import Player
 from pbem.service.players.preferences import FIELDS, Preferences
 from pbem.service.seats.fresh_links import FreshLink
 from pbem.service.sign_in import LinkRequest
-from pbem.service.turns.games import PlayerSpec
+from pbem.service.turns.values import PlayerSpec
 from pbem.times import format_when
 from pbem.web.app_context import EXTENSION_KEY
 from tests.support.database import START

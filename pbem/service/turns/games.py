@@ -18,7 +18,3 @@ class GameService(Starting, Moving, RollingBack, Reading, Links):
     """Creating and starting (`starting.py`), moves and timeouts (`moving.py`), rollback (`rollback.py`), reading
     (`reading.py`) and links (`links.py`), over one core that records every decision (`recording.py`)."""
 
-
-# Importers still reading these names here move to their modules; until then they are found here too.
-from pbem.service.turns.rollback import rollback_floor  # noqa: E402,F401
-from pbem.service.turns.values import MAX_NAME, MAX_TITLE, GameState, HistoryEntry, PlayerSpec  # noqa: E402,F401
