@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from pbem.config import Config
 from pbem.mail.deliver import Deliverer
 from tests.support.browser import ARTIFACTS, SCREENSHOTS_WANTED, LiveServer, open_turn_page, sign_in_page
+from tests.support.games import link_token
 from tests.support.mail import SmtpServer
 from tests.support.receivers import receiver
 from tests.support.web import HOST
@@ -67,7 +68,7 @@ def test_the_host_gives_a_new_game_its_channel_and_the_players_see_it_has_one(
         field.fill(hook.url("json", "table-hook-k3"))
         page.get_by_role("button", name="Create the game").click()
         expect(page.locator("#channel")).to_contain_text("Notifications go to json://127.0.0.1/…k3")
-        game_id = page.url.rstrip("/").rsplit("/", 1)[1]
+        game_id = link_token(page.url.rstrip("/"))
         assert live_server.runtime.notice_sender().run().sent == 1 and len(hook.arrived) == 1
 
     page.goto(f"{live_server.url}/host/new?copy={game_id}")

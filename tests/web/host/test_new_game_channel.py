@@ -22,7 +22,7 @@ from pbem.runtime import Runtime
 from tests.support.database import dump
 from tests.support.invites import create_invite, invite_form, joined_and_confirmed, share_link
 from tests.support.receivers import Receiver, receiver
-from tests.support.web import app_runtime, built_app, post, seat_client, sign_in
+from tests.support.web import app_runtime, built_app, post, redirected_id, seat_client, sign_in
 
 PLAYERS = {"name_0": "Ann", "email_0": "ann@example.org", "name_1": "Ben", "email_1": "ben@example.org",
            "name_2": "Cat", "email_2": "cat@example.org"}
@@ -50,7 +50,7 @@ def hook() -> Iterator[Receiver]:
 def created(response: Any) -> str:
     """The id a successful form names in its redirect (a game's or an invite's)."""
     assert response.status_code == 303, response.get_data(as_text=True)[:3000]
-    return str(response.headers["Location"]).rsplit("/", 1)[1]
+    return redirected_id(response)
 
 
 def channel_of(runtime: Runtime, game_id: str) -> GameChannel | None:
