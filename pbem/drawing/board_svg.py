@@ -17,7 +17,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from pbem.drawing.card_art import CARD_H, CARD_W, card_group, goal_back, goal_face
+from pbem.drawing.card_art import CARD_H, CARD_W, ENGLISH, DrawnWords, card_group, goal_back, goal_face
 
 LABEL = 24  # room for the coordinates along the top and the left
 # Columns beyond this make the board scroll sideways on a phone instead of shrinking past reading.
@@ -55,32 +55,39 @@ def frame_of(view: Mapping[str, Any]) -> Frame:
     return Frame(min(xs), max(xs), min(ys), max(ys))
 
 
-def board_svg(view: Mapping[str, Any], *, name: str = "board", title: str = "The tunnel") -> Markup:
+def board_svg(
+    view: Mapping[str, Any], *, name: str = "board", title: str = "The tunnel", caption: str | None = None,
+    words: DrawnWords = ENGLISH,
+) -> Markup:
     """`name` sets the drawing's id prefix and class: the board in play is "board"; another drawn on the same page
-    (a round's final table) takes its own, so the page's script and ids find the board in play alone."""
+    (a round's final table) takes its own, so the page's script and ids find the board in play alone.
+
+    `caption`: the picture's whole title in the reader's words (else English: `title` and the count of cards);
+    `words`: what the cards show and say, in the reader's words (else English)."""
     frame = frame_of(view)
     width = LABEL + frame.columns * CARD_W
     height = LABEL + frame.rows * CARD_H
     last = tuple(view["last_placed"]) if view.get("last_placed") else None
     parts: list[Markup] = [
-        Markup('<title id="{}-title">{}: {} cards on the table</title>').format(name, title, len(view["board"])),
+        Markup('<title id="{}-title">{}</title>').format(
+            name, caption if caption is not None else f"{title}: {len(view['board'])} cards on the table"),
         _grid(frame),
         _labels(frame),
     ]
     for card in view["board"]:
         cell = (card["x"], card["y"])
         classes = "cell card" + (" last" if cell == last else "")
-        parts.append(_placed(frame, cell, classes, card_group(card), card_id=card["id"]))
+        parts.append(_placed(frame, cell, classes, card_group(card, words), card_id=card["id"]))
     over = view.get("phase") == "over"
     for goal in view["goals"]:
         if goal["revealed"]:
             continue  # a turned-over goal lies on the board like any card
         cell = (goal["x"], goal["y"])
         if over:
-            parts.append(_placed(frame, cell, "cell goal shown", _goal_shown(bool(goal["gold"]))))
+            parts.append(_placed(frame, cell, "cell goal shown", _goal_shown(bool(goal["gold"]), words)))
         else:
             seen = bool(goal.get("seen"))
-            art = goal_back(bool(goal["gold"]) if seen else None)
+            art = goal_back(bool(goal["gold"]) if seen else None, words)
             parts.append(_placed(frame, cell, "cell goal hidden" + (" seen" if seen else ""), art))
     if last is not None:
         parts.append(_last_marker(frame, last))
@@ -103,10 +110,10 @@ def _placed(frame: Frame, cell: tuple[int, int], classes: str, art: Markup, *, c
     )
 
 
-@lru_cache(maxsize=4)
-def _goal_shown(gold: bool) -> Markup:
+@lru_cache(maxsize=16)
+def _goal_shown(gold: bool, words: DrawnWords = ENGLISH) -> Markup:
     """A goal face up once the game is over (a stone's tunnel stays unknown: it was never laid)."""
-    return goal_face(gold, [{"edges": "NESW"}] if gold else [])
+    return goal_face(gold, [{"edges": "NESW"}] if gold else [], words)
 
 
 @lru_cache(maxsize=64)

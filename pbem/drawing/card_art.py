@@ -8,7 +8,9 @@ are drawn from the segment fields when present.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -43,11 +45,34 @@ CAPTIONS = {
     "theft": "THEFT", "hands_off": "HANDS OFF", "swap_hand": "SWAP HAND", "inspection": "INSPECT",
     "swap_hats": "SWAP HATS", "trapped": "TRAPPED", "free": "FREE",
 }
+TOOLS = ("pick", "lantern", "cart")
 
 
-def card_group(info: Mapping[str, Any]) -> Markup:
+@dataclass(frozen=True)
+class DrawnWords:
+    """The words a drawing shows or says: English, unless the caller gives its reader's (this package knows no
+    language; pbem/web/turn_page.py's `drawn_words` gives them in the reader's). Hashable, so drawings stay cached."""
+
+    gold: str = "gold"  # a face-down goal this seat looked at
+    stone: str = "stone"
+    gold_mark: str = "GOLD"  # on a goal card with the gold
+    captions: tuple[tuple[str, str], ...] = tuple(CAPTIONS.items())  # by effect
+    tools: tuple[tuple[str, str], ...] = tuple((tool, tool) for tool in TOOLS)  # a tool icon's name, by tool
+    broken_tool: str = "broken {tool}"  # a broken tool icon's name
+
+    def caption(self, effect: str) -> str | None:
+        return dict(self.captions).get(effect)
+
+    def tool(self, tool: str) -> str:
+        return dict(self.tools).get(tool, tool)
+
+
+ENGLISH = DrawnWords()
+
+
+def card_group(info: Mapping[str, Any], words: DrawnWords = ENGLISH) -> Markup:
     """The drawing of a path, start, goal or action card, as a `<g>` in the card frame."""
-    return _drawn(_looks(info))
+    return _drawn(_looks(info), words)
 
 
 def _looks(info: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -67,7 +92,7 @@ def _looks(info: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 @lru_cache(maxsize=512)
-def _drawn(looks: tuple[Any, ...]) -> Markup:
+def _drawn(looks: tuple[Any, ...], words: DrawnWords = ENGLISH) -> Markup:
     kind, segments, crystals, gold, effect, tools = looks
     info = {
         "kind": kind,
@@ -79,15 +104,15 @@ def _drawn(looks: tuple[Any, ...]) -> Markup:
             {"edges": edges, "dead": dead, "door": door, "ladder": ladder} for edges, dead, door, ladder in segments
         ],
     }
-    return _draw(info)
+    return _draw(info, words)
 
 
-def _draw(info: Mapping[str, Any]) -> Markup:
+def _draw(info: Mapping[str, Any], words: DrawnWords) -> Markup:
     kind = info.get("kind")
     if kind == "goal":
-        return goal_face(bool(info.get("gold")), info.get("segments", ()))
+        return goal_face(bool(info.get("gold")), info.get("segments", ()), words)
     if kind == "action":
-        return _action(info)
+        return _action(info, words)
     parts = [_body(BODY.get(str(kind), "card-earth"))]
     parts.extend(_tunnels(info.get("segments", ())))
     parts.extend(_crystals(int(info.get("crystals", 0) or 0), info.get("segments", ())))
@@ -96,27 +121,27 @@ def _draw(info: Mapping[str, Any]) -> Markup:
     return Markup('<g class="art">{}</g>').format(Markup("").join(parts))
 
 
-def card_svg(info: Mapping[str, Any], *, css_class: str = "card-art") -> Markup:
+def card_svg(info: Mapping[str, Any], *, css_class: str = "card-art", words: DrawnWords = ENGLISH) -> Markup:
     """A card on its own, as a small `<svg>` (a hand card, a card in front of a player)."""
-    return _alone(css_class, _looks(info))
+    return _alone(css_class, _looks(info), words)
 
 
 @lru_cache(maxsize=1024)
-def _alone(css_class: str, looks: tuple[Any, ...]) -> Markup:
+def _alone(css_class: str, looks: tuple[Any, ...], words: DrawnWords = ENGLISH) -> Markup:
     return Markup('<svg class="{}" viewBox="0 0 {} {}" aria-hidden="true" focusable="false">{}</svg>').format(
-        css_class, CARD_W, CARD_H, _drawn(looks)
+        css_class, CARD_W, CARD_H, _drawn(looks, words)
     )
 
 
-@lru_cache(maxsize=4)
-def goal_back(peeked_gold: bool | None) -> Markup:
+@lru_cache(maxsize=16)
+def goal_back(peeked_gold: bool | None, words: DrawnWords = ENGLISH) -> Markup:
     """A face-down goal; `peeked_gold` is what this seat saw with a map (None: it has not looked)."""
     parts = [
         _body("card-back"),
         Markup('<text class="goal-mark" x="{}" y="{}">?</text>').format(CENTRE[0], CENTRE[1] + 10),
     ]
     if peeked_gold is not None:
-        label = "gold" if peeked_gold else "stone"
+        label = words.gold if peeked_gold else words.stone
         parts.append(
             Markup(
                 '<g class="peek peek-{0}"><rect x="6" y="{1}" width="48" height="18" rx="9"/>'
@@ -126,21 +151,22 @@ def goal_back(peeked_gold: bool | None) -> Markup:
     return Markup('<g class="art">{}</g>').format(Markup("").join(parts))
 
 
-def goal_face(gold: bool, segments: Iterable[Mapping[str, Any]]) -> Markup:
+def goal_face(gold: bool, segments: Iterable[Mapping[str, Any]], words: DrawnWords = ENGLISH) -> Markup:
     """A goal turned over (or shown at the end): the gold, or a stone with its tunnel."""
     parts = [_body("card-gold" if gold else "card-stone")]
     parts.extend(_tunnels(segments))
     if gold:
-        parts.append(_nugget())
+        parts.append(_nugget(words.gold_mark))
     return Markup('<g class="art">{}</g>').format(Markup("").join(parts))
 
 
-@lru_cache(maxsize=32)
-def tool_icon(tool: str, *, broken: bool) -> Markup:
+@lru_cache(maxsize=64)
+def tool_icon(tool: str, *, broken: bool, words: DrawnWords = ENGLISH) -> Markup:
     """A small tool picture for the list of players (a broken one is struck through); drawn once per kind."""
     slash = Markup('<path class="strike" d="M14 26 L46 66"/>') if broken else Markup("")
     return Markup('<svg class="tool-icon{}" viewBox="10 22 40 48" role="img" aria-label="{}">{}{}</svg>').format(
-        " broken" if broken else "", f"broken {tool}" if broken else tool, _tool(tool), slash
+        " broken" if broken else "", words.broken_tool.format(tool=words.tool(tool)) if broken else words.tool(tool),
+        _tool(tool), slash
     )
 
 
@@ -350,17 +376,17 @@ def _free_corner(segments: Iterable[Mapping[str, Any]]) -> tuple[float, float]:
     return max(CORNERS, key=lambda c: min((c[0] - px) ** 2 + (c[1] - py) ** 2 for px, py in points))
 
 
-def _nugget() -> Markup:
+def _nugget(mark: str) -> Markup:
     return Markup(
         '<path class="nugget" d="M22 50 q4 -12 14 -8 q10 2 6 12 q-4 8 -12 6 q-10 0 -8 -10 z"/>'
-        '<text class="goal-word" x="30" y="78">GOLD</text>'
-    )
+        '<text class="goal-word" x="30" y="78">{}</text>'
+    ).format(mark)
 
 
 # -- action cards -------------------------------------------------------------------------------------
 
 
-def _action(info: Mapping[str, Any]) -> Markup:
+def _action(info: Mapping[str, Any], words: DrawnWords) -> Markup:
     effect = str(info.get("effect", ""))
     tools = [str(tool) for tool in info.get("tools", ())]
     parts = [_body(EFFECT_CLASS.get(effect, "card-action"))]
@@ -373,12 +399,17 @@ def _action(info: Mapping[str, Any]) -> Markup:
         parts.append(_map())
     elif effect in EXPANSION_ART:
         parts.append(Markup(EXPANSION_ART[effect]))
-    if effect in CAPTIONS:
-        word = CAPTIONS[effect]
+    word = words.caption(effect)
+    if word:
         # Long words are fitted to the card's width rather than shrunk for everyone.
-        fit = Markup(' textLength="50" lengthAdjust="spacingAndGlyphs"') if len(word) > 7 else Markup("")
+        fit = Markup(' textLength="50" lengthAdjust="spacingAndGlyphs"') if _width(word) > 7 else Markup("")
         parts.append(Markup('<text class="action-word" x="30" y="80"{}>{}</text>').format(fit, word))
     return Markup('<g class="art">{}</g>').format(Markup("").join(parts))
+
+
+def _width(word: str) -> int:
+    """A caption's width in narrow letters: a wide letter (Hangul, CJK) counts two."""
+    return sum(2 if unicodedata.east_asian_width(letter) in "WF" else 1 for letter in word)
 
 
 def _tool_row(tools: list[str]) -> Markup:

@@ -14,6 +14,7 @@ from typing import Any
 from flask import render_template
 from markupsafe import Markup
 
+from pbem.i18n import current_language
 from pbem.service.talk.chat import MAX_LENGTH
 from pbem.service.talk.chat_lines import ChatLine
 from pbem.times import local_time, machine_time
@@ -68,7 +69,8 @@ def chat_entries(lines: Sequence[ChatLine], zone_name: str, reader_seat: int | N
 
 
 def chat_panel(access: SeatAccess) -> ChatPanel:
-    """The chat panel of a seat's turn page: its newest messages, drawn once per chat version, reader and zone."""
+    """The chat panel of a seat's turn page: its newest messages, drawn once per chat version, reader, zone and
+    language."""
     seat = access.link.seat
     chat = runtime().chat.seat_view(access.link.game_id, seat, limit=PANEL_SIZE)
     lines = chat.page.lines
@@ -77,7 +79,7 @@ def chat_panel(access: SeatAccess) -> ChatPanel:
         entries = chat_entries(lines, chat.timezone, seat)
         return entries, Markup(render_template("play/_chat_entries.html", entries=entries))
 
-    key = ("chat_entries", access.link.game_id, chat.version, seat, chat.timezone)
+    key = ("chat_entries", access.link.game_id, chat.version, seat, chat.timezone, current_language())
     entries, drawn = runtime().db.memo.get_or_make("fragment", key, draw)
     return ChatPanel(
         entries=entries,

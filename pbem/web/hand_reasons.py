@@ -7,11 +7,14 @@ about a card the legal moves leave with nothing but a pass: the first rule that 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.web.moves import join_words
+from pbem.i18n import gettext
+from pbem.words.cards import tool_name
+from pbem.words.counting import and_list, or_list
+from pbem.words.table import N_, Words
 
 
 @dataclass(frozen=True)
@@ -22,11 +25,12 @@ class Unplayable:
     sentence: str
 
 
-NO_TARGET = "No one to target"
+def _no_target() -> str:
+    return gettext("No one to target")
 
 
 def unplayable_reason(card: Mapping[str, Any], view: Mapping[str, Any]) -> Unplayable:
-    """Why `card`, from the seat's hand in `view`, can only be discarded now."""
+    """Why `card`, from the seat's hand in `view`, can only be discarded now, in the reader's language."""
     you = (view.get("you") or {}).get("seat")
     seats = view.get("seats", [])
     mine: Mapping[str, Any] = next((row for row in seats if row["seat"] == you), {})
@@ -36,36 +40,40 @@ def unplayable_reason(card: Mapping[str, Any], view: Mapping[str, Any]) -> Unpla
     effect = card.get("effect", "")
     tools = list(card.get("tools", []))
     if effect == "break" and tools:
-        return Unplayable(NO_TARGET, f"Every {tools[0]} at the table is broken already.")
+        return Unplayable(_no_target(), gettext("Every %(tool)s at the table is broken already.",
+                                                tool=tool_name(tools[0])))
     if effect == "repair":
-        return Unplayable("Nothing to repair", f"No one has a broken {_or_words(tools)}.")
+        return Unplayable(gettext("Nothing to repair"), gettext("No one has a broken %(tools)s.",
+                                                                tools=or_list([tool_name(t) for t in tools])))
     if effect == "rockfall":
-        return Unplayable("Nothing to remove", "No tunnel card on the board to remove.")
+        return Unplayable(gettext("Nothing to remove"), gettext("No tunnel card on the board to remove."))
     if effect == "map":
-        return Unplayable("No goal to look at", "Every goal card is turned over already.")
+        return Unplayable(gettext("No goal to look at"), gettext("Every goal card is turned over already."))
     if effect == "theft" and mine.get("theft"):
-        return Unplayable("Theft already out", "You already have a Theft in front of you.")
+        return Unplayable(gettext("Theft already out"), gettext("You already have a Theft in front of you."))
     if effect == "hands_off":
-        return Unplayable(NO_TARGET, "No one has a Theft in front of them.")
+        return Unplayable(_no_target(), gettext("No one has a Theft in front of them."))
     if effect == "swap_hats":
-        return Unplayable("No dwarf cards left", "No dwarf cards are left to swap this round.")
+        return Unplayable(gettext("No dwarf cards left"), gettext("No dwarf cards are left to swap this round."))
     if effect == "trapped" and others and all(row.get("trapped") for row in others):
-        return Unplayable(NO_TARGET, "Everyone else is trapped already.")
+        return Unplayable(_no_target(), gettext("Everyone else is trapped already."))
     if effect == "free":
-        return Unplayable("No one to free", "No one is trapped.")
-    return Unplayable("No move now", "This card has no place or player to go to now.")
+        return Unplayable(gettext("No one to free"), gettext("No one is trapped."))
+    return Unplayable(gettext("No move now"), gettext("This card has no place or player to go to now."))
 
 
 def _no_building(broken: list[str], trapped: bool) -> Unplayable:
     if len(broken) == 1:
-        return Unplayable(f"{broken[0].capitalize()} broken", f"Your {broken[0]} is broken: you can't build.")
+        return Unplayable(BROKEN_SHORT[broken[0]] if broken[0] in BROKEN_SHORT else
+                          gettext("%(tool)s broken", tool=tool_name(broken[0]).capitalize()),
+                          gettext("Your %(tool)s is broken: you can't build.", tool=tool_name(broken[0])))
     if broken:
-        return Unplayable("Tools broken", f"Your {join_words(broken)} are broken: you can't build.")
+        return Unplayable(gettext("Tools broken"), gettext("Your %(tools)s are broken: you can't build.",
+                                                           tools=and_list([tool_name(t) for t in broken])))
     if trapped:
-        return Unplayable("Trapped", "You are trapped: you can't build.")
-    return Unplayable("No place fits", "No place on the board fits this card.")
+        return Unplayable(gettext("Trapped"), gettext("You are trapped: you can't build."))
+    return Unplayable(gettext("No place fits"), gettext("No place on the board fits this card."))
 
 
-def _or_words(words: Sequence[str]) -> str:
-    """'pick', 'pick or cart'."""
-    return join_words(list(words)).replace(" and ", " or ")
+# What a card says when one broken tool bars building: a word of its own for each tool, short enough for a card.
+BROKEN_SHORT = Words({"pick": N_("Pick broken"), "lantern": N_("Lantern broken"), "cart": N_("Cart broken")})

@@ -16,11 +16,15 @@ from werkzeug.datastructures import MultiDict
 
 import engine
 from pbem.errors import ValidationError
+from pbem.i18n import gettext, ngettext
 from pbem.web.params import required_int
+from pbem.words.cards import card_name, tool_name
+from pbem.words.counting import and_list
 from pbem.words.places import GOAL_PLACES
+from pbem.words.table import N_
 
 MAX_MOVE_LENGTH = 1000
-UNREADABLE_CHOICE = "That choice could not be read. Pick one of your moves and try again."
+UNREADABLE_CHOICE = N_("That choice could not be read. Pick one of your moves and try again.")
 
 
 class ChoiceJson(TypedDict):
@@ -66,13 +70,13 @@ def encode_move(move: Mapping[str, Any]) -> str:
 def parse_move(raw: str | None) -> dict[str, Any]:
     """The move a form or script posted; ValidationError when it is not a JSON object."""
     if not raw or len(raw) > MAX_MOVE_LENGTH:
-        raise ValidationError("No move was chosen. Pick one of your moves and try again.")
+        raise ValidationError(gettext("No move was chosen. Pick one of your moves and try again."))
     try:
         move = json.loads(raw)
     except ValueError:
-        raise ValidationError("That move could not be read. Pick one of your moves and try again.") from None
+        raise ValidationError(gettext("That move could not be read. Pick one of your moves and try again.")) from None
     if not isinstance(move, dict):
-        raise ValidationError("That move could not be read. Pick one of your moves and try again.")
+        raise ValidationError(gettext("That move could not be read. Pick one of your moves and try again."))
     return move
 
 
@@ -81,66 +85,89 @@ def goal_names(view: Mapping[str, Any]) -> dict[tuple[int, int], str]:
     goals = sorted(((goal["x"], goal["y"]) for goal in view["goals"]), key=lambda cell: (-cell[1], cell[0]))
     if len(goals) == len(GOAL_PLACES):
         return dict(zip(goals, GOAL_PLACES, strict=False))
-    return {cell: f"goal at ({cell[0]}, {cell[1]})" for cell in goals}
+    return {cell: gettext("goal at (%(x)s, %(y)s)", x=cell[0], y=cell[1]) for cell in goals}
 
 
 def describe_move(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-    """One sentence for a move, in the words of the table the seat sees."""
+    """One sentence for a move, in the words of the table the seat sees, in the reader's language."""
     you = view.get("you") or {}
     hand = {card["id"]: card for card in you.get("hand", [])}
     kind = move.get("type")
     if kind == "pick_gold":
         value = move.get("value")
-        return f"Keep a gold card worth {value} nugget{'s' if value != 1 else ''}"
+        count = value if isinstance(value, int) else 0
+        return ngettext("Keep a gold card worth %(value)s nugget", "Keep a gold card worth %(value)s nuggets", count,
+                        value=value)
     if kind == "steal":
         target = move.get("target")
-        return "Let the Theft go: steal nothing" if target is None else f"Steal 1 gold piece from {_name(view, target)}"
+        if target is None:
+            return gettext("Let the Theft go: steal nothing")
+        return gettext("Steal 1 gold piece from %(name)s", name=_name(view, target))
     if kind in ("pass", "clear"):
-        cards = [hand.get(card, {}).get("label", "a card") for card in move.get("cards", [])]
-        listed = join_words(cards) or "card"
+        cards = [_card_label(hand.get(card)) for card in move.get("cards", [])]
+        listed = join_words(cards) or gettext("card")
         if kind == "pass":
-            return f"Pass: discard your {listed}, face down"
+            return gettext("Pass: discard your %(cards)s, face down", cards=listed)
         removed = _front_card(view, you.get("seat"), move.get("remove"))
-        return f"Discard your {listed} to remove the {removed} in front of you"
+        return gettext("Discard your %(cards)s to remove the %(card)s in front of you", cards=listed, card=removed)
     card = hand.get(move.get("card"), {})
-    label = card.get("label", "card")
+    label = card_name(card) if card.get("label") else gettext("card")
     effect = card.get("effect")
     if effect in TARGET_WORDS and "target" in move:
         return _on_seat(effect, move["target"], view)
     if effect == "theft":
-        return "Lay your Theft in front of you: after the payout you may steal 1 gold piece"
+        return gettext("Lay your Theft in front of you: after the payout you may steal 1 gold piece")
     if "target" in move:
-        target = move["target"]
-        whose = "your own" if target == you.get("seat") else f"{_name(view, target)}'s"
-        tool = move.get("tool") or (card.get("tools") or ["tool"])[0]
-        verb = "Repair" if card.get("effect") == "repair" else "Break"
-        return f"{verb} {whose} {tool}"
+        return _on_tool(move, card, view)
     cell = (move.get("x"), move.get("y"))
     if card.get("effect") == "map":
-        goal = goal_names(view).get(cell, "goal")  # type: ignore[arg-type]
-        return f"Look at the {goal} goal with your map"
+        goal = goal_names(view).get(cell) or gettext("goal")  # type: ignore[arg-type]
+        return gettext("Look at the %(place)s goal with your map", place=goal)
     if card.get("effect") == "rockfall":
         lying: Mapping[str, Any] = next((c for c in view["board"] if (c["x"], c["y"]) == cell), {})
-        return f"Rockfall: remove the {lying.get('label', 'card')} at ({cell[0]}, {cell[1]})"
-    turned = ", turned around" if move.get("rotated") else ""
-    return f"Build the {label} at ({cell[0]}, {cell[1]}){turned}"
+        return gettext("Rockfall: remove the %(card)s at (%(x)s, %(y)s)", card=_card_label(lying), x=cell[0], y=cell[1])
+    if move.get("rotated"):
+        return gettext("Build the %(card)s at (%(x)s, %(y)s), turned around", card=label, x=cell[0], y=cell[1])
+    return gettext("Build the %(card)s at (%(x)s, %(y)s)", card=label, x=cell[0], y=cell[1])
+
+
+def _on_tool(move: Mapping[str, Any], card: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """Break or repair a player's tool: yours or another's."""
+    target = move["target"]
+    own = target == (view.get("you") or {}).get("seat")
+    raw = move.get("tool") or (card.get("tools") or [None])[0]
+    tool = tool_name(raw) if raw else gettext("tool")
+    if card.get("effect") == "repair":
+        if own:
+            return gettext("Repair your own %(tool)s", tool=tool)
+        return gettext("Repair %(name)s's %(tool)s", name=_name(view, target), tool=tool)
+    if own:
+        return gettext("Break your own %(tool)s", tool=tool)
+    return gettext("Break %(name)s's %(tool)s", name=_name(view, target), tool=tool)
+
+
+def _card_label(card: Mapping[str, Any] | None) -> str:
+    """A card's printed name, in the reader's language ("a card" for one not found)."""
+    return card_name(card) if card and card.get("label") else gettext("a card")
 
 
 # Saboteur 2's actions on a seat: the words for another seat, and for your own.
 TARGET_WORDS = {
-    "hands_off": ("Hands Off: remove {name}'s Theft", "Hands Off: remove your own Theft"),
-    "swap_hand": ("Swap hands with {name} (they then draw a card)", "Swap hands with yourself"),
-    "inspection": ("Look at {name}'s dwarf card", "Look at your own dwarf card"),
-    "swap_hats": ("Make {name} swap their dwarf card for a leftover one",
-                  "Swap your own dwarf card for a leftover one"),
-    "trapped": ("Trap {name}: no path cards, no share of the gold", "Trap yourself"),
-    "free": ("Free {name}: remove their Trapped!", "Free yourself: remove your Trapped!"),
+    "hands_off": (N_("Hands Off: remove %(name)s's Theft"), N_("Hands Off: remove your own Theft")),
+    "swap_hand": (N_("Swap hands with %(name)s (they then draw a card)"), N_("Swap hands with yourself")),
+    "inspection": (N_("Look at %(name)s's dwarf card"), N_("Look at your own dwarf card")),
+    "swap_hats": (N_("Make %(name)s swap their dwarf card for a leftover one"),
+                  N_("Swap your own dwarf card for a leftover one")),
+    "trapped": (N_("Trap %(name)s: no path cards, no share of the gold"), N_("Trap yourself")),
+    "free": (N_("Free %(name)s: remove their Trapped!"), N_("Free yourself: remove your Trapped!")),
 }
 
 
 def _on_seat(effect: str, target: Any, view: Mapping[str, Any]) -> str:
     other, own = TARGET_WORDS[effect]
-    return own if target == (view.get("you") or {}).get("seat") else other.format(name=_name(view, target))
+    if target == (view.get("you") or {}).get("seat"):
+        return gettext(own)
+    return gettext(other, name=_name(view, target))
 
 
 def _front_card(view: Mapping[str, Any], seat: Any, card_id: Any) -> str:
@@ -149,15 +176,13 @@ def _front_card(view: Mapping[str, Any], seat: Any, card_id: Any) -> str:
         if row.get("seat") == seat:
             for card in row.get("front", []):
                 if card.get("id") == card_id:
-                    return str(card.get("label", "card"))
-    return "card"
+                    return card_name(card) if card.get("label") else gettext("card")
+    return gettext("card")
 
 
 def join_words(words: Sequence[str]) -> str:
-    """'Ann', 'Ann and Ben', 'Ann, Ben and Cat' ('' for none)."""
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    """'Ann', 'Ann and Ben', 'Ann, Ben and Cat' ('' for none), in the reader's language."""
+    return and_list(list(words))
 
 
 def choices(legal_moves: Sequence[engine.Move], view: Mapping[str, Any]) -> list[Choice]:
@@ -169,14 +194,16 @@ def group_moves(legal_moves: Sequence[engine.Move], view: Mapping[str, Any]) -> 
     their own; passes of several cards and two-card discards as two small forms after the cards."""
     you = view.get("you") or {}
     hand = list(you.get("hand", []))
-    groups = {card["id"]: MoveGroup(title=card["label"], card=card) for card in hand}
-    gold = MoveGroup(title="Choose a gold card", card=None, kind="gold")
-    steal = MoveGroup(title="Your Theft: steal 1 gold piece, or let it go", card=None, kind="steal")
+    groups = {card["id"]: MoveGroup(title=card_name(card), card=card) for card in hand}
+    gold = MoveGroup(title=gettext("Choose a gold card"), card=None, kind="gold")
+    steal = MoveGroup(title=gettext("Your Theft: steal 1 gold piece, or let it go"), card=None, kind="steal")
     listed = choices(legal_moves, view)
     passes = [c for c in listed if c.move.get("type") == "pass"]
     most = max((len(c.move.get("cards", [])) for c in passes), default=0)
-    passing = MoveGroup(title=f"Pass: discard 1 to {most} cards, face down", card=None, kind="pass", most=most)
-    clearing = MoveGroup(title="Discard 2 cards to remove a card lying in front of you", card=None, kind="clear")
+    passing = MoveGroup(title=gettext("Pass: discard 1 to %(most)s cards, face down", most=most), card=None,
+                        kind="pass", most=most)
+    clearing = MoveGroup(title=gettext("Discard 2 cards to remove a card lying in front of you"), card=None,
+                         kind="clear")
     for choice in listed:
         move = choice.move
         kind = move.get("type")
@@ -214,18 +241,18 @@ def compose_move(form: MultiDict[str, str]) -> engine.Move | None:
     cards = sorted(_whole_numbers(form.getlist(f"{kind}_cards")))
     if kind == "pass":
         if not cards:
-            raise ValidationError("Tick the cards you want to discard, then press Pass.")
+            raise ValidationError(gettext("Tick the cards you want to discard, then press Pass."))
         return {"type": "pass", "cards": cards}
     remove = _whole_numbers([form.get("clear_remove", "")])
     if len(cards) != 2 or not remove:
-        raise ValidationError("Tick two cards to discard and the card to remove, then press the button.")
+        raise ValidationError(gettext("Tick two cards to discard and the card to remove, then press the button."))
     return {"type": "clear", "cards": cards, "remove": remove[0]}
 
 
 def _whole_numbers(raw: Sequence[Any]) -> list[int]:
-    return [required_int(str(value), UNREADABLE_CHOICE) for value in raw]
+    return [required_int(str(value), gettext(UNREADABLE_CHOICE)) for value in raw]
 
 
 def _name(view: Mapping[str, Any], seat: Any) -> str:
     players = view.get("players", [])
-    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "someone"
+    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else gettext("someone")

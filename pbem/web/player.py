@@ -15,6 +15,7 @@ import secrets
 from datetime import date
 from typing import Any
 
+from babel.dates import format_skeleton
 from flask import (
     Blueprint,
     Response,
@@ -30,7 +31,7 @@ from markupsafe import Markup
 
 from pbem.drawing.card_art import CARD_H, CARD_W, tool_icon
 from pbem.errors import BadLink, ExpiredLink, GameNotFound, PbemError, RevokedLink, StaleTurn, ValidationError
-from pbem.i18n import current_language
+from pbem.i18n import current_language, current_locale, gettext
 from pbem.service.events import describe
 from pbem.service.seats.fresh_links import FreshLink
 from pbem.service.seats.presence import UNCHANGED
@@ -54,8 +55,9 @@ from pbem.web.seat_access import (
 )
 from pbem.web.security import no_store
 from pbem.web.timing_form import changed, quiet_hours_from, shown_quiet_hours, timing_saved
-from pbem.web.turn_page import TurnPage, build_turn_page, join_words, log_entries, new_submission_id
+from pbem.web.turn_page import TurnPage, build_turn_page, drawn_words, join_words, log_entries, new_submission_id
 from pbem.web.urls import url_for
+from pbem.words.cards import card_name, tool_name
 
 blueprint = Blueprint("player", __name__)
 csrf.protect(blueprint)
@@ -65,7 +67,12 @@ LINK_ERRORS = (BadLink, ExpiredLink, RevokedLink)
 
 @blueprint.app_template_global("broken_tool_icon")
 def broken_tool_icon(tool: str) -> Markup:
-    return tool_icon(tool, broken=True)
+    return tool_icon(tool, broken=True, words=drawn_words())
+
+
+# A card's printed name and a tool's name, in the reader's language, for the templates.
+blueprint.add_app_template_global(card_name, "card_name")
+blueprint.add_app_template_filter(tool_name, "tool_name")
 
 
 seat_route = seat_routes(blueprint)
@@ -135,16 +142,21 @@ def settings(access: SeatAccess) -> Any:
     runtime().seats.set_notify_mode(access.link.game_id, access.link.seat, mode)
     shown = request.form.get("hand_in_email") == "yes"
     runtime().seats.set_hand_in_email(access.link.game_id, access.link.seat, shown)
-    saved = SAVED_MODE.get(mode, "Saved")
-    flash(f"{saved}{', with your hand in it' if shown and mode == 'turn' else ''}.", "notice")
+    flash(_saved_mode(mode, with_hand=shown), "notice")
     return redirect(access.url("player.table"), 303)
 
 
-SAVED_MODE = {
-    "turn": "Saved: an email for each of your turns",
-    "digest": "Saved: one email a day",
-    "notices": "Saved: no turn emails; your turns and their reminders go to your notification addresses",
-}
+def _saved_mode(mode: str, *, with_hand: bool) -> str:
+    """The notice after the notification settings are saved, naming the way chosen."""
+    if mode == "turn":
+        if with_hand:
+            return gettext("Saved: an email for each of your turns, with your hand in it.")
+        return gettext("Saved: an email for each of your turns.")
+    if mode == "digest":
+        return gettext("Saved: one email a day.")
+    if mode == "notices":
+        return gettext("Saved: no turn emails; your turns and their reminders go to your notification addresses.")
+    return gettext("Saved.")
 
 
 # -- the player's own notification addresses (the same as on My games' preferences, for all their games) ----------
@@ -160,7 +172,7 @@ def add_notification(access: SeatAccess) -> Any:
                                               results=request.form.get("results") == "yes")
     except ValidationError as problem:
         return render_table(access, status=problem.status, notification_problem=problem.message)
-    flash(f"Notifications will also go to {shown}.", "notice")
+    flash(gettext("Notifications will also go to %(address)s.", address=shown), "notice")
     return redirect(access.url("player.table") + "#notifications", 303)
 
 
@@ -180,7 +192,7 @@ def remove_notification(access: SeatAccess) -> Any:
 
 
 def _address_id() -> int:
-    return required_int(str((request.view_args or {}).get("address_id", "")), "Choose one of your addresses.")
+    return required_int(str((request.view_args or {}).get("address_id", "")), gettext("Choose one of your addresses."))
 
 
 @seat_route("/presence", ["POST"])
@@ -194,12 +206,13 @@ def presence(access: SeatAccess) -> Any:
         try:
             day = date.fromisoformat(raw) if raw else None
         except ValueError:
-            raise ValidationError("Choose the date you will be back.") from None
+            raise ValidationError(gettext("Choose the date you will be back.")) from None
         service.set_away(game_id, seat, day)
-        flash(f"Saved: away until {day:%a} {day.day} {day:%b}." if day else "Saved: you are back.", "notice")
+        flash(gettext("Saved: away until %(day)s.", day=away_day(day)) if day else gettext("Saved: you are back."),
+              "notice")
     elif action == "back":
         service.come_back(game_id, seat)
-        flash("Welcome back: the game waits for you again.", "notice")
+        flash(gettext("Welcome back: the game waits for you again."), "notice")
     elif action == "quiet":
         zone_name = request.form.get("timezone", "").strip()
         quiet = quiet_hours_from(request.form)
@@ -212,15 +225,23 @@ def presence(access: SeatAccess) -> Any:
         )
         flash(timing_saved(zone_name if zone_changed else None, quiet, quiet_changed), "notice")
     elif action == "timeout_card":
-        card = optional_int(request.form.get("timeout_card"), "Choose a card from your hand.")
+        card = optional_int(request.form.get("timeout_card"), gettext("Choose a card from your hand."))
         service.mark_timeout_card(game_id, seat, card)
         flash(
-            "Saved: a random card if you time out." if card is None else "Saved: the card to discard if you time out.",
+            gettext("Saved: a random card if you time out.") if card is None
+            else gettext("Saved: the card to discard if you time out."),
             "notice",
         )
     else:
-        raise ValidationError("Unknown setting.")
+        raise ValidationError(gettext("Unknown setting."))
     return redirect(access.url("player.table"), 303)
+
+
+def away_day(day: date) -> str:
+    """ "Fri 3 Dec", in the reader's language ("Fr., 3. Dez.", "12월 3일 (금)")."""
+    if current_language() == "en":
+        return f"{day:%a} {day.day} {day:%b}"
+    return format_skeleton("MMMEd", day, locale=current_locale())
 
 
 @seat_route("/seen", ["POST"])
@@ -406,13 +427,13 @@ def _stale_message() -> str:
             actors.append(entry.actor)
     others = [names[actor] for actor in actors if actor != access.link.seat]
     if access.link.seat in actors:
-        return "You already played from another window or device; here is the table now. Nothing more was played."
+        return gettext(
+            "You already played from another window or device; here is the table now. Nothing more was played.")
     if others:
-        return (
-            f"{join_words(others)} played while you were looking; here is the table now. Nothing of yours was played."
-        )
-    return "The game changed while you were looking; here is the table now. Nothing of yours was played."
+        return gettext("%(names)s played while you were looking; here is the table now. Nothing of yours was played.",
+                       names=join_words(others))
+    return gettext("The game changed while you were looking; here is the table now. Nothing of yours was played.")
 
 
 def _expected_seq(raw: str | None) -> int:
-    return required_int(raw, "The form is missing the turn it was drawn for; please look at the table again.")
+    return required_int(raw, gettext("The form is missing the turn it was drawn for; please look at the table again."))

@@ -17,10 +17,12 @@ from flask import Blueprint, redirect, request, session
 from werkzeug.wrappers import Response
 
 from pbem.errors import BadLink, GameNotFound
+from pbem.i18n import gettext
 from pbem.seat_link import SeatLink
 from pbem.web.app_context import runtime
 from pbem.web.languages import read_as_seat
 from pbem.web.urls import url_for
+from pbem.words.table import N_
 
 SESSION_KEY = "seats"
 # A cookie holds about 4 kB: remember the most recent games only.
@@ -30,9 +32,12 @@ MAX_REMEMBERED = 8
 class NoSeatHere(BadLink):
     """A `/table/<game_id>` address opened in a browser that has not opened that game's link."""
 
-    default_message = (
+    default_message = N_(
         "This browser has not opened your link to this game yet. Please open the link from your latest email."
     )
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or gettext(self.default_message))  # in the reader's language
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pbem.errors import ValidationError
+from pbem.i18n import gettext
 
 GAME_DEFAULT, NO_QUIET_HOURS, OWN_HOURS = "game", "none", "own"
 
@@ -38,9 +39,9 @@ def quiet_hours_from(form: Mapping[str, str]) -> str | None:
         return ""
     if choice == OWN_HOURS:
         if not written:
-            raise ValidationError("Write your quiet hours like 22:00-08:00, or choose another option.")
+            raise ValidationError(gettext("Write your quiet hours like 22:00-08:00, or choose another option."))
         return written
-    raise ValidationError("Choose the game's quiet hours, none, or your own.")
+    raise ValidationError(gettext("Choose the game's quiet hours, none, or your own."))
 
 
 def shown_quiet_hours(form: Mapping[str, str]) -> str | None:
@@ -60,12 +61,17 @@ def changed(form: Mapping[str, str], was_key: str, value: str | None, shown: str
 
 def timing_saved(zone_name: str | None, quiet: str | None, quiet_changed: bool) -> str:
     """The notice after a save, naming what changed."""
-    parts = []
     if quiet_changed:
-        parts.append("quiet hours as the game sets them" if quiet is None else
-                     "no quiet hours" if quiet == "" else f"quiet hours {quiet}")
+        if quiet is None:
+            hours = gettext("quiet hours as the game sets them")
+        elif quiet == "":
+            hours = gettext("no quiet hours")
+        else:
+            hours = gettext("quiet hours %(hours)s", hours=quiet)
+        if zone_name:
+            return gettext("Saved: %(hours)s and time zone %(zone)s. Your current deadline never moves earlier for it.",
+                           hours=hours, zone=zone_name)
+        return gettext("Saved: %(hours)s. Your current deadline never moves earlier for it.", hours=hours)
     if zone_name:
-        parts.append(f"time zone {zone_name}")
-    if not parts:
-        return "Nothing to save: your quiet hours and time zone are as they were."
-    return "Saved: " + " and ".join(parts) + ". Your current deadline never moves earlier for it."
+        return gettext("Saved: time zone %(zone)s. Your current deadline never moves earlier for it.", zone=zone_name)
+    return gettext("Nothing to save: your quiet hours and time zone are as they were.")

@@ -19,7 +19,8 @@ from markupsafe import Markup, escape
 
 import engine
 from pbem.drawing.board_svg import board_svg
-from pbem.drawing.card_art import card_svg
+from pbem.drawing.card_art import DrawnWords, card_svg
+from pbem.i18n import current_language, gettext, ngettext, pgettext
 from pbem.memo import Memo
 from pbem.models import GameStatus
 from pbem.results_text import gold_unit, outcome, payout_line, share_line, theft_line
@@ -30,8 +31,10 @@ from pbem.times import ago, local_time, until
 from pbem.web.hand_reasons import Unplayable, unplayable_reason
 from pbem.web.moves import MoveGroup, goal_names, group_moves, join_words
 from pbem.web.rules_page import card_help
+from pbem.words.cards import TOOL_NAMES, card_name, tool_name
 from pbem.words.places import side_name
 from pbem.words.roles import role_goal, role_title
+from pbem.words.table import NP_, Words
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,12 @@ class FrontCard:
     @property
     def art(self) -> Markup:
         """Drawn when a template shows it (a broken tool shows an icon instead)."""
-        return card_svg(self.info, css_class="front-art")
+        return card_svg(self.info, css_class="front-art", words=drawn_words())
+
+    @property
+    def label(self) -> str:
+        """Its printed name, in the reader's language."""
+        return card_name(self.info)
 
 
 @dataclass(frozen=True)
@@ -72,7 +80,12 @@ class HandCard:
     @property
     def art(self) -> Markup:
         """Drawn when a template shows it: the hand is part of the main column, usually drawn already (pbem/memo.py)."""
-        return card_svg(self.info)
+        return card_svg(self.info, words=drawn_words())
+
+    @property
+    def label(self) -> str:
+        """Its printed name, in the reader's language."""
+        return card_name(self.info)
 
     @property
     def help(self) -> str:
@@ -104,7 +117,8 @@ class RoundResult:
         result: `build_turn_page`)."""
         if self.final_view is None:
             return None
-        return board_svg(self.final_view, name="final-board", title=f"Round {self.round} as it ended")
+        return board_svg(self.final_view, name="final-board", caption=board_caption(
+            self.final_view, gettext("Round %(round)s as it ended", round=self.round)), words=drawn_words())
 
 
 @dataclass(frozen=True)
@@ -235,7 +249,8 @@ def build_turn_page(
         variant=view.get("variant", "base"),
         units=gold_unit(view),
         inspections=[
-            f"{names[seen['seat']]}: {role_words(seen['role'], 'saboteur2')[0]}" for seen in you.get("inspections", [])
+            gettext("%(name)s: %(role)s", name=names[seen["seat"]], role=role_words(seen["role"], "saboteur2")[0])
+            for seen in you.get("inspections", [])
         ],
         stealing=stealing,
         profile=profile,
@@ -267,12 +282,13 @@ def _snapshot_parts(state: GameState, seat: int, your_turn: bool, memo: Memo | N
 
     def draw() -> SnapshotParts:
         groups = group_moves(state.legal_moves, view) if your_turn else []
-        return SnapshotParts(board=board_svg(view), board_listing=board_listing(view), groups=groups)
+        return SnapshotParts(board=board_svg(view, caption=board_caption(view), words=drawn_words()),
+                             board_listing=board_listing(view), groups=groups)
 
     if memo is None:
         return draw()
     # The moves are labelled with the players' names, which a seat changing hands changes without a new snapshot.
-    key = ("snapshot_parts", state.game_id, state.seq, seat, tuple(state.players))
+    key = ("snapshot_parts", state.game_id, state.seq, seat, tuple(state.players), current_language())
     return memo.get_or_make("fragment", key, draw)
 
 
@@ -286,7 +302,8 @@ def _results(state: GameState, seat: int, memo: Memo | None) -> list[RoundResult
 
     if memo is None:
         return make()
-    return memo.get_or_make("fragment", ("results", state.game_id, state.seq, seat, tuple(names)), make)
+    key = ("results", state.game_id, state.seq, seat, tuple(names), current_language())
+    return memo.get_or_make("fragment", key, make)
 
 
 @dataclass(frozen=True)
@@ -330,6 +347,41 @@ def new_submission_id() -> str:
     return secrets.token_urlsafe(16)
 
 
+def board_caption(view: Mapping[str, Any], title: str | None = None) -> str:
+    """The board picture's title (its text for screen readers): "The tunnel: 5 cards on the table"."""
+    count = len(view["board"])
+    if title is None:
+        return ngettext("The tunnel: %(num)d card on the table", "The tunnel: %(num)d cards on the table", count)
+    return ngettext("%(title)s: %(num)d card on the table", "%(title)s: %(num)d cards on the table", count,
+                    title=title)
+
+
+# The word on each of Saboteur 2's action cards (pbem/drawing/card_art.py draws it), short enough for a card.
+CARD_CAPTIONS = Words({
+    "theft": NP_("card caption", "THEFT"), "hands_off": NP_("card caption", "HANDS OFF"),
+    "swap_hand": NP_("card caption", "SWAP HAND"), "inspection": NP_("card caption", "INSPECT"),
+    "swap_hats": NP_("card caption", "SWAP HATS"), "trapped": NP_("card caption", "TRAPPED"),
+    "free": NP_("card caption", "FREE"),
+})
+
+
+def drawn_words() -> DrawnWords:
+    """The words drawn on the cards, in the reader's language (the drawing itself knows no language)."""
+    return _drawn_words(current_language())
+
+
+@lru_cache(maxsize=8)
+def _drawn_words(language: str) -> DrawnWords:
+    return DrawnWords(
+        gold=pgettext("peek", "gold"),
+        stone=pgettext("peek", "stone"),
+        gold_mark=pgettext("goal card", "GOLD"),
+        captions=tuple((effect, CARD_CAPTIONS[effect]) for effect in CARD_CAPTIONS),
+        tools=tuple((tool, tool_name(tool)) for tool in TOOL_NAMES),
+        broken_tool=gettext("broken %(tool)s", tool="{tool}"),
+    )
+
+
 def board_listing(view: Mapping[str, Any]) -> list[str]:
     """The board in words, for screen readers and anyone who prefers a list: one line per card."""
     goals = goal_names(view)
@@ -338,26 +390,31 @@ def board_listing(view: Mapping[str, Any]) -> list[str]:
     lines = []
     for card in view["board"]:
         cell = (card["x"], card["y"])
-        where = f"({cell[0]}, {cell[1]})"
+        fields = {"x": cell[0], "y": cell[1]}
         if card["kind"] == "goal":
-            text = (
-                f"{where}: the {goals.get(cell, 'goal')} goal, turned over: {'gold' if card.get('gold') else 'stone'}"
-            )
+            place = goals.get(cell) or gettext("goal")
+            text = (gettext("(%(x)s, %(y)s): the %(place)s goal, turned over: gold", place=place, **fields)
+                    if card.get("gold") else
+                    gettext("(%(x)s, %(y)s): the %(place)s goal, turned over: stone", place=place, **fields))
         elif card["kind"] == "start":
-            text = f"{where}: the start"
+            text = gettext("(%(x)s, %(y)s): the start", **fields)
         else:
-            text = f"{where}: {card['label']}, {_tunnel_words(card)}"
-        lines.append(text + (" (the last card played)" if cell == last else ""))
+            text = gettext("(%(x)s, %(y)s): %(card)s, %(tunnels)s", card=card_name(card), tunnels=_tunnel_words(card),
+                           **fields)
+        lines.append(gettext("%(line)s (the last card played)", line=text) if cell == last else text)
     for goal in view["goals"]:
         if goal["revealed"]:
             continue
-        where = f"({goal['x']}, {goal['y']}): the {goals.get((goal['x'], goal['y']), 'goal')} goal"
+        fields = {"x": goal["x"], "y": goal["y"], "place": goals.get((goal["x"], goal["y"])) or gettext("goal")}
         if over:
-            lines.append(f"{where}: {'gold' if goal['gold'] else 'stone'}")
+            lines.append(gettext("(%(x)s, %(y)s): the %(place)s goal: gold", **fields) if goal["gold"]
+                         else gettext("(%(x)s, %(y)s): the %(place)s goal: stone", **fields))
         elif goal.get("seen"):
-            lines.append(f"{where}, face down; you looked: {'gold' if goal['gold'] else 'stone'}")
+            lines.append(gettext("(%(x)s, %(y)s): the %(place)s goal, face down; you looked: gold", **fields)
+                         if goal["gold"] else
+                         gettext("(%(x)s, %(y)s): the %(place)s goal, face down; you looked: stone", **fields))
         else:
-            lines.append(f"{where}, face down")
+            lines.append(gettext("(%(x)s, %(y)s): the %(place)s goal, face down", **fields))
     return lines
 
 
@@ -365,21 +422,29 @@ def _tunnel_words(card: Mapping[str, Any]) -> str:
     segments = card.get("segments", [])
     if segments and all(segment.get("dead") for segment in segments):
         sides = [side_name(segment["edges"]) for segment in segments]
-        return f"a dead end (blocked), stubs to the {join_words(sides)}"
+        return gettext("a dead end (blocked), stubs to the %(sides)s", sides=join_words(sides))
     parts = []
     for segment in segments:
         sides = [side_name(edge) for edge in segment["edges"]]
-        part = f"a dead stub to the {sides[0]}" if segment.get("dead") else f"tunnel joining {join_words(sides)}"
-        if segment.get("door"):
-            part += f", with a {segment['door']} door"
+        if segment.get("dead"):
+            part = gettext("a dead stub to the %(side)s", side=sides[0])
+        else:
+            part = gettext("tunnel joining %(sides)s", sides=join_words(sides))
+        if segment.get("door") == "blue":
+            part = gettext("%(tunnel)s, with a blue door", tunnel=part)
+        elif segment.get("door") == "green":
+            part = gettext("%(tunnel)s, with a green door", tunnel=part)
+        elif segment.get("door"):
+            part = gettext("%(tunnel)s, with a %(colour)s door", tunnel=part, colour=segment["door"])
         if segment.get("ladder"):
-            part += ", with a ladder"
+            part = gettext("%(tunnel)s, with a ladder", tunnel=part)
         parts.append(part)
     tunnels = sum(1 for segment in segments if not segment.get("dead"))
-    text = ("two separate tunnels: " if tunnels == 2 else "") + "; ".join(parts)
+    joined = pgettext("tunnel parts", "; ").join(parts)
+    text = gettext("two separate tunnels: %(tunnels)s", tunnels=joined) if tunnels == 2 else joined
     crystals = int(card.get("crystals", 0) or 0)
     if crystals:
-        text += f"; {crystals} crystal{'s' if crystals != 1 else ''}"
+        text = ngettext("%(tunnels)s; %(num)d crystal", "%(tunnels)s; %(num)d crystals", crystals, tunnels=text)
     return text
 
 
@@ -388,32 +453,40 @@ def _headline(state: GameState, seat: int, picking: bool, stealing: bool, comput
     if state.status == GameStatus.FINISHED and final and state.view:
         winners = [state.players[s] for s in final["winners"]]
         best = final["scores"][final["winners"][0]]
-        one, many = gold_unit(state.view)
-        return f"The game is over: {join_words(winners)} won with {best} {one if best == 1 else many}."
+        if state.view.get("variant") == "saboteur2":
+            return ngettext("The game is over: %(winners)s won with %(num)d gold piece.",
+                            "The game is over: %(winners)s won with %(num)d gold pieces.", best,
+                            winners=join_words(winners))
+        return ngettext("The game is over: %(winners)s won with %(num)d nugget.",
+                        "The game is over: %(winners)s won with %(num)d nuggets.", best, winners=join_words(winners))
     if state.status != GameStatus.ACTIVE:
-        return "The game is over."
+        return gettext("The game is over.")
     if state.paused:
-        return "The host has paused this game."
+        return gettext("The host has paused this game.")
     if state.to_act is None:
-        return "Waiting for the game to go on."
+        return gettext("Waiting for the game to go on.")
     if state.to_act == seat:
         if stealing:
-            return "Your Theft: steal 1 gold piece, or let it go."
-        return "Your turn: choose a gold card." if picking else "Your turn: play a card, or pass."
-    computer = " (computer player)" if state.to_act in computers else ""
-    return f"{state.players[state.to_act]}'s turn{computer}."
+            return gettext("Your Theft: steal 1 gold piece, or let it go.")
+        return gettext("Your turn: choose a gold card.") if picking else gettext("Your turn: play a card, or pass.")
+    name = state.players[state.to_act]
+    if state.to_act in computers:
+        return gettext("%(name)s's turn (computer player).", name=name)
+    return gettext("%(name)s's turn.", name=name)
 
 
 def _inert_reason(state: GameState, computers: frozenset[int]) -> str:
     """Why this seat's hand cannot be played now, in one sentence."""
     if state.status != GameStatus.ACTIVE:
-        return "The game is over: nothing more can be played."
+        return gettext("The game is over: nothing more can be played.")
     if state.paused:
-        return "The host has paused this game: nothing can be played until it goes on."
+        return gettext("The host has paused this game: nothing can be played until it goes on.")
     if state.to_act is None:
-        return "Waiting for the game to go on."
-    who = state.players[state.to_act] + (" (computer player)" if state.to_act in computers else "")
-    return f"It is {who}'s turn: your cards wake up when it is yours."
+        return gettext("Waiting for the game to go on.")
+    name = state.players[state.to_act]
+    if state.to_act in computers:
+        return gettext("It is %(name)s's turn (computer player): your cards wake up when it is yours.", name=name)
+    return gettext("It is %(name)s's turn: your cards wake up when it is yours.", name=name)
 
 
 def _warning_window(policies: dict[str, Any]) -> timedelta:
@@ -426,16 +499,18 @@ def _gold_story(view: Mapping[str, Any], names: Sequence[str]) -> str:
     results = view.get("results") or []
     reached = results[-1].get("reached_by") if results else None
     if reached is None:
-        return "The gold-diggers found the gold."
-    return f"{names[reached]} reached the gold: the gold-diggers share it."
+        return gettext("The gold-diggers found the gold.")
+    return gettext("%(name)s reached the gold: the gold-diggers share it.", name=names[reached])
 
 
 def _peeks(view: Mapping[str, Any]) -> list[str]:
     goals = goal_names(view)
-    return [
-        f"The {goals.get((peek['x'], peek['y']), 'goal')} goal: {'gold' if peek['gold'] else 'stone'}"
-        for peek in (view.get("you") or {}).get("peeks", [])
-    ]
+    lines = []
+    for peek in (view.get("you") or {}).get("peeks", []):
+        place = goals.get((peek["x"], peek["y"])) or gettext("goal")
+        lines.append(gettext("The %(place)s goal: gold", place=place) if peek["gold"]
+                     else gettext("The %(place)s goal: stone", place=place))
+    return lines
 
 
 def _log_entry(entry: HistoryEntry, names: Sequence[str], zone_name: str) -> LogEntry:
@@ -452,7 +527,7 @@ def _round_result(result: engine.RoundResult, names: Sequence[str]) -> RoundResu
             summary=outcome(result, names),
             roles=[(names[index], role_title(role)) for index, role in enumerate(result["roles"])],
             share=share_line(result),
-            payouts=[payout_line(pay, result, names) for pay in result["payouts"]] or ["Nobody was paid."],
+            payouts=[payout_line(pay, result, names) for pay in result["payouts"]] or [gettext("Nobody was paid.")],
             thefts=[theft_line(theft, names) for theft in result["thefts"]],
             final_view=result.get("final_board"),
         )
