@@ -1,14 +1,23 @@
 """Typed errors: each says what went wrong in words a player can read, and carries its HTTP status.
 
 The service raises them before anything changes; the web layer turns them into a page or a JSON error
-(`pbem/web/errors.py`), the CLI prints the message.
+(`pbem/web/errors.py`), the CLI prints the message. A message given when raising is written in the reader's
+language there (gettext inside the request); a class's default is marked for the catalogue (N_) and translated
+when it is read, so the page says it in its reader's language and the command line in English. `str(error)`
+stays English (the logs).
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from pbem.i18n import gettext
 from pbem.seat_link import SeatLink
+
+
+def N_(message: str) -> str:
+    """Marks a default message for the catalogue; `PbemError.message` translates it when it is read."""
+    return message
 
 
 class PbemError(Exception):
@@ -16,17 +25,22 @@ class PbemError(Exception):
 
     status: ClassVar[int] = 400
     code: ClassVar[str] = "error"
-    default_message: ClassVar[str] = "Something about this request is not right."
+    default_message: ClassVar[str] = N_("Something about this request is not right.")
 
     def __init__(self, message: str | None = None) -> None:
-        self.message = message or self.default_message
-        super().__init__(self.message)
+        self._given = message or None
+        super().__init__(message or self.default_message)
+
+    @property
+    def message(self) -> str:
+        """What went wrong, in the language being written in now (English outside a request)."""
+        return self._given or gettext(self.default_message)
 
 
 class ValidationError(PbemError):
     status = 400
     code = "invalid_input"
-    default_message = "The request is not valid."
+    default_message = N_("The request is not valid.")
 
 
 class CsrfFailed(PbemError):
@@ -34,7 +48,7 @@ class CsrfFailed(PbemError):
 
     status = 400
     code = "csrf_failed"
-    default_message = "This form has expired, so nothing was done. Please look at the page again and retry."
+    default_message = N_("This form has expired, so nothing was done. Please look at the page again and retry.")
 
 
 class RateLimited(PbemError):
@@ -42,7 +56,7 @@ class RateLimited(PbemError):
 
     status = 429
     code = "rate_limited"
-    default_message = "Too many requests from here. Please wait a while and try again."
+    default_message = N_("Too many requests from here. Please wait a while and try again.")
 
 
 class DatabaseUnavailable(PbemError):
@@ -50,7 +64,7 @@ class DatabaseUnavailable(PbemError):
 
     status = 503
     code = "database_unavailable"
-    default_message = (
+    default_message = N_(
         "The game's database cannot be reached just now, so nothing was saved. Please try again in a minute: "
         "sending the same move again is safe, it is played once."
     )
@@ -60,13 +74,13 @@ class DatabaseUnavailable(PbemError):
 class GameNotFound(PbemError):
     status = 404
     code = "game_not_found"
-    default_message = "There is no such game."
+    default_message = N_("There is no such game.")
 
 
 class SeatNotFound(PbemError):
     status = 404
     code = "seat_not_found"
-    default_message = "There is no such seat in this game."
+    default_message = N_("There is no such seat in this game.")
 
 
 class NotYourTurn(PbemError):
@@ -74,37 +88,37 @@ class NotYourTurn(PbemError):
 
     status = 409
     code = "not_your_turn"
-    default_message = "It is not your turn."
+    default_message = N_("It is not your turn.")
 
 
 class StaleTurn(PbemError):
     status = 409
     code = "stale_turn"
-    default_message = "The game has moved on since this page was loaded. Nothing was played; please look again."
+    default_message = N_("The game has moved on since this page was loaded. Nothing was played; please look again.")
 
 
 class GameFinished(PbemError):
     status = 409
     code = "game_finished"
-    default_message = "This game is over."
+    default_message = N_("This game is over.")
 
 
 class GameNotStarted(PbemError):
     status = 409
     code = "game_not_started"
-    default_message = "This game has not started yet."
+    default_message = N_("This game has not started yet.")
 
 
 class GameAlreadyStarted(PbemError):
     status = 409
     code = "game_already_started"
-    default_message = "This game has already started."
+    default_message = N_("This game has already started.")
 
 
 class GamePaused(PbemError):
     status = 409
     code = "game_paused"
-    default_message = "The host has paused this game. Nothing was played."
+    default_message = N_("The host has paused this game. Nothing was played.")
 
 
 class InvalidMove(PbemError):
@@ -112,7 +126,7 @@ class InvalidMove(PbemError):
 
     status = 422
     code = "invalid_move"
-    default_message = "That move is not allowed."
+    default_message = N_("That move is not allowed.")
 
 
 class BadLink(PbemError):
@@ -120,7 +134,7 @@ class BadLink(PbemError):
 
     status = 403
     code = "bad_link"
-    default_message = "This link is no longer valid."
+    default_message = N_("This link is no longer valid.")
 
 
 class ExpiredLink(PbemError):
@@ -128,7 +142,7 @@ class ExpiredLink(PbemError):
 
     status = 410
     code = "expired_link"
-    default_message = "This link is no longer valid."
+    default_message = N_("This link is no longer valid.")
 
     def __init__(self, link: SeatLink, message: str | None = None) -> None:
         super().__init__(message)
@@ -140,7 +154,7 @@ class RevokedLink(PbemError):
 
     status = 410
     code = "revoked_link"
-    default_message = "This link is no longer valid."
+    default_message = N_("This link is no longer valid.")
 
 
 class InviteUnavailable(PbemError):
@@ -148,7 +162,7 @@ class InviteUnavailable(PbemError):
 
     status = 410
     code = "invite_unavailable"
-    default_message = "This invite link does not take players any more. Ask the host for a new one."
+    default_message = N_("This invite link does not take players any more. Ask the host for a new one.")
 
 
 class RoundNotOver(PbemError):
@@ -156,7 +170,7 @@ class RoundNotOver(PbemError):
 
     status = 409
     code = "round_not_over"
-    default_message = "That round is still being played: its deal stays sealed until it ends."
+    default_message = N_("That round is still being played: its deal stays sealed until it ends.")
 
 
 class GameNotOver(PbemError):
@@ -164,7 +178,7 @@ class GameNotOver(PbemError):
 
     status = 409
     code = "game_not_over"
-    default_message = "This is offered once the game is over."
+    default_message = N_("This is offered once the game is over.")
 
 
 class NoPendingTurn(PbemError):
@@ -172,7 +186,7 @@ class NoPendingTurn(PbemError):
 
     status = 409
     code = "no_pending_turn"
-    default_message = "No player's decision is pending in this game right now."
+    default_message = N_("No player's decision is pending in this game right now.")
 
 
 class MoveRefused(PbemError):
@@ -180,7 +194,7 @@ class MoveRefused(PbemError):
 
     status = 409
     code = "move_refused"
-    default_message = (
+    default_message = N_(
         "The game could not make this move for the seat, so nothing changed. You can roll the game back to an "
         "earlier turn of this round, or end it."
     )
@@ -191,7 +205,7 @@ class RollbackAcrossRound(PbemError):
 
     status = 409
     code = "rollback_across_round"
-    default_message = (
+    default_message = N_(
         "A game can only be rolled back within the round being played: when a round ends everyone sees its roles "
         "and its deck, and a new round's cards are already in the players' hands."
     )
@@ -202,19 +216,19 @@ class NudgeTooSoon(PbemError):
 
     status = 429
     code = "nudge_too_soon"
-    default_message = "This player was nudged less than an hour ago. Please give them a little time."
+    default_message = N_("This player was nudged less than an hour ago. Please give them a little time.")
 
 
 class AlreadyPaused(PbemError):
     status = 409
     code = "already_paused"
-    default_message = "This game is already paused."
+    default_message = N_("This game is already paused.")
 
 
 class NotPaused(PbemError):
     status = 409
     code = "not_paused"
-    default_message = "This game is not paused."
+    default_message = N_("This game is not paused.")
 
 
 class NotSignedIn(PbemError):
@@ -222,7 +236,7 @@ class NotSignedIn(PbemError):
 
     status = 401
     code = "not_signed_in"
-    default_message = "Please sign in as a host first: ask for a host link on the host page."
+    default_message = N_("Please sign in as a host first: ask for a host link on the host page.")
 
 
 class NotYourGame(PbemError):
@@ -230,7 +244,7 @@ class NotYourGame(PbemError):
 
     status = 403
     code = "not_your_game"
-    default_message = "You are not the host of this game."
+    default_message = N_("You are not the host of this game.")
 
 
 class NotAllowed(PbemError):
@@ -238,4 +252,4 @@ class NotAllowed(PbemError):
 
     status = 403
     code = "not_allowed"
-    default_message = "This is not allowed here."
+    default_message = N_("This is not allowed here.")

@@ -17,7 +17,9 @@ from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSaf
 
 from pbem.clock import Clock
 from pbem.errors import BadLink, ExpiredLink
+from pbem.i18n import gettext
 from pbem.seat_link import SeatLink
+from pbem.words.table import N_
 
 LINK_SALT = "pbem.play"
 HOST_SALT = "pbem.host.sign-in"
@@ -100,7 +102,7 @@ class HostLinkSigner:
 
     salt = HOST_SALT
     path = "/host/sign-in/"
-    invalid = "This host link is not valid (host links work once, for one hour)."
+    invalid = N_("This host link is not valid (host links work once, for one hour).")
 
     def __init__(self, secret_keys: tuple[str, ...], base_url: str, max_age: timedelta, clock: Clock) -> None:
         if not secret_keys:
@@ -119,7 +121,7 @@ class HostLinkSigner:
         try:
             payload = self._serializer.loads(token, max_age=int(self.max_age.total_seconds()))
         except BadSignature:  # SignatureExpired is a BadSignature: an hour-old host link is just invalid
-            raise BadLink(self.invalid) from None
+            raise BadLink(gettext(self.invalid)) from None
         if not isinstance(payload, dict) or not all(isinstance(payload.get(key), str) for key in ("e", "n")):
             raise BadLink()
         return HostLink(email=payload["e"], nonce=payload["n"])
@@ -131,7 +133,7 @@ class PlayerLinkSigner(HostLinkSigner):
 
     salt = PLAYER_SALT
     path = "/sign-in/"
-    invalid = "This sign-in link is not valid (sign-in links work once, for one hour)."
+    invalid = N_("This sign-in link is not valid (sign-in links work once, for one hour).")
 
 
 def timed_serializer(secret_keys: tuple[str, ...], salt: str, clock: Clock) -> URLSafeTimedSerializer:
@@ -187,7 +189,8 @@ class SpectatorLinkSigner:
     def read_confirmation(self, token: str) -> SpectatorConfirmation:
         """The claim of an authentic confirmation link younger than two days; BadLink otherwise."""
         payload = _timed_claim(
-            self._confirm, token, self.CONFIRM_MAX_AGE, "This confirmation link is not valid (they work for two days)."
+            self._confirm, token, self.CONFIRM_MAX_AGE,
+            N_("This confirmation link is not valid (they work for two days)."),
         )
         link_id, email, link_token = payload.get("l"), payload.get("e"), payload.get("t")
         if type(link_id) is not int or not isinstance(email, str) or not isinstance(link_token, str):
@@ -200,7 +203,8 @@ class SpectatorLinkSigner:
     def read_stop(self, token: str) -> SpectatorStop:
         """The claim of an authentic stop link; BadLink otherwise (forged, damaged, or older than a year)."""
         payload = _timed_claim(
-            self._stop, token, self.STOP_MAX_AGE, "This link is not valid. Each round-end email carries a fresh one."
+            self._stop, token, self.STOP_MAX_AGE,
+            N_("This link is not valid. Each round-end email carries a fresh one."),
         )
         subscription_id, digest = payload.get("s"), payload.get("m")
         if type(subscription_id) is not int or not isinstance(digest, str):
@@ -209,10 +213,12 @@ class SpectatorLinkSigner:
 
 
 def _timed_claim(serializer: URLSafeTimedSerializer, token: str, max_age: timedelta, invalid: str) -> dict[str, Any]:
+    """The claim of an authentic token younger than `max_age`; BadLink saying `invalid` (a message marked N_, said
+    in the reader's language) otherwise."""
     try:
         payload = serializer.loads(token, max_age=int(max_age.total_seconds()))
     except BadSignature:  # SignatureExpired included
-        raise BadLink(invalid) from None
+        raise BadLink(gettext(invalid)) from None
     if not isinstance(payload, dict):
-        raise BadLink(invalid)
+        raise BadLink(gettext(invalid))
     return payload

@@ -36,6 +36,7 @@ from pbem.web import (
     rematch,
     replay,
     rules_page,
+    script_words,
     seat_language,
     security,
     spectate,
@@ -71,6 +72,7 @@ def build_app(
     errors.init_app(app)
     csrf.init_app(app)
     languages.init_app(app, config.language)
+    script_words.init_app(app)
     urls.init_app(app)
     params.init_app(app)  # before the blueprints: their `<int:...>` path parts are bounded
     app.register_blueprint(home.blueprint)

@@ -20,6 +20,7 @@ from pbem.errors import (
     StaleTurn,
     ValidationError,
 )
+from pbem.i18n import gettext
 from pbem.models import Game, GameStatus, Snapshot
 from pbem.models.games import OVER_STATUSES, SNAPSHOT_SOURCES
 from pbem.service.events import visible_events
@@ -57,11 +58,13 @@ class Moving(GameCore):
         comes from `server_submission_id`); the two never share ids.
         """
         if not isinstance(move, dict):
-            raise ValidationError("A move must be a table of fields.")
+            raise ValidationError(gettext("A move must be a table of fields."))
         if type(expected_seq) is not int:
-            raise ValidationError("The expected sequence number must be a whole number.")
+            raise ValidationError(gettext("The expected sequence number must be a whole number."))
         if not isinstance(submission_id, str) or not 0 < len(submission_id) <= MAX_SUBMISSION_ID:
-            raise ValidationError(f"A submission id must be 1 to {MAX_SUBMISSION_ID} characters.")
+            raise ValidationError(gettext(
+                "A submission id must be 1 to %(most)d characters.", most=MAX_SUBMISSION_ID
+            ))
         if source not in SNAPSHOT_SOURCES:
             raise ValueError(f"unknown source of a move: {source!r}")
         try:

@@ -10,6 +10,7 @@ from pbem.errors import (
     RollbackAcrossRound,
     ValidationError,
 )
+from pbem.i18n import gettext
 from pbem.models import Game, GameStatus, Snapshot
 from pbem.service.snapshots import latest_state, state_at
 from pbem.service.turns.recording import GameCore
@@ -27,9 +28,9 @@ class RollingBack(GameCore):
         The caller holds the game's lock (`lock_game`) and tells the table; the audit log is written here.
         """
         if game.status != GameStatus.ACTIVE or game.current_seq is None:
-            raise ValidationError("Only a running game can be rolled back.")
+            raise ValidationError(gettext("Only a running game can be rolled back."))
         if type(to_seq) is not int or not 0 <= to_seq < game.current_seq:
-            raise ValidationError(f"Choose an earlier turn, from 0 to {game.current_seq - 1}.")
+            raise ValidationError(gettext("Choose an earlier turn, from 0 to %(last)d.", last=game.current_seq - 1))
         if to_seq < rollback_floor(session, game):
             raise RollbackAcrossRound()
         state = state_at(session, game, to_seq)

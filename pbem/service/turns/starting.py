@@ -14,6 +14,7 @@ from pbem.errors import (
     GameAlreadyStarted,
     ValidationError,
 )
+from pbem.i18n import gettext
 from pbem.models import Game, GameStatus, Seat
 from pbem.service.rows import lock_game
 from pbem.service.seats.languages import game_language
@@ -68,9 +69,9 @@ class Starting(GameCore):
         seats = [_clean_player(index, player) for index, player in enumerate(players)]
         lowered = [seat.name.casefold() for seat in seats]
         if len(set(lowered)) != len(lowered):
-            raise ValidationError("Every player needs a different name.")
+            raise ValidationError(gettext("Every player needs a different name."))
         if options is not None and not isinstance(options, dict):
-            raise ValidationError("Game options must be a table of settings.")
+            raise ValidationError(gettext("Game options must be a table of settings."))
         game_policies = self._policies(policies or {})
         try:
             # The engine alone knows the rules (player counts, variants, options): ask it with a throwaway deal.
@@ -130,12 +131,12 @@ class Starting(GameCore):
     def _policies(self, overrides: dict[str, Any]) -> dict[str, Any]:
         unknown = sorted(set(overrides) - set(self._default_policies))
         if unknown:
-            raise ValidationError(f"Unknown game policy: {', '.join(unknown)}.")
+            raise ValidationError(gettext("Unknown game policy: %(names)s.", names=", ".join(unknown)))
         return {**self._default_policies, **overrides}
 
 
 def _clean_player(index: int, player: PlayerSpec) -> PlayerSpec:
-    name = clean_name(f"name of player {index + 1}", player.name, MAX_NAME)
+    name = clean_name(gettext("name of player %(number)d", number=index + 1), player.name, MAX_NAME)
     if player.is_bot:
         return PlayerSpec(name=name, email=None, is_bot=True)
-    return PlayerSpec(name=name, email=clean_email(f"email of {name}", player.email))
+    return PlayerSpec(name=name, email=clean_email(gettext("email of %(name)s", name=name), player.email))

@@ -27,6 +27,7 @@ from pbem.errors import (
     SeatNotFound,
     ValidationError,
 )
+from pbem.i18n import gettext
 from pbem.models import Game, GameStatus, HostAction, Seat, TurnClock
 from pbem.models.games import OVER_STATUSES
 from pbem.service.letters.game_mail import GameMail
@@ -139,13 +140,15 @@ class TurnControls:
     def extend_deadline(self, game_id: str, hours: int, *, actor_email: str) -> None:
         """Give the pending decision `hours` more (also after a notify-host deadline has passed)."""
         if type(hours) is not int or not 1 <= hours <= MAX_EXTENSION_HOURS:
-            raise ValidationError(f"Extend by a whole number of hours from 1 to {MAX_EXTENSION_HOURS}.")
+            raise ValidationError(gettext(
+                "Extend by a whole number of hours from 1 to %(most)d.", most=MAX_EXTENSION_HOURS
+            ))
         now = self._clock.now()
         with self._db.write() as session:
             game = _active(session, game_id)
             clock = _pending(session, game)
             if clock.deadline_at is None:
-                raise ValidationError("This game sets no deadline, so there is none to extend.")
+                raise ValidationError(gettext("This game sets no deadline, so there is none to extend."))
             clock.extended_seconds += hours * 3600
             clock.timed_out = False
             reschedule(game, clock, now)
@@ -164,10 +167,12 @@ class TurnControls:
             game = _active(session, game_id)
             row = _seat(game, seat)
             if row.is_bot:
-                raise NoPendingTurn("A computer player needs no reminder.")
+                raise NoPendingTurn(gettext("A computer player needs no reminder."))
             clock = _pending(session, game)
             if clock.seat != seat:
-                raise NoPendingTurn(f"It is not {row.display_name}'s turn, so there is nothing to nudge them about.")
+                raise NoPendingTurn(gettext(
+                    "It is not %(name)s's turn, so there is nothing to nudge them about.", name=row.display_name
+                ))
             if row.nudged_at is not None and now - row.nudged_at < NUDGE_EVERY:
                 raise NudgeTooSoon()
             row.nudged_at = now
@@ -187,7 +192,7 @@ class TurnControls:
         with self._db.write() as session:
             game = _active(session, game_id)
             if game.paused:
-                raise GamePaused("The game is paused; resume it before skipping a turn.")
+                raise GamePaused(gettext("The game is paused; resume it before skipping a turn."))
             clock = _pending(session, game)
             seat = clock.seat
             self._log(session, game, actor_email, "skip", {"seat": seat, "seq": clock.seq}, now)
@@ -197,13 +202,13 @@ class TurnControls:
     def let_auto_pass(self, game_id: str, seat: int, on: bool, *, actor_email: str) -> None:
         """Let the game pass for `seat` as soon as its turn comes, until the player comes back (or switch it off)."""
         if not isinstance(on, bool):
-            raise ValidationError("Auto-pass is switched on or off.")
+            raise ValidationError(gettext("Auto-pass is switched on or off."))
         now = self._clock.now()
         with self._db.write() as session:
             game = _active(session, game_id)
             row = _seat(game, seat)
             if row.is_bot:
-                raise ValidationError("A computer player never needs auto-pass.")
+                raise ValidationError(gettext("A computer player never needs auto-pass."))
             row.auto_pass = on
             clock = current_clock(session, game)
             if clock is not None and clock.seat == seat:
@@ -223,7 +228,7 @@ class TurnControls:
             except GameNotFound:
                 raise BadLink() from None
             if not 0 <= seat < len(game.seats) or game.seats[seat].token_version != version:
-                raise BadLink("This link is no longer valid: the seat has a new player.")
+                raise BadLink(gettext("This link is no longer valid: the seat has a new player."))
             row = game.seats[seat]
             return LinkTarget(game.title, row.display_name, row.auto_pass, game.host_email)
 
@@ -262,7 +267,9 @@ def clean_note(note: object) -> str:
     lines = [" ".join(line.split()) for line in visible_text(note).split("\n")]
     text = "\n".join(line for line in lines if line).strip()
     if len(text) > MAX_NOTE:
-        raise ValidationError(f"A note may have at most {MAX_NOTE} characters; this one has {len(text)}.")
+        raise ValidationError(gettext(
+            "A note may have at most %(most)d characters; this one has %(length)d.", most=MAX_NOTE, length=len(text)
+        ))
     return text
 
 
@@ -299,7 +306,7 @@ def _active(session: Session, game_id: str) -> Game:
     if game.status in OVER_STATUSES:
         raise GameFinished()
     if game.status != GameStatus.ACTIVE:
-        raise NoPendingTurn("This game has not started yet.")
+        raise NoPendingTurn(gettext("This game has not started yet."))
     return game
 
 

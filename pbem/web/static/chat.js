@@ -25,6 +25,20 @@
   var draftKey = "pbem-chat-draft:" + chatUrl;
   var POLL_MS = 15000;
 
+  // Every word this script shows comes from the page, in the reader's language (templates/base.html's
+  // #script-words, pbem/web/script_words.py); `say` fills in a message's %(name)s.
+  var WORDS = (function () {
+    var block = document.getElementById("script-words");
+    try { return block ? JSON.parse(block.textContent) : {}; } catch (e) { return {}; }
+  })();
+  function say(key, values) {
+    var text = typeof WORDS[key] === "string" ? WORDS[key] : "";
+    return text.replace(/%(?:\((\w+)\)s|%)/g, function (whole, name) {
+      if (!name) { return "%"; }
+      return values && name in values ? String(values[name]) : whole;
+    });
+  }
+
   function visible() { return document.visibilityState === "visible"; }
 
   function scrollToEnd() { list.scrollTop = list.scrollHeight; }
@@ -42,13 +56,13 @@
     item.className = "chat-line chat-" + message.kind + (message.is_you ? " chat-you" : "");
     item.setAttribute("data-id", String(message.id));
     if (message.kind !== "system") {
-      item.appendChild(span("chat-name", message.name + (message.is_you ? " (you)" : "")));
+      item.appendChild(span("chat-name", message.name + (message.is_you ? " " + say("chat_you") : "")));
       item.appendChild(document.createTextNode(" "));
     }
     var when = document.createElement("time");
     when.className = "chat-when";
     when.setAttribute("datetime", message.at);
-    when.textContent = message.when + (message.by_email ? " · by email" : "");
+    when.textContent = message.when + (message.by_email ? " · " + say("chat_by_email") : "");
     item.appendChild(when);
     item.appendChild(span("chat-text", message.text));
     list.appendChild(item);
@@ -85,14 +99,14 @@
       .then(function () { fetching = false; });
   }
 
-  function say(message) {
+  function tell(message) {
     problem.textContent = message;
     problem.hidden = !message;
   }
 
   form.addEventListener("submit", function (event) {
     event.preventDefault();
-    if (!text.value.trim()) { say("Write something first."); return; }
+    if (!text.value.trim()) { tell(say("chat_empty")); return; }
     send.disabled = true;
     fetch(form.action, {
       method: "POST", credentials: "same-origin",
@@ -101,13 +115,13 @@
     }).then(function (response) {
       return response.json().then(function (data) { return { ok: response.ok, data: data }; });
     }).then(function (result) {
-      if (!result.ok) { say(result.data.message || "That message could not be sent."); return; }
-      say("");
+      if (!result.ok) { tell(result.data.message || say("chat_refused")); return; }
+      tell("");
       text.value = "";
       forgetDraft();
       return fetchNew().then(scrollToEnd);
     }).catch(function () {
-      say("The message could not be sent: check your connection and try again.");
+      tell(say("chat_offline"));
     }).then(function () { send.disabled = false; });
   });
 

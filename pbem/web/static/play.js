@@ -19,6 +19,24 @@
   var csrf = table.getAttribute("data-csrf");
   var pageSeq = table.getAttribute("data-seq");
 
+  // Every word this script shows comes from the page, in the reader's language (templates/base.html's
+  // #script-words, pbem/web/script_words.py): `say` fills in a message's %(name)s, `counted` gives one for a count.
+  var WORDS = (function () {
+    var block = document.getElementById("script-words");
+    try { return block ? JSON.parse(block.textContent) : {}; } catch (e) { return {}; }
+  })();
+  function say(key, values) {
+    var text = typeof WORDS[key] === "string" ? WORDS[key] : "";
+    return text.replace(/%(?:\((\w+)\)s|%)/g, function (whole, name) {
+      if (!name) { return "%"; }
+      return values && name in values ? String(values[name]) : whole;
+    });
+  }
+  function counted(key, count) {
+    var forms = WORDS[key] || {};
+    return forms[String(count)] || forms[String(Object.keys(forms).length)] || "";
+  }
+
   function post(url) {
     return fetch(url, {
       method: "POST", credentials: "same-origin",
@@ -237,7 +255,7 @@
     var steals = choices.filter(function (c) { return c.move.type === "steal"; });
     if (steals.length) { lightSteals(steals); }
     if (moveList) { moveList.removeAttribute("open"); }
-    if (hint) { hint.textContent = "Tap a card: where it can go lights up."; }
+    if (hint) { hint.textContent = say("hint_start"); }
     handCards.forEach(function (card) {
       var id = Number(card.getAttribute("data-card"));
       if (!choices.some(function (c) { return cardOf(c.move) === id; })) { return; }
@@ -314,7 +332,7 @@
     clearTargets();
     hideConfirm();
     if (controls) { controls.hidden = true; }
-    if (hint) { hint.textContent = "Tap a card: where it can go lights up."; }
+    if (hint) { hint.textContent = say("hint_start"); }
   }
 
   function chosenCard() { return document.querySelector('.hand-card[data-card="' + selected + '"]'); }
@@ -344,14 +362,14 @@
     }
     var selfPlays = own.filter(function (c) { return isSelfPlay(c.move); });
     if (hint) {
-      var where = placements.length ? "Tap a lit place on the board" + (turnable ? " (or turn the card around first)" : "")
-        : Object.keys(bySeat).length ? "Tap a lit player"
-        : own.some(function (c) { return isCellTarget(c.move); }) ? "Tap a lit card on the board"
+      var where = placements.length ? (turnable ? "hint_place_or_turn" : "hint_place")
+        : Object.keys(bySeat).length ? "hint_player"
+        : own.some(function (c) { return isCellTarget(c.move); }) ? "hint_cell"
         : null;
       var why = chosenCard() ? chosenCard().getAttribute("data-why") : null;
-      hint.textContent = selfPlays.length ? "Lay it in front of you, or discard it to pass."
-        : where ? where + ", or discard it to pass."
-        : (why ? why + " " : "") + "You can discard it face down to pass.";
+      hint.textContent = selfPlays.length ? say("hint_in_front")
+        : where ? say(where)
+        : why ? say("hint_discard_why", { why: why }) : say("hint_discard");
     }
     // A card with nothing but a discard lights nothing up: its buttons are what comes next (on a phone, below).
     if (controls && !placements.length && !own.some(function (c) { return c.move.type === "play"; })) {
@@ -395,14 +413,13 @@
     });
     var cards = ticked.slice().sort(function (a, b) { return a - b; });
     if (mode === "pass") {
-      if (hint) { hint.textContent = "Tap up to " + maxPass() + " cards to discard face down, then confirm."; }
-      offer(choices.filter(function (c) { return isPass(c.move) && sameCards(c.move.cards, cards); }), "Pass");
+      if (hint) { hint.textContent = counted("hint_pass_cards", maxPass()); }
+      offer(choices.filter(function (c) { return isPass(c.move) && sameCards(c.move.cards, cards); }), say("confirm_pass"));
       return;
     }
     var clears = choices.filter(function (c) { return c.move.type === "clear" && sameCards(c.move.cards, cards); });
     if (hint) {
-      hint.textContent = cards.length < 2 ? "Tap a second card to discard with it."
-        : "Tap the lit card in front of you that the two discards remove.";
+      hint.textContent = cards.length < 2 ? say("hint_second_card") : say("hint_remove");
     }
     var byCard = {};
     clears.forEach(function (c) { (byCard[c.move.remove] = byCard[c.move.remove] || []).push(c); });
@@ -517,13 +534,13 @@
   // The confirm step: one button per possible move (a double repair on one player offers two).
   function offer(options, verb) {
     if (!options.length) { return; }
-    confirmText.textContent = options.length === 1 ? options[0].label + "?" : "Which one?";
+    confirmText.textContent = options.length === 1 ? say("confirm_move", { move: options[0].label }) : say("confirm_which");
     while (confirmActions.firstChild) { confirmActions.removeChild(confirmActions.firstChild); }
     options.forEach(function (choice) {
       var button = document.createElement("button");
       button.type = "button";
       button.className = "primary";
-      button.textContent = options.length === 1 ? (verb || (choice.move.type === "steal" ? "Steal it" : "Play it")) : choice.label;
+      button.textContent = options.length === 1 ? (verb || say(choice.move.type === "steal" ? "confirm_steal" : "confirm_play")) : choice.label;
       button.addEventListener("click", function () { submit(choice); });
       confirmActions.appendChild(button);
     });

@@ -18,9 +18,22 @@
   var bytes = document.getElementById("verify-bytes");
   var fingerprint = document.getElementById("verify-commitment");
 
+  // Every word this script shows comes from the page, in the reader's language (templates/base.html's
+  // #script-words, pbem/web/script_words.py); `say` fills in a message's %(name)s.
+  var WORDS = (function () {
+    var block = document.getElementById("script-words");
+    try { return block ? JSON.parse(block.textContent) : {}; } catch (e) { return {}; }
+  })();
+  function say(key, values) {
+    var text = typeof WORDS[key] === "string" ? WORDS[key] : "";
+    return text.replace(/%(?:\((\w+)\)s|%)/g, function (whole, name) {
+      if (!name) { return "%"; }
+      return values && name in values ? String(values[name]) : whole;
+    });
+  }
+
   if (!(window.crypto && window.crypto.subtle && window.TextEncoder)) {
-    result.textContent = "This browser cannot compute SHA-256 on this page (it needs a secure connection); " +
-      "the command below does the same by hand.";
+    result.textContent = say("verify_unable");
     return;
   }
 
@@ -57,12 +70,10 @@
     fingerprintOf(bytes.value).then(function (got) {
       if (got === wanted) {
         result.className = "verify-result match";
-        result.textContent = "Match: these bytes give exactly the published fingerprint. " +
-          "This is the deal that was sealed before the round began.";
+        result.textContent = say("verify_match");
       } else {
         result.className = "verify-result mismatch";
-        result.textContent = "No match: these bytes give " + got + ", not the fingerprint above. " +
-          "Either the text was changed, or this is not the deal that was sealed.";
+        result.textContent = say("verify_mismatch", { digest: got });
       }
     });
   }
