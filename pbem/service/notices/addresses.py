@@ -13,6 +13,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from pbem.addresses import mailbox_key
+from pbem.i18n import ngettext
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, GameChannel, Notice, NotificationAddress
 from pbem.notify.safety import RefusedUrl, UrlRules, check_url
@@ -63,7 +64,9 @@ def add_address(
     mailbox = mailbox_key(email)
     existing = session.scalars(select(NotificationAddress).where(NotificationAddress.mailbox == mailbox)).all()
     if len(existing) >= MAX_ADDRESSES:
-        raise RefusedUrl(f"You have {MAX_ADDRESSES} notification addresses already; remove one first.")
+        raise RefusedUrl(ngettext("You have %(num)d notification address already; remove it first.",
+                                  "You have %(num)d notification addresses already; remove one first.",
+                                  MAX_ADDRESSES))
     address = NotificationAddress(
         mailbox=mailbox, url=checked.url, shown_as=checked.masked, turns=turns, results=results, failures=0,
         created_at=now,

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from pbem.config import NotificationsConfig
 from pbem.db import Database
 from pbem.errors import ValidationError
+from pbem.i18n import gettext
 from pbem.models import Game, GameChannel
 from pbem.notify.naming import place_of
 from pbem.notify.safety import CheckedUrl, RefusedUrl, UrlRules, check_url
@@ -28,7 +29,7 @@ class TableChannels:
     def check(self, url: str) -> CheckedUrl:
         """The URL as a channel would take it; ValidationError with the reason, in words for beside its field."""
         if not self.config.enabled:
-            raise ValidationError("Notifications are switched off on this server.")
+            raise ValidationError(gettext("Notifications are switched off on this server."))
         try:
             return check_url(url, self.rules)
         except RefusedUrl as exc:

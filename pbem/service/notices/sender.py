@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -21,12 +22,14 @@ from sqlalchemy.orm import Session
 from pbem.clock import Clock
 from pbem.config import NotificationsConfig
 from pbem.db import Database
+from pbem.i18n import in_language
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, GameChannel, Notice, NotificationAddress
 from pbem.models.row_writes import rows_changed
 from pbem.notify.safety import UrlRules
 from pbem.notify.transport import Notification, Outcome, Result, send
 from pbem.service.emails import HOST_CHANNEL_OFF, NOTIFICATIONS_OFF
+from pbem.service.players.mailboxes import seats_of
 from pbem.service.players.notices_instead import fall_back
 
 BATCH = 20
@@ -158,20 +161,34 @@ def _target_url(session: Session, notice: Notice) -> str | None:
 
 
 def tell_owner_switched_off(outbox: Outbox, my_games_url: str) -> SwitchedOff:
-    """The owner of an address switched off is emailed once, at the mailbox the address belongs to. When it was
-    their last address for turns, the games where they chose notifications instead of turn emails go back to turn
-    emails (a turn pending there is emailed now), and the email names them."""
+    """The owner of an address switched off is emailed once, at the mailbox the address belongs to, in the language
+    of their newest game's seat (`owners_language`). When it was their last address for turns, the games where they
+    chose notifications instead of turn emails go back to turn emails (a turn pending there is emailed now), and the
+    email names them."""
 
     def tell(session: Session, address: NotificationAddress, error: str) -> None:
         back = fall_back(session, address.mailbox, outbox)
-        outbox.enqueue_standalone(
-            session, to_address=address.mailbox, kind=NOTIFICATIONS_OFF.kind,
-            dedupe_key=NOTIFICATIONS_OFF.key(address.id), subject=NOTIFICATIONS_OFF.subject(),
-            context={"shown_as": address.shown_as, "error": error, "my_games_url": my_games_url,
-                     "back_to_email": back},
-        )
+        language = owners_language(session, address.mailbox, outbox)
+        with in_language(language) if language else nullcontext():  # its subject too
+            outbox.enqueue_standalone(
+                session, to_address=address.mailbox, kind=NOTIFICATIONS_OFF.kind,
+                dedupe_key=NOTIFICATIONS_OFF.key(address.id), subject=NOTIFICATIONS_OFF.subject(),
+                context={"shown_as": address.shown_as, "error": error, "my_games_url": my_games_url,
+                         "back_to_email": back},
+                language=language,
+            )
 
     return tell
+
+
+def owners_language(session: Session, mailbox: str, outbox: Outbox) -> str | None:
+    """The language the player of `mailbox` reads: that of their seat in their newest game (the one they are most
+    likely playing now); None for a mailbox with no seat (the server's language then)."""
+    seats = seats_of(session, mailbox)
+    if not seats:
+        return None
+    newest = max(seats, key=lambda seat: (seat.game.created_at, seat.game.id))
+    return outbox.language_of(newest.game, newest)
 
 
 def tell_host_channel_off(outbox: Outbox, host_games_url: str) -> ChannelOff:

@@ -13,6 +13,7 @@ from pbem.clock import Clock
 from pbem.config import NotificationsConfig
 from pbem.db import Database
 from pbem.errors import RateLimited, ValidationError
+from pbem.i18n import gettext
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, GameChannel, Notice, NotificationAddress
 from pbem.notify.safety import RefusedUrl, UrlRules, check_url
@@ -50,12 +51,12 @@ class Notices:
     def _game(self, session: Session, game_id: str) -> Game:
         game = session.scalar(select(Game).where(Game.public_id == game_id))
         if game is None:
-            raise ValidationError(f"There is no game {game_id}.")
+            raise ValidationError(gettext("There is no game %(game)s.", game=game_id))
         return game
 
     def _refusing(self, url: str) -> None:
         if not self.config.enabled:
-            raise ValidationError("Notifications are switched off on this server.")
+            raise ValidationError(gettext("Notifications are switched off on this server."))
 
     def check(self, url: str) -> None:
         """Refuse (ValidationError) a URL that would be refused as a channel or an address; stores nothing."""
@@ -109,16 +110,17 @@ class Notices:
                 NotificationAddress.id == address_id, NotificationAddress.mailbox == mailbox_key(email)
             ))
             if address is None:
-                raise ValidationError("There is no such notification address among yours.")
+                raise ValidationError(gettext("There is no such notification address among yours."))
             if not self._limiter.allow(session, TEST_LIMIT, address.mailbox):
-                raise RateLimited("Five tests an hour are enough: try again later.")
+                raise RateLimited(gettext("Five tests an hour are enough: try again later."))
             url, shown = address.url, address.shown_as
-        result = send(url, Notification(title=_own("A test notification"),
-                                        body="Notifications from your Saboteur games will look like this."),
+        # In the language of the page that asked (My games): its reader set the address up.
+        result = send(url, Notification(title=_own(gettext("A test notification")),
+                                        body=gettext("Notifications from your Saboteur games will look like this.")),
                       self.rules)
         if result.outcome is Outcome.SENT:
-            return f"A test went to {shown}."
-        return f"The test to {shown} did not go: {result.error}."
+            return gettext("A test went to %(address)s.", address=shown)
+        return gettext("The test to %(address)s did not go: %(error)s.", address=shown, error=result.error)
 
     def addresses(self, email: str) -> list[ShownAddress]:
         with self._db.read() as session:
