@@ -66,6 +66,8 @@ class Joiner(Base):
     email: Mapped[str] = mapped_column(String(320))
     mailbox: Mapped[str] = mapped_column(String(320))  # `pbem.addresses.mailbox_key`: one seat per mailbox
     timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    # The language chosen on the join form (pbem/i18n/), the seat's once the game starts; None: none chosen.
+    language: Mapped[str | None] = mapped_column(String(8))
     nonce_hash: Mapped[str] = mapped_column(String(64), unique=True)
     joined_at: Mapped[datetime]
     confirmed_at: Mapped[datetime | None]

@@ -45,6 +45,8 @@ class PlayerPreferences(Base):
     timezone: Mapped[str] = mapped_column(String(64), default="UTC")
     quiet_hours: Mapped[str | None] = mapped_column(String(11))
     notify_mode: Mapped[str] = mapped_column(String(16), default="turn", index=True)
+    # The language every seat of theirs reads (pbem/i18n/); None: each seat's own, its browser's or its game's.
+    language: Mapped[str | None] = mapped_column(String(8))
     updated_at: Mapped[datetime]
 
 

@@ -27,6 +27,7 @@ from pbem.addresses import address_mistake, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, RateLimited
+from pbem.i18n import gettext
 from pbem.mail.outbox import Outbox
 from pbem.models.row_writes import insert_row_if, rows_changed
 from pbem.models.sign_ins import SignedInBrowserRow, SignInLinkRow
@@ -45,8 +46,8 @@ class Audience:
     sessions: type[SignedInBrowserRow]
     per_client: Limit
     per_mailbox: Limit
-    too_many: str  # a client that asked too often
-    spent: str  # a link used already
+    too_many: str  # a client that asked too often (marked with N_, translated when said)
+    spent: str  # a link used already (the same)
     letter: OwnLetter  # the link's email
     link_max_age: timedelta
     session_days: int
@@ -88,7 +89,7 @@ class SignIns:
         address = (email or "").strip()
         with self._db.write() as session:
             if not self._limiter.allow(session, audience.per_client, client):
-                raise RateLimited(audience.too_many)
+                raise RateLimited(gettext(audience.too_many))
             if address_mistake(address):
                 return LinkRequest.ANSWERED
             if not self._limiter.allow(session, audience.per_mailbox, mailbox_key(address)):
@@ -125,7 +126,7 @@ class SignIns:
             if record is None or record.email != link.email:
                 raise BadLink()
             if record.used_at is not None:
-                raise BadLink(self._audience.spent)
+                raise BadLink(gettext(self._audience.spent))
         return link
 
     def sign_in(self, token: str) -> OpenedSession:
@@ -143,7 +144,7 @@ class SignIns:
                 .execution_options(synchronize_session=False)
             )
             if spent != 1:
-                raise BadLink(self._audience.spent)
+                raise BadLink(gettext(self._audience.spent))
             confirm_mailbox(session, link.email, now)
             mailbox = mailbox_key(link.email)
             session.execute(delete(sessions).where(  # this mailbox's sessions that are over, tidied away

@@ -25,6 +25,7 @@ from pbem.addresses import address_mistake, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, RateLimited
+from pbem.i18n import gettext
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostAction, SpectatorLink, SpectatorSubscription
 from pbem.models.row_writes import rows_changed
@@ -39,11 +40,12 @@ from pbem.service.turns.games import GameService
 from pbem.service.turns.values import GameState, HistoryEntry
 from pbem.tokens import SpectatorConfirmation, SpectatorLinkSigner, SpectatorStop
 from pbem.words.roles import role_name
+from pbem.words.table import N_
 
 PER_MAILBOX = Limit("spectator_confirm_mailbox", count=3, window=timedelta(days=1))
 PER_CLIENT = Limit("spectator_confirm_client", count=10, window=timedelta(hours=1))
-TOO_MANY = "Too many emails were asked for from here. Please wait an hour and try again."
-REVOKED = "This spectator link has been withdrawn by the host (or never existed)."
+TOO_MANY = N_("Too many emails were asked for from here. Please wait an hour and try again.")
+REVOKED = N_("This spectator link has been withdrawn by the host (or never existed).")
 
 
 @dataclass(frozen=True)
@@ -234,7 +236,7 @@ class Spectators:
         with self._db.write() as session:
             link, game = self._live(session, token)
             if not self._limiter.allow(session, PER_CLIENT, client):
-                raise RateLimited(TOO_MANY)
+                raise RateLimited(gettext(TOO_MANY))
             if address_mistake(address):
                 return
             if not self._limiter.allow(session, PER_MAILBOX, mailbox_key(address)):
@@ -308,10 +310,10 @@ class Spectators:
     def _live(self, session: Session, token: str) -> tuple[SpectatorLink, Game]:
         link = session.scalar(select(SpectatorLink).where(SpectatorLink.token == token))
         if link is None or link.revoked_at is not None:
-            raise BadLink(REVOKED)
+            raise BadLink(gettext(REVOKED))
         game = session.get(Game, link.game_id)
         if game is None:
-            raise BadLink(REVOKED)
+            raise BadLink(gettext(REVOKED))
         return link, game
 
     def _read_confirmation(self, confirmation: str) -> tuple[int, str, str]:

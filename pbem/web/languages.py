@@ -15,10 +15,10 @@ from flask import Blueprint, Flask, g, redirect, request
 from flask_babel import Babel
 from werkzeug.wrappers import Response
 
-from pbem.errors import PbemError, ValidationError
+from pbem.errors import PbemError
 from pbem.i18n import LANGUAGES, TRANSLATIONS_DIR, browser_language, install_translations, supported
 from pbem.i18n.messages import choose_page_language_again
-from pbem.service.seats.languages import SeatLanguages
+from pbem.service.seats.languages import SeatLanguages, checked_language
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 
@@ -78,9 +78,7 @@ def page_language() -> str:
 @blueprint.post("/language")
 def switch() -> Response:
     """The browser's switch: remember the language picked (a cookie) and go back to the page it was picked on."""
-    language = supported(request.form.get("language"))
-    if language is None or language != request.form.get("language"):
-        raise ValidationError(f"Choose a language: {', '.join(LANGUAGES.values())}.")
+    language = checked_language(request.form.get("language", ""))
     response = redirect(_back_to(request.form.get("next", "")), 303)
     response.set_cookie(
         COOKIE, language, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Lax",

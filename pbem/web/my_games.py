@@ -11,6 +11,7 @@ from typing import Any
 from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request
 
 from pbem.errors import NotSignedIn, ValidationError
+from pbem.i18n import gettext, ngettext
 from pbem.service.players.access import Player
 from pbem.service.players.preferences import Preferences
 from pbem.service.sign_in import LinkRequest
@@ -42,7 +43,9 @@ def current_player() -> Player | None:
 def require_player() -> Player:
     player = current_player()
     if player is None:
-        raise NotSignedIn("Please sign in from the home page: enter your email address and we email you a link.")
+        raise NotSignedIn(gettext(
+            "Please sign in from the home page: enter your email address and we email you a link."
+        ))
     return player
 
 
@@ -82,7 +85,9 @@ def index() -> Any:
     return render_template(
         "my_games/index.html", player=player, games=home.my_games(player), record=home.record(player),
         preferences=preferences, notices=get_flashed_messages(category_filter=["my_games"]),
-        deadline_text=lambda moment: f"{local_time(moment, preferences.timezone)} ({until(moment, now)})",
+        deadline_text=lambda moment: gettext(
+            "%(time)s (%(left)s)", time=local_time(moment, preferences.timezone), left=until(moment, now)
+        ),
         local_time=lambda moment: local_time(moment, preferences.timezone),
     )
 
@@ -109,7 +114,7 @@ def add_notification() -> Any:
                                preferences=runtime().player_home.preferences(player), zones=COMMON_ZONES,
                                addresses=runtime().notices.addresses(player.email),
                                notification_problem=problem.message), problem.status
-    flash(f"Notifications will also go to {shown}.", "my_games")
+    flash(gettext("Notifications will also go to %(address)s.", address=shown), "my_games")
     return redirect(url_for("my_games.preferences_page") + "#notifications", 303)
 
 
@@ -131,9 +136,11 @@ def remove_notification(address_id: int) -> Any:
 def removed_words(back_to_email: list[str]) -> str:
     """What removing an address did: with it went the last that got the player's turns, turn emails come back."""
     if not back_to_email:
-        return "That notification address is removed."
-    return (f"That notification address is removed. It was your last one for turns, so you get turn emails again in "
-            f"{join_words(back_to_email)} (a turn waiting for you there now is emailed at once).")
+        return gettext("That notification address is removed.")
+    return gettext(
+        "That notification address is removed. It was your last one for turns, so you get turn emails again in "
+        "%(games)s (a turn waiting for you there now is emailed at once).", games=join_words(back_to_email),
+    )
 
 
 @blueprint.post("/my-games/preferences")
@@ -141,13 +148,15 @@ def save_preferences() -> Any:
     player = require_player()
     form = request.form
     shown = Preferences(timezone=form.get("was_timezone", ""), quiet_hours=shown_quiet_hours(form),
-                        notify_mode=form.get("was_notify_mode", ""))
+                        notify_mode=form.get("was_notify_mode", ""), language=form.get("was_language") or None)
     wanted = Preferences(timezone=form.get("timezone", ""), quiet_hours=form.get("quiet_hours", "").strip() or None,
-                         notify_mode=form.get("notify_mode", ""))
+                         notify_mode=form.get("notify_mode", ""), language=form.get("language") or None)
     try:
         wanted = dataclasses.replace(wanted, quiet_hours=quiet_hours_from(form))
         changes = [name for name in ("timezone", "notify_mode")
                    if changed(form, f"was_{name}", getattr(wanted, name), getattr(shown, name))]
+        if wanted.language is not None and changed(form, "was_language", wanted.language, shown.language):
+            changes.append("language")
         if changed(form, "was_quiet", wanted.quiet_hours, shown.quiet_hours):
             changes.append("quiet_hours")
         count = runtime().player_home.set_preferences(player, wanted, changes)
@@ -157,9 +166,12 @@ def save_preferences() -> Any:
                                addresses=runtime().notices.addresses(player.email),
                                problem=problem.message), problem.status
     if changes:
-        flash(f"Saved for all your games ({count} game{'s' if count != 1 else ''} now running or about to start). "
-              "A game's own page can still set it differently; a running deadline never moves earlier for it.",
-              "my_games")
+        flash(ngettext(
+            "Saved for all your games (%(num)d game now running or about to start). A game's own page can still set "
+            "it differently; a running deadline never moves earlier for it.",
+            "Saved for all your games (%(num)d games now running or about to start). A game's own page can still set "
+            "it differently; a running deadline never moves earlier for it.", count,
+        ), "my_games")
     else:
-        flash("Nothing changed: your preferences are as they were.", "my_games")
+        flash(gettext("Nothing changed: your preferences are as they were."), "my_games")
     return redirect(url_for("my_games.index"), 303)

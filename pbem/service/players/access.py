@@ -26,12 +26,13 @@ from pbem.service.players.mailboxes import has_a_seat
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.sign_in import Audience, SignIns
 from pbem.tokens import PlayerLinkSigner
+from pbem.words.table import N_
 
 SIGN_IN_MAX_AGE = timedelta(hours=1)
 PER_MAILBOX = Limit("player_link_mailbox", count=3, window=timedelta(hours=1))
 PER_CLIENT = Limit("player_link_client", count=10, window=timedelta(hours=1))
-TOO_MANY = "Too many sign-in links were asked for from here. Please wait an hour and try again."
-SPENT = "This sign-in link has been used already (each works once). Ask for a new one on the home page."
+TOO_MANY = N_("Too many sign-in links were asked for from here. Please wait an hour and try again.")
+SPENT = N_("This sign-in link has been used already (each works once). Ask for a new one on the home page.")
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import engine
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import ValidationError
+from pbem.i18n import gettext
 from pbem.models import ChatMessage, Game, GameStatus, PlayerPreferences, Seat
 from pbem.models.players import PLAYER_NOTIFY_MODES
 from pbem.seat_link import SeatLink
@@ -31,6 +32,7 @@ from pbem.service.players.preferences import (
     FIELDS,
     Preferences,
     apply_to_seat,
+    chosen_language,
     preferences_in_force,
     preferences_of,
 )
@@ -132,6 +134,8 @@ class PlayerHome:
                 session.add(row)
             row.email = player.email
             row.timezone, row.quiet_hours, row.notify_mode = wanted.timezone, wanted.quiet_hours, wanted.notify_mode
+            if wanted.language is not None:
+                row.language = wanted.language
             row.updated_at = self._clock.now()
             now = self._clock.now()
             seats = [seat for seat in seats_of(session, player.mailbox) if not game_is_closed(seat.game)]
@@ -187,18 +191,19 @@ def unread_count(session: Session, game: Game, seat: Seat) -> int:
 
 
 def checked(preferences: Preferences) -> Preferences:
-    """The preferences cleaned, or ValidationError saying what to fix."""
+    """The preferences cleaned, or ValidationError saying what to fix (in the reader's language)."""
     name = (preferences.timezone or "").strip()
     if zone(name).key != name:
-        raise ValidationError(f"Unknown time zone {name!r}: use a name such as Europe/Berlin.")
+        raise ValidationError(gettext("Unknown time zone %(name)s: use a name such as Europe/Berlin.", name=repr(name)))
     quiet = preferences.quiet_hours
     if quiet is not None:
         quiet = quiet.strip().replace(" ", "")
         try:
             parse_quiet_hours(quiet)
         except ValueError as exc:
-            raise ValidationError(f"Quiet hours: {exc}.") from None
+            raise ValidationError(gettext("Quiet hours: %(problem)s.", problem=str(exc))) from None
     if preferences.notify_mode not in PLAYER_NOTIFY_MODES:
-        raise ValidationError("Choose how to be told of your turns: an email at every turn, one daily email, or "
-                              "your notification addresses.")
-    return Preferences(timezone=name, quiet_hours=quiet, notify_mode=preferences.notify_mode)
+        raise ValidationError(gettext("Choose how to be told of your turns: an email at every turn, one daily email, "
+                                      "or your notification addresses."))
+    return Preferences(timezone=name, quiet_hours=quiet, notify_mode=preferences.notify_mode,
+                       language=chosen_language(preferences.language))

@@ -14,13 +14,15 @@ from sqlalchemy.orm import Session
 
 from pbem.addresses import mailbox_key
 from pbem.errors import ValidationError
+from pbem.i18n import gettext
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, GameStatus, NotificationAddress, OutboxMessage, PlayerPreferences, Seat
 from pbem.service.emails import YOUR_TURN
 from pbem.service.players.mailboxes import seats_of
+from pbem.words.table import N_
 
 NOTICES_MODE = "notices"
-NEEDS_AN_ADDRESS = (
+NEEDS_AN_ADDRESS = N_(
     "Notifications instead of turn emails need an address of yours that gets your turns: add one under "
     "\"Also tell me on my phone or in a chat\" first (and send it a test), then choose this."
 )
@@ -33,16 +35,16 @@ def takes_turns(session: Session, mailbox: str) -> bool:
     ).limit(1)) is not None
 
 
-NOTICES_OFF_HERE = "This server sends no notifications, so they cannot replace your turn emails."
+NOTICES_OFF_HERE = N_("This server sends no notifications, so they cannot replace your turn emails.")
 
 
 def require_turn_address(session: Session, email: str, *, enabled: bool = True) -> None:
     """ValidationError (the reason, what to do) unless the player of `email` has a working address for turns and
     this server sends notifications (`enabled`: `notifications.enabled`)."""
     if not enabled:
-        raise ValidationError(NOTICES_OFF_HERE)
+        raise ValidationError(gettext(NOTICES_OFF_HERE))
     if not takes_turns(session, mailbox_key(email)):
-        raise ValidationError(NEEDS_AN_ADDRESS)
+        raise ValidationError(gettext(NEEDS_AN_ADDRESS))
 
 
 def fall_back(session: Session, mailbox: str, outbox: Outbox | None = None) -> list[str]:

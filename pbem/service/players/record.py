@@ -21,13 +21,18 @@ class GameRecord:
     title: str
     finished: bool
     won: bool
-    rounds_won: Counter[str]  # by the role held at the round's end ("gold-digger", "saboteur", "Boss", ...)
+    roles_won: Counter[str]  # by the role held at the round's end, the engine's key ("digger", "saboteur", "boss")
     rounds_played: int
     gold: int
 
     @property
+    def rounds_won(self) -> Counter[str]:
+        """The rounds won by the name of the role held, in the reader's language ("gold-digger", "Boss")."""
+        return by_name(self.roles_won)
+
+    @property
     def rounds_won_total(self) -> int:
-        return sum(self.rounds_won.values())
+        return sum(self.roles_won.values())
 
 
 @dataclass(frozen=True)
@@ -43,26 +48,36 @@ class Record:
         return sum(1 for game in self.games if game.won)
 
     @property
-    def rounds_won(self) -> Counter[str]:
+    def roles_won(self) -> Counter[str]:
         total: Counter[str] = Counter()
         for game in self.games:
-            total.update(game.rounds_won)
+            total.update(game.roles_won)
         return total
 
     @property
+    def rounds_won(self) -> Counter[str]:
+        """The rounds won by the name of the role held, in the reader's language."""
+        return by_name(self.roles_won)
+
+    @property
     def rounds_as_digger(self) -> int:
-        return sum(count for role, count in self.rounds_won.items() if role not in SABOTEUR_NAMES)
+        return sum(count for role, count in self.roles_won.items() if role not in SABOTEURS)
 
     @property
     def rounds_as_saboteur(self) -> int:
-        return sum(count for role, count in self.rounds_won.items() if role in SABOTEUR_NAMES)
+        return sum(count for role, count in self.roles_won.items() if role in SABOTEURS)
 
     @property
     def gold(self) -> int:
         return sum(game.gold for game in self.games)
 
 
-SABOTEUR_NAMES = frozenset(role_name(role) for role in SABOTEURS)
+def by_name(roles: Counter[str]) -> Counter[str]:
+    """Counts by role key as counts by the role's name, in the reader's language (read, not kept)."""
+    named: Counter[str] = Counter()
+    for role, count in roles.items():
+        named[role_name(role)] += count
+    return named
 
 
 def game_record(title: str, seat: int, view: Mapping[str, Any], finished: bool) -> GameRecord:
@@ -75,10 +90,10 @@ def game_record(title: str, seat: int, view: Mapping[str, Any], finished: bool) 
     for result in results:
         played += 1
         if seat in engine.round_winners(result, options):
-            won[role_name(result["roles"][seat])] += 1
+            won[result["roles"][seat]] += 1
     final = view.get("final")
     gold = final["scores"][seat] if final else int(view.get("you", {}).get("gold_total", 0))
     return GameRecord(
-        title=title, finished=finished, won=seat in final["winners"] if final else False, rounds_won=won,
+        title=title, finished=finished, won=seat in final["winners"] if final else False, roles_won=won,
         rounds_played=played, gold=gold,
     )

@@ -14,11 +14,15 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from pbem.clock import Clock
 from pbem.errors import BadLink
+from pbem.i18n import gettext
 from pbem.tokens import _ClockSigner
+from pbem.words.table import N_
 
 ADDRESS_CHANGE_SALT = "pbem.seat.address-change"
 MAX_AGE = timedelta(days=3)
-INVALID = "This confirmation link is not valid any more (they work once, for three days; a newer request replaces it)."
+INVALID = N_(
+    "This confirmation link is not valid any more (they work once, for three days; a newer request replaces it)."
+)
 
 
 class AddressChangeLinks:
@@ -38,7 +42,7 @@ class AddressChangeLinks:
         try:
             data: Any = self._serializer.loads(token, max_age=int(MAX_AGE.total_seconds()))
         except BadSignature:  # SignatureExpired included: an old request is simply no longer valid
-            raise BadLink(INVALID) from None
+            raise BadLink(gettext(INVALID)) from None
         if not isinstance(data, dict) or not isinstance(data.get("n"), str):
-            raise BadLink(INVALID)
+            raise BadLink(gettext(INVALID))
         return str(data["n"])

@@ -14,6 +14,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from pbem.clock import Clock
 from pbem.errors import BadLink
+from pbem.i18n import gettext
 from pbem.tokens import _ClockSigner
 
 AUTO_PASS_SALT = "pbem.host.auto-pass"
@@ -45,7 +46,7 @@ class AutoPassLinks:
         try:
             data: Any = self._serializer.loads(token, max_age=int(MAX_AGE.total_seconds()))
         except SignatureExpired:
-            raise BadLink("This link has expired; use the host page instead.") from None
+            raise BadLink(gettext("This link has expired; use the host page instead.")) from None
         except BadSignature:
             raise BadLink() from None
         if not isinstance(data, dict) or not {"g", "s", "v"} <= set(data):

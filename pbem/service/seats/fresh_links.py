@@ -20,12 +20,14 @@ from pbem.addresses import mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, ExpiredLink, RateLimited
+from pbem.i18n import gettext
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, HostAction, Seat
 from pbem.seat_link import SeatLink
 from pbem.service.emails import FRESH_LINK
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.tokens import LinkSigner
+from pbem.words.table import N_
 
 # Generous for a person who lost an email, useless for filling someone's inbox.
 PER_SEAT = Limit("fresh_link_seat", count=3, window=timedelta(hours=24))
@@ -34,7 +36,7 @@ PER_ADDRESS = Limit("fresh_link_address", count=6, window=timedelta(hours=24))
 # Every request counts, valid or not, so guessing tokens from one address stops quickly.
 PER_CLIENT = Limit("fresh_link_client", count=10, window=timedelta(hours=1))
 
-TOO_MANY = "Too many fresh links were asked for from here. Please wait an hour and try again."
+TOO_MANY = N_("Too many fresh links were asked for from here. Please wait an hour and try again.")
 # The host's actions that move a seat's token version on by one (from 1, when the seat is made), as the audit log
 # records them (pbem/service/host/moderation.py).
 NEW_LINK_ACTIONS = ("replace_player", "rotate_link", "correct_email")
@@ -78,7 +80,7 @@ class FreshLinks:
         not; RateLimited for a noisy client."""
         with self._db.write() as session:
             if not self._limiter.allow(session, PER_CLIENT, client):
-                raise RateLimited(TOO_MANY)
+                raise RateLimited(gettext(TOO_MANY))
             fate, seat = self._fate(session, token)
             if seat is None:
                 return fate

@@ -1,18 +1,24 @@
 """Which language each seat reads: the one it chose, else its browser's, else its game's (pbem/i18n/).
 
-A seat's own choice (the turn page's settings) wins for good. Until it makes one, the browser that the page's script
-reports a visit from (a POST, never a GET: mail scanners open links too) lends its first supported language, and a
-later visit from another browser may lend another; a request that names none we speak changes nothing.
+A seat's own choice (the turn page's settings, My games for all games, or the join form before the game started)
+wins for good. Until it makes one, the browser that the page's script reports a visit from (a POST, never a GET:
+mail scanners open links too) lends its first supported language, and a later visit from another browser may lend
+another; a request that names none we speak changes nothing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import select
+
+from pbem.addresses import mailbox_key
 from pbem.db import Database
 from pbem.errors import ValidationError
-from pbem.i18n.languages import LANGUAGES, reading_language, supported
-from pbem.models import Game
+from pbem.i18n import gettext
+from pbem.i18n.languages import reading_language, supported
+from pbem.models import Game, Invite, Joiner
+from pbem.service.players.preferences import checked_language, chosen_language, language_names
 from pbem.service.rows import find_game, require_seat
 
 
@@ -36,7 +42,7 @@ def game_language(code: str | None) -> str | None:
         return None
     found = supported(code)
     if found is None or found != code:
-        raise ValidationError(f"Choose the game's language: {', '.join(LANGUAGES.values())}.")
+        raise ValidationError(gettext("Choose the game's language: %(languages)s.", languages=language_names()))
     return found
 
 
@@ -53,14 +59,25 @@ class SeatLanguageService:
 
     def choose(self, game_id: str, seat: int, code: str) -> str:
         """The seat's own choice, for its pages and its emails from now on."""
-        language = supported(code)
-        if language is None or language != code:
-            raise ValidationError(f"Choose a language: {', '.join(LANGUAGES.values())}.")
+        language = checked_language(code)
         with self._db.write() as session:
             game = find_game(session, game_id)
             require_seat(game, seat)
             game.seats[seat].language = language
         return language
+
+    def joiner_chose(self, invite_id: str, email: str, code: str | None) -> None:
+        """The language a person picked on the join form, kept with their place on the invite's list: their seat's
+        when the game starts (pbem/service/players/preferences.py). None, or no such place: nothing changes."""
+        language = chosen_language(code)
+        if language is None:
+            return
+        with self._db.write() as session:
+            joiner = session.scalar(select(Joiner).join(Invite).where(
+                Invite.public_id == invite_id, Joiner.mailbox == mailbox_key(email.strip()),
+            ))
+            if joiner is not None:
+                joiner.language = language
 
     def lend_browser(self, game_id: str, seat: int, language: str | None) -> None:
         """A visit from a browser reading `language` (None: it names none we speak, and nothing changes): until the

@@ -15,12 +15,14 @@ from enum import Enum
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel.dates import format_skeleton
 from sqlalchemy.orm import Session
 
 import engine
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import ValidationError
+from pbem.i18n import current_language, current_locale, gettext, in_language
 from pbem.models import Game, GameStatus, Seat
 from pbem.service.rows import lock_game, require_seat
 from pbem.service.snapshots import latest_state
@@ -47,11 +49,17 @@ UNCHANGED = Unchanged.UNCHANGED  # a setting the player left as it was
 
 
 def away_label(away_until: datetime | None, zone_name: str | None, now: datetime) -> str | None:
-    """E.g. "away until Fri 3 Dec" (None when the seat is not away), in the reader's time zone."""
+    """E.g. "away until Fri 3 Dec" (None when the seat is not away), in the reader's time zone and language."""
     if away_until is None or away_until <= now:
         return None
-    local = away_until.astimezone(zone(zone_name))
-    return f"away until {local:%a} {local.day} {local:%b}"
+    return gettext("away until %(day)s", day=short_day(away_until.astimezone(zone(zone_name))))
+
+
+def short_day(local: datetime) -> str:
+    """The day of a moment, short, as the reader's language writes it: "Fri 3 Dec", "Fr., 3. Dez.", "12월 3일 (금)"."""
+    if current_language() == "en":
+        return f"{local:%a} {local.day} {local:%b}"
+    return format_skeleton("MMMEd", local, locale=current_locale())
 
 
 def back_on(day: date, game: Game, seat: Seat) -> datetime:
@@ -75,18 +83,14 @@ class Presence:
                 moment = None
             else:
                 if not isinstance(until, date):
-                    raise ValidationError("Choose the date you will be back.")
+                    raise ValidationError(gettext("Choose the date you will be back."))
                 moment = back_on(until, game, row)
                 if moment <= now:
-                    raise ValidationError("Choose a date after today for being back.")
+                    raise ValidationError(gettext("Choose a date after today for being back."))
                 if moment - now > MAX_AWAY_AHEAD:
-                    raise ValidationError("Choose a date within a year.")
+                    raise ValidationError(gettext("Choose a date within a year."))
             self._retime(session, game, row, now, away_until=moment)
-            label = away_label(moment, row.timezone, now)
-            post_system_line(
-                session, game, f"{row.display_name} is {label}." if label else f"{row.display_name} is back.",
-                "away", now=now,
-            )
+            post_system_line(session, game, away_line(game, row, moment, now), "away", now=now)
             return moment
 
     def come_back(self, game_id: str, seat: int) -> None:
@@ -98,7 +102,7 @@ class Presence:
             seat_moved(row)
             self._retime(session, game, row, now, away_until=None)
             if was:
-                post_system_line(session, game, f"{row.display_name} is back.", "away", now=now)
+                post_system_line(session, game, away_line(game, row, None, now), "away", now=now)
 
     def set_timing(
         self, game_id: str, seat: int, *, timezone_name: str | None,
@@ -112,16 +116,16 @@ class Presence:
             try:
                 ZoneInfo(timezone_name)
             except (ZoneInfoNotFoundError, ValueError):
-                raise ValidationError(
-                    f"Unknown time zone {timezone_name!r}: use a name such as Europe/Berlin."
-                ) from None
+                raise ValidationError(gettext(
+                    "Unknown time zone %(name)s: use a name such as Europe/Berlin.", name=repr(timezone_name)
+                )) from None
         if quiet_hours is not None and quiet_hours is not UNCHANGED:
             if not isinstance(quiet_hours, str):
-                raise ValidationError("Quiet hours are written like 22:00-08:00.")
+                raise ValidationError(gettext("Quiet hours are written like 22:00-08:00."))
             try:
                 parse_quiet_hours(quiet_hours)
             except ValueError as exc:
-                raise ValidationError(f"Quiet hours: {exc}.") from None
+                raise ValidationError(gettext("Quiet hours: %(problem)s.", problem=str(exc))) from None
             quiet_hours = quiet_hours.strip().replace(" ", "")
         now = self._clock.now()
         with self._db.write() as session:
@@ -135,15 +139,15 @@ class Presence:
     def mark_timeout_card(self, game_id: str, seat: int, card: int | None) -> None:
         """The card to discard face down if this seat's turn times out (None: a random one)."""
         if card is not None and type(card) is not int:
-            raise ValidationError("Choose a card from your hand.")
+            raise ValidationError(gettext("Choose a card from your hand."))
         with self._db.write() as session:
             game, row = _game_seat(session, game_id, seat)
             if card is not None:
                 if game.current_seq is None:
-                    raise ValidationError("The game has not started yet.")
+                    raise ValidationError(gettext("The game has not started yet."))
                 hand = engine.view(latest_state(session, game), seat)["you"].get("hand", [])
                 if card not in {entry["id"] for entry in hand}:
-                    raise ValidationError("That card is not in your hand.")
+                    raise ValidationError(gettext("That card is not in your hand."))
             row.timeout_card = card
 
     def _retime(
@@ -162,6 +166,16 @@ class Presence:
         if mine:
             charge_away(game, clock, now)  # type: ignore[arg-type]
             reschedule(game, clock, now)  # type: ignore[arg-type]
+
+
+def away_line(game: Game, row: Seat, away_until: datetime | None, now: datetime) -> str:
+    """The table talk's line about a player away or back: kept as written, for every reader of the table, so in
+    the game's language (its host's choice; the server's default, English, without one)."""
+    with in_language(game.language):
+        if away_until is not None and away_until > now:
+            day = short_day(away_until.astimezone(zone(row.timezone)))
+            return gettext("%(name)s is away until %(day)s.", name=row.display_name, day=day)
+        return gettext("%(name)s is back.", name=row.display_name)
 
 
 def _game_seat(session: Session, game_id: str, seat: int) -> tuple[Game, Seat]:

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import ValidationError
+from pbem.i18n import gettext
 from pbem.models import Game, Seat
 from pbem.models.games import NOTIFY_MODES
 from pbem.service.confirmed_mailboxes import confirm_mailbox
@@ -107,8 +108,8 @@ class SeatService:
         """'turn': an email for every turn; 'digest': one email a day (queued by the sweep); 'notices': no turn
         emails, the player's own addresses that take turns instead (only while they have one that works)."""
         if mode not in NOTIFY_MODES:
-            raise ValidationError("Choose how to be told it is your turn: an email each turn, one a day, or your "
-                                  "notification addresses.")
+            raise ValidationError(gettext("Choose how to be told it is your turn: an email each turn, one a day, or "
+                                          "your notification addresses."))
         with self._db.write() as session:
             own = _seat(find_game(session, game_id), seat)
             if mode == NOTICES_MODE and own.notify_mode != NOTICES_MODE:
@@ -120,7 +121,7 @@ class SeatService:
         with self._db.read() as session:
             own = _seat(find_game(session, game_id), seat)
             if own.is_bot or own.email is None:
-                raise ValidationError("A computer player has no notification addresses.")
+                raise ValidationError(gettext("A computer player has no notification addresses."))
             return own.email
 
     def set_hand_in_email(self, game_id: str, seat: int, shown: bool) -> None:
