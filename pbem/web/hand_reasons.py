@@ -11,22 +11,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.i18n import gettext
+from pbem.i18n import gettext, pgettext
 from pbem.words.cards import tool_name
 from pbem.words.counting import and_list, or_list
-from pbem.words.table import N_, Words
+from pbem.words.table import NP_, Words
 
 
 @dataclass(frozen=True)
 class Unplayable:
-    """`short` fits on the card in the hand; `sentence` is said when the card is chosen, and to screen readers."""
+    """`short` fits on the card in the hand (its messages in the context "on a card": a few short words);
+    `sentence` is said when the card is chosen, and to screen readers."""
 
     short: str
     sentence: str
 
 
 def _no_target() -> str:
-    return gettext("No one to target")
+    return pgettext("on a card", "No one to target")
 
 
 def unplayable_reason(card: Mapping[str, Any], view: Mapping[str, Any]) -> Unplayable:
@@ -43,37 +44,41 @@ def unplayable_reason(card: Mapping[str, Any], view: Mapping[str, Any]) -> Unpla
         return Unplayable(_no_target(), gettext("Every %(tool)s at the table is broken already.",
                                                 tool=tool_name(tools[0])))
     if effect == "repair":
-        return Unplayable(gettext("Nothing to repair"), gettext("No one has a broken %(tools)s.",
-                                                                tools=or_list([tool_name(t) for t in tools])))
+        return Unplayable(pgettext("on a card", "Nothing to repair"),
+                          gettext("No one has a broken %(tools)s.", tools=or_list([tool_name(t) for t in tools])))
     if effect == "rockfall":
-        return Unplayable(gettext("Nothing to remove"), gettext("No tunnel card on the board to remove."))
+        return Unplayable(pgettext("on a card", "Nothing to remove"), gettext("No tunnel card on the board to remove."))
     if effect == "map":
-        return Unplayable(gettext("No goal to look at"), gettext("Every goal card is turned over already."))
+        return Unplayable(pgettext("on a card", "No goal to look at"),
+                          gettext("Every goal card is turned over already."))
     if effect == "theft" and mine.get("theft"):
-        return Unplayable(gettext("Theft already out"), gettext("You already have a Theft in front of you."))
+        return Unplayable(pgettext("on a card", "Theft already out"),
+                          gettext("You already have a Theft in front of you."))
     if effect == "hands_off":
         return Unplayable(_no_target(), gettext("No one has a Theft in front of them."))
     if effect == "swap_hats":
-        return Unplayable(gettext("No dwarf cards left"), gettext("No dwarf cards are left to swap this round."))
+        return Unplayable(pgettext("on a card", "No dwarf cards left"),
+                          gettext("No dwarf cards are left to swap this round."))
     if effect == "trapped" and others and all(row.get("trapped") for row in others):
         return Unplayable(_no_target(), gettext("Everyone else is trapped already."))
     if effect == "free":
-        return Unplayable(gettext("No one to free"), gettext("No one is trapped."))
-    return Unplayable(gettext("No move now"), gettext("This card has no place or player to go to now."))
+        return Unplayable(pgettext("on a card", "No one to free"), gettext("No one is trapped."))
+    return Unplayable(pgettext("on a card", "No move now"), gettext("This card has no place or player to go to now."))
 
 
 def _no_building(broken: list[str], trapped: bool) -> Unplayable:
     if len(broken) == 1:
         return Unplayable(BROKEN_SHORT[broken[0]] if broken[0] in BROKEN_SHORT else
-                          gettext("%(tool)s broken", tool=tool_name(broken[0]).capitalize()),
+                          pgettext("on a card", "%(tool)s broken", tool=tool_name(broken[0]).capitalize()),
                           gettext("Your %(tool)s is broken: you can't build.", tool=tool_name(broken[0])))
     if broken:
-        return Unplayable(gettext("Tools broken"), gettext("Your %(tools)s are broken: you can't build.",
+        return Unplayable(pgettext("on a card", "Tools broken"), gettext("Your %(tools)s are broken: you can't build.",
                                                            tools=and_list([tool_name(t) for t in broken])))
     if trapped:
-        return Unplayable(gettext("Trapped"), gettext("You are trapped: you can't build."))
-    return Unplayable(gettext("No place fits"), gettext("No place on the board fits this card."))
+        return Unplayable(pgettext("on a card", "Trapped"), gettext("You are trapped: you can't build."))
+    return Unplayable(pgettext("on a card", "No place fits"), gettext("No place on the board fits this card."))
 
 
 # What a card says when one broken tool bars building: a word of its own for each tool, short enough for a card.
-BROKEN_SHORT = Words({"pick": N_("Pick broken"), "lantern": N_("Lantern broken"), "cart": N_("Cart broken")})
+BROKEN_SHORT = Words({"pick": NP_("on a card", "Pick broken"), "lantern": NP_("on a card", "Lantern broken"),
+                     "cart": NP_("on a card", "Cart broken")})

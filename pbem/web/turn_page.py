@@ -468,7 +468,9 @@ def _headline(state: GameState, seat: int, picking: bool, stealing: bool, comput
     if state.to_act == seat:
         if stealing:
             return gettext("Your Theft: steal 1 gold piece, or let it go.")
-        return gettext("Your turn: choose a gold card.") if picking else gettext("Your turn: play a card, or pass.")
+        if picking:
+            return gettext("Your turn: choose a gold card.")
+        return pgettext("headline", "Your turn: play a card, or pass.")  # one line on a phone
     name = state.players[state.to_act]
     if state.to_act in computers:
         return gettext("%(name)s's turn (computer player).", name=name)

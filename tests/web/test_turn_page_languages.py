@@ -67,7 +67,7 @@ def test_the_seat_to_play_reads_its_turn_page_in_its_language(app: Flask, runtim
     text = words(mine(page, "<main", 'id="chat"') + mine(page, 'id="settings"', "language-setting"))
     left = [english for english in ENGLISH if english in text]
     assert left == []
-    expected = {"de": ["Du bist am Zug: spiel eine Karte oder passe.", "Runde 1 von 3", "Am Tisch",
+    expected = {"de": ["Du bist am Zug: spiel oder passe.", "Runde 1 von 3", "Am Tisch",
                        "Der Tunnel: 1 Karte auf dem Tisch", "Nachziehstapel: 49", "Wie du Bescheid bekommst",
                        "(0, 0): die Startkarte", "6 Karten auf der Hand", "Ruhezeiten"],
                 "ko": ["내 차례: 카드를 내거나 패스하세요.", "라운드 1/3",
