@@ -17,6 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request
 
 from pbem.errors import PbemError
+from pbem.i18n import gettext
 from pbem.web import csrf, player
 from pbem.web.app_context import runtime
 from pbem.web.chat_panel import chat_entries, chat_panel
@@ -32,7 +33,6 @@ seat_route = seat_routes(blueprint)
 
 HISTORY_SIZE = 100
 JSON_SIZE = 100
-MESSAGE_NUMBER = "'{}' must be a message number."
 
 
 @seat_route("/chat", ["POST"])
@@ -48,7 +48,7 @@ def post_chat(access: SeatAccess) -> Any:
 @seat_route("/chat.json", ["GET"])
 def chat_json(access: SeatAccess) -> Response:
     """The messages after `after` (oldest first); reads only, so a mail scanner or a prefetch changes nothing."""
-    after = optional_int(request.args.get("after"), MESSAGE_NUMBER.format("after")) or 0
+    after = optional_int(request.args.get("after"), _message_number("after")) or 0
     chat = runtime().chat.seat_view(access.link.game_id, access.link.seat, after=after, limit=JSON_SIZE)
     entries = chat_entries(chat.page.lines, chat.timezone, access.link.seat)
     return jsonify(messages=[entry.to_json() for entry in entries], last_id=entries[-1].id if entries else after)
@@ -57,7 +57,7 @@ def chat_json(access: SeatAccess) -> Response:
 @seat_route("/chat/read", ["POST"])
 def chat_read(access: SeatAccess) -> tuple[str, int]:
     """The page's script reports the newest message it has shown, so emails skip what was read."""
-    upto = optional_int(request.form.get("upto"), MESSAGE_NUMBER.format("upto")) or 0
+    upto = optional_int(request.form.get("upto"), _message_number("upto")) or 0
     runtime().chat.mark_read(access.link.game_id, access.link.seat, upto)
     return "", 204
 
@@ -67,9 +67,9 @@ def chat_settings(access: SeatAccess) -> Any:
     wanted = request.form.get("chat_emails") == "yes"
     runtime().chat.set_chat_emails(access.link.game_id, access.link.seat, wanted)
     flash(
-        "Saved: an email when people write at the table (at most one every 15 minutes)."
+        gettext("Saved: an email when people write at the table (at most one every 15 minutes).")
         if wanted
-        else "Saved: no emails for table talk (turn emails and digests still show it).",
+        else gettext("Saved: no emails for table talk (turn emails and digests still show it)."),
         "notice",
     )
     return redirect(access.url("player.table") + "#chat", 303)
@@ -78,13 +78,17 @@ def chat_settings(access: SeatAccess) -> Any:
 @seat_route("/chat/history", ["GET"])
 def chat_history(access: SeatAccess) -> str:
     """Earlier messages, a page at a time, for anyone (scripts or not) who wants to read back."""
-    before = optional_int(request.args.get("before"), MESSAGE_NUMBER.format("before")) or None
+    before = optional_int(request.args.get("before"), _message_number("before")) or None
     chat = runtime().chat.seat_view(access.link.game_id, access.link.seat, before=before, limit=HISTORY_SIZE)
     entries = chat_entries(chat.page.lines, chat.timezone, access.link.seat)
     title = runtime().games.current_state(access.link.game_id, access.link.seat).title
     return render_template(
         "play/chat_history.html", access=access, entries=entries, has_earlier=chat.page.has_earlier, title=title
     )
+
+
+def _message_number(field: str) -> str:
+    return gettext("'%(field)s' must be a message number.", field=field)
 
 
 blueprint.after_request(no_store)

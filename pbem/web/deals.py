@@ -14,6 +14,7 @@ from typing import Any
 from flask import Response, render_template, request
 from werkzeug.exceptions import NotFound
 
+from pbem.i18n import gettext
 from pbem.service.history.chronicle import RoundStory
 from pbem.service.history.fairness import SealedRound
 from pbem.service.turns.values import GameState
@@ -81,7 +82,7 @@ def round_deal(access: SeatAccess) -> Response:
     number = _round_number()
     story = _story(access, number)
     if story.seal is None or story.seal.opening is None:
-        raise NotFound("This round was dealt before deals were sealed.")
+        raise NotFound(gettext("This round was dealt before deals were sealed."))
     response = Response(story.seal.opening.sealed_bytes, content_type="application/json; charset=utf-8")
     response.headers["Content-Disposition"] = f'attachment; filename="{_deal_file_name(number)}"'
     return response
@@ -94,7 +95,7 @@ def _round_number() -> int:
 def _story(access: SeatAccess, number: int) -> RoundStory:
     story = runtime().chronicle.round_story(access.link.game_id, number)
     if story is None:
-        raise NotFound("This game has no such round.")
+        raise NotFound(gettext("This game has no such round."))
     return story
 
 

@@ -26,9 +26,11 @@ import engine
 from pbem.drawing import STYLESHEET as DRAWING_STYLESHEET
 from pbem.drawing.board_svg import board_svg
 from pbem.drawing.card_art import card_svg
+from pbem.i18n import gettext
 from pbem.service.history.replay import ReplayStep
 from pbem.times import local_time
 from pbem.web.moves import goal_names
+from pbem.words.cards import card_name, tool_name
 from pbem.words.roles import role_name
 
 STATIC = Path(__file__).parent / "static"
@@ -49,7 +51,7 @@ class HandShown:
     name: str
     role: str | None  # shown once the game is over
     is_viewer: bool
-    cards: list[tuple[engine.CardInfo, Markup]]
+    cards: list[tuple[engine.CardInfo, Markup, str]]  # each card, drawn, and its printed name
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ class ReplayPage:
 
     @property
     def hand_title(self) -> str:
-        return "Every hand" if self.step.open else "Your hand"
+        return gettext("Every hand") if self.step.open else gettext("Your hand")
 
 
 def replay_page(step: ReplayStep, zone_name: str = "UTC") -> ReplayPage:
@@ -94,7 +96,7 @@ def replay_page(step: ReplayStep, zone_name: str = "UTC") -> ReplayPage:
                 role=_role(row["role"]) if step.open else None,
                 to_act=row["to_act"],
                 hand_count=row["hand_count"],
-                broken=list(row["broken"]),
+                broken=[tool_name(tool) for tool in row["broken"]],
                 gold=row["gold_total"] if step.open else None,
             )
             for row in view["seats"]
@@ -111,7 +113,7 @@ def _ended(step: ReplayStep) -> tuple[int, Markup] | None:
     if table is None:
         return None
     number, final = table
-    return number, board_svg(final, name="final-board", title=f"Round {number} as it ended")
+    return number, board_svg(final, name="final-board", title=gettext("Round %(number)s as it ended", number=number))
 
 
 def render_replay(step: ReplayStep, step_url: StepUrl, *, zone_name: str = "UTC", downloads: Any = None) -> str:
@@ -176,10 +178,11 @@ def _script_safe(text: str) -> str:
 
 def _eyes(step: ReplayStep) -> str:
     if step.open:
-        return "The game is over: every hand, role and goal is shown."
+        return gettext("The game is over: every hand, role and goal is shown.")
     if step.seat is None:
-        return "What the whole table could see (hands and roles stay hidden until the game is over)."
-    return f"As {step.players[step.seat]} saw it: your own cards and what you were told, nothing more."
+        return gettext("What the whole table could see (hands and roles stay hidden until the game is over).")
+    return gettext("As %(name)s saw it: your own cards and what you were told, nothing more.",
+                   name=step.players[step.seat])
 
 
 def _hands(step: ReplayStep) -> list[HandShown]:
@@ -190,7 +193,7 @@ def _hands(step: ReplayStep) -> list[HandShown]:
                 name=step.players[row["seat"]],
                 role=_role(row["role"]),
                 is_viewer=row["seat"] == step.seat,
-                cards=[(card, card_svg(card)) for card in row["hand"] or []],  # None: hands kept private
+                cards=_cards(row["hand"] or []),  # None: hands kept private
             )
             for row in view["seats"]
         ]
@@ -202,22 +205,31 @@ def _hands(step: ReplayStep) -> list[HandShown]:
             name=you["name"],
             role=_role(you["role"]),
             is_viewer=True,
-            cards=[(card, card_svg(card)) for card in you["hand"]],
+            cards=_cards(you["hand"]),
         )
     ]
 
 
+def _cards(cards: Sequence[engine.CardInfo]) -> list[tuple[engine.CardInfo, Markup, str]]:
+    return [(card, card_svg(card), card_name(card)) for card in cards]
+
+
 def _goals(view: engine.View) -> list[str]:
     names = goal_names(view)
-    return [
-        f"The {names.get((goal['x'], goal['y']), 'goal')} goal: {'gold' if goal['gold'] else 'stone'}"
-        + ("" if goal["revealed"] else " (face down)")
-        for goal in view["goals"]
-    ]
+    return [_goal_line(names.get((goal["x"], goal["y"]), ""), bool(goal["gold"]), bool(goal["revealed"]))
+            for goal in view["goals"]]
+
+
+def _goal_line(place: str, gold: bool, revealed: bool) -> str:
+    if revealed:
+        return gettext("The %(place)s goal: gold", place=place) if gold else gettext(
+            "The %(place)s goal: stone", place=place)
+    return gettext("The %(place)s goal: gold (face down)", place=place) if gold else gettext(
+        "The %(place)s goal: stone (face down)", place=place)
 
 
 def _role(role: str | None) -> str:
     if role is None:  # a dwarf card its holder later gives up to Swap Your Hats: never shown (engine.open_view)
-        return "Dwarf card later given up face down"
+        return gettext("Dwarf card later given up face down")
     name = role_name(role)
     return name[0].upper() + name[1:]

@@ -9,6 +9,7 @@ from flask import Blueprint, flash, make_response, redirect, render_template, re
 from markupsafe import Markup
 
 from pbem.drawing.board_svg import board_svg
+from pbem.i18n import gettext
 from pbem.service.spectators import LinkRow
 from pbem.times import local_time
 from pbem.web import csrf
@@ -93,7 +94,7 @@ def create_link(game_id: str) -> Any:
     runtime().hosting.owned(game_id, host)
     url = runtime().spectators.create(game_id, show_chat=request.form.get("show_chat") == "yes",
                                       actor_email=host.email)
-    flash(f"New spectator link: {url}", "host")
+    flash(gettext("New spectator link: %(url)s", url=url), "host")
     return redirect(url_for("host.game", game_id=game_id) + "#spectators", 303)
 
 
@@ -102,7 +103,8 @@ def revoke_link(game_id: str) -> Any:
     host = require_host()
     runtime().hosting.owned(game_id, host)
     revoked = runtime().spectators.revoke(
-        game_id, required_int(request.form.get("link"), "Choose a spectator link."), actor_email=host.email
+        game_id, required_int(request.form.get("link"), gettext("Choose a spectator link.")), actor_email=host.email
     )
-    flash("The spectator link no longer works." if revoked else "That spectator link was not in use.", "host")
+    flash(gettext("The spectator link no longer works.") if revoked else gettext("That spectator link was not in use."),
+          "host")
     return redirect(url_for("host.game", game_id=game_id) + "#spectators", 303)

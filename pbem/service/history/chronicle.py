@@ -13,6 +13,7 @@ from typing import Any
 
 from pbem.db import Database
 from pbem.errors import GameNotOver, GameNotStarted, RoundNotOver
+from pbem.i18n import gettext
 from pbem.service.history.archive import game_archive
 from pbem.service.history.disclosure import disclosure, game_is_closed
 from pbem.service.history.fairness import SealedRound, sealed_round, sealed_rounds
@@ -68,7 +69,9 @@ class Chronicle:
                 return None
             known = disclosure(session, game)
             if not known.round_is_over(round_number):
-                raise RoundNotOver(f"Round {round_number} is still being played: its deal stays sealed until it ends.")
+                raise RoundNotOver(gettext(
+                    "Round %(number)s is still being played: its deal stays sealed until it ends.", number=round_number
+                ))
             recap = round_recap(session, game, round_number, known)
             if recap is None:
                 return None

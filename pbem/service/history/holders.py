@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import TypedDict
 
 import engine
+from pbem.i18n import gettext
 from pbem.models import Game
 from pbem.service.events import describe, visible_events
 
@@ -52,7 +53,7 @@ def handover_lines(game: Game, seq: int) -> list[str]:
             continue
         later = next((other for other in former[index + 1:] if other["seat"] == entry["seat"]), None)
         newcomer = later["name"] if later is not None else game.names[entry["seat"]]
-        lines.append(f"{newcomer} takes over {entry['name']}'s seat.")
+        lines.append(gettext("%(newcomer)s takes over %(name)s's seat.", newcomer=newcomer, name=entry["name"]))
     return lines
 
 

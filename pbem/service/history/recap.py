@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.errors import RoundNotOver
+from pbem.i18n import gettext
 from pbem.models import Game, Snapshot
 from pbem.service.history.disclosure import Disclosure
 from pbem.service.history.holders import handover_lines, names_at
@@ -47,7 +48,11 @@ class Recap:
 
     def roles_of(self, seat: int) -> str:
         """'saboteur' or, after Swap Your Hats, 'saboteur, then Boss'."""
-        return ", then ".join(self.seats[seat].roles)
+        held = self.seats[seat].roles
+        told = held[0] if held else ""
+        for later in held[1:]:
+            told = gettext("%(before)s, then %(after)s", before=told, after=later)
+        return told
 
 
 def round_recap(session: Session, game: Game, round_number: int, disclosure: Disclosure) -> Recap | None:
@@ -71,7 +76,7 @@ def round_recap(session: Session, game: Game, round_number: int, disclosure: Dis
     secret = iter(engine.roles_given_up(told))
     swapped = {event["seat"] for event in told if event.get("type") == "role_changed"}
     kinds = engine.recap_kinds(dealt.options)
-    held = [[SECRET_ROLE if seat in swapped else role_name(role)] for seat, role in enumerate(roles)]
+    held = [[secret_role() if seat in swapped else role_name(role)] for seat, role in enumerate(roles)]
     entries: list[RecapEntry] = []
     for seq, events in moves:
         lines = _declassified(events, kinds, names_at(game, seq), roles, held, secret) + handover_lines(game, seq)
@@ -87,7 +92,9 @@ def round_recap(session: Session, game: Game, round_number: int, disclosure: Dis
     )
 
 
-SECRET_ROLE = "dwarf card given up"  # in place of a role: "Cy (dwarf card given up)", never which card
+def secret_role() -> str:
+    """In place of a role: "Cy (dwarf card given up)", never which card."""
+    return gettext("dwarf card given up")
 
 
 def _round_moves(rows: Iterable[tuple[int, list[dict]]], round_number: int) -> list[tuple[int, list[dict]]]:
@@ -121,11 +128,11 @@ def _declassified(
             continue
         giving_up = hidden | {event["seat"]} if kind == "role_changed" else hidden  # the card it gives up now
         labelled = [
-            f"{name} ({SECRET_ROLE if seat in giving_up else role_name(role)})"
+            gettext("%(name)s (%(role)s)", name=name, role=secret_role() if seat in giving_up else role_name(role))
             for seat, (name, role) in enumerate(zip(names, roles, strict=False))
         ]
         lines.append(describe_openly(event, labelled, hidden))
         if kind == "role_changed":
             roles[event["seat"]] = event["role"]
-            held[event["seat"]].append(SECRET_ROLE if event["seat"] in hidden else role_name(event["role"]))
+            held[event["seat"]].append(secret_role() if event["seat"] in hidden else role_name(event["role"]))
     return lines

@@ -20,6 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
+from pbem.i18n import gettext
 from pbem.models import Game, Snapshot
 from pbem.service.events import SERVER_EVENTS, describe, describe_openly, visible_events
 from pbem.service.history.disclosure import game_is_closed
@@ -215,7 +216,7 @@ def _entry(
     names = names_at(game, seq)
     lines = eyes.lines(events, names, options, secrets) + handover_lines(game, seq)
     if seq == 0:
-        lines = ["The cards are dealt.", *lines]
+        lines = [gettext("The cards are dealt."), *lines]
     who = names[actor] if actor is not None and 0 <= actor < len(names) else None
     ended = next((event.get("round") for event in events if event.get("type") == "round_ended"), None)
     return ReplayEntry(seq=seq, actor=who, when=when, lines=lines, ended_round=ended)

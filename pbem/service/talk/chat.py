@@ -28,20 +28,22 @@ from sqlalchemy.orm import Session
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import RateLimited
+from pbem.i18n import gettext
 from pbem.memo import remembered
 from pbem.models import ChatMessage, Game, Seat
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.rows import find_game, require_seat
 from pbem.service.talk.chat_lines import ChatLine, chat_line, mark_shown
 from pbem.service.text import MAX_LENGTH, clean_text  # noqa: F401  (MAX_LENGTH: the chat form's limit)
+from pbem.words.table import N_
 
 PAGE_SIZE = 50
 MAX_PAGE = 200
-HOST_NAME = "Host"
+HOST_NAME = "Host"  # stored with the host's messages; each page names the host in its reader's words
 # Quick enough for a heated accusation, far too slow to flood the table.
 PER_MINUTE = Limit("chat_minute", count=8, window=timedelta(minutes=1))
 PER_HOUR = Limit("chat_hour", count=80, window=timedelta(hours=1))
-TOO_FAST = "You are writing faster than the table can read. Please wait a minute and send it again."
+TOO_FAST = N_("You are writing faster than the table can read. Please wait a minute and send it again.")
 
 SYSTEM_KIND = re.compile(r"^[a-z][a-z_]{0,39}$")
 
@@ -132,7 +134,7 @@ class ChatService:
         # Both limits count every attempt, so each is checked (and counted) even when the first refuses.
         allowed = [self._limiter.allow(session, limit, subject) for limit in (PER_MINUTE, PER_HOUR)]
         if not all(allowed):
-            raise RateLimited(TOO_FAST)
+            raise RateLimited(gettext(TOO_FAST))
 
     # -- reading -----------------------------------------------------------------------------------
 

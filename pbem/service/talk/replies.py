@@ -32,6 +32,7 @@ from pbem.addresses import address_key, mailbox_key, same_mailbox
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import RateLimited, ValidationError
+from pbem.i18n import gettext, in_language, ngettext
 from pbem.mail.inbound import InboundResult, ParsedMail, auto_reply_reason, parse, receipt_key, recipients
 from pbem.mail.outbox import Outbox
 from pbem.mail.reply_address import ReplyAddresses, ReplyClaim, ReplyTokenError
@@ -41,6 +42,7 @@ from pbem.service.confirmed_mailboxes import confirm_mailbox
 from pbem.service.emails import REPLY_BOUNCE
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.talk.chat import ChatService
+from pbem.words.table import N_
 
 log = logging.getLogger(__name__)
 
@@ -50,34 +52,44 @@ BOUNCES_PER_ADDRESS = Limit("reply_bounce", count=5, window=timedelta(days=1))
 BOUNCE_DAY = timedelta(days=1)
 
 REASONS = {
-    "no_address": (
+    "no_address": N_(
         "The address you wrote to takes replies to game emails only. To talk to the table, reply to the latest "
         "email from the game, or write on your turn page."
     ),
-    "invalid": (
+    "invalid": N_(
         "The address you replied to is not one we gave out (it may have been changed or cut short). Reply to "
         "the latest email from the game, or write on your turn page."
     ),
-    "expired": (
-        "You replied to an email older than {days} days, and its reply address no longer works. Reply to a "
-        "newer email from the game, or write on your turn page."
-    ),
-    "revoked": (
+    "revoked": N_(
         "That reply address was withdrawn when the seat's links were renewed. Reply to a newer email from the "
         "game, or write on your turn page."
     ),
-    "wrong_sender": (
+    "wrong_sender": N_(
         "The reply came from a different address than the one the game writes to, so it could not be posted. "
         "If it was yours, please reply from the mailbox that received the game's email."
     ),
-    "too_large": (
-        "Your email was larger than {kb} KB. Replies are for a few lines of text: please send it again without "
-        "attachments or pictures."
-    ),
-    "empty": (
+    "empty": N_(
         "We found no new text in your reply, only the quoted email. Write your message above the quoted text."
     ),
 }
+
+
+def reason_words(reason: str, *, days: int, kb: int) -> str:
+    """Why a reply was not posted, in the language being written (the seat's: `Inbound._reject`)."""
+    if reason == "expired":
+        return ngettext(
+            "You replied to an email older than %(num)d day, and its reply address no longer works. Reply to a "
+            "newer email from the game, or write on your turn page.",
+            "You replied to an email older than %(num)d days, and its reply address no longer works. Reply to a "
+            "newer email from the game, or write on your turn page.",
+            days,
+        )
+    if reason == "too_large":
+        return gettext(
+            "Your email was larger than %(kb)s KB. Replies are for a few lines of text: please send it again "
+            "without attachments or pictures.", kb=kb,
+        )
+    return gettext(REASONS[reason])
 
 
 class Inbound:
@@ -170,7 +182,8 @@ class Inbound:
         if not text.strip():
             return self._reject(session, record, parsed, "empty", seat)
         try:
-            message = self._chat.post_in(session, seat.game, seat, text, source="email")
+            with in_language(self._outbox.language_of(seat.game, seat)):  # a refusal is told in the seat's words
+                message = self._chat.post_in(session, seat.game, seat, text, source="email")
         except (ValidationError, RateLimited) as error:
             return self._reject(session, record, parsed, "refused", seat, said=error.message)
         confirm_mailbox(session, seat.email, self._clock.now())
@@ -206,7 +219,8 @@ class Inbound:
     ) -> InboundResult:
         """Refuse the message; tell `seat` why (a seat an authentic token named), and nobody else."""
         if seat is not None and self._may_bounce(session, seat):
-            words = said or REASONS[reason].format(days=self._max_age_days, kb=self.max_bytes // 1024, size=size)
+            with in_language(self._outbox.language_of(seat.game, seat)):
+                words = said or reason_words(reason, days=self._max_age_days, kb=self.max_bytes // 1024)
             self._outbox.enqueue_bounce(
                 session,
                 seat=seat,
