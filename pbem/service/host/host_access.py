@@ -35,12 +35,14 @@ from pbem.service.emails import HOST_LINK
 from pbem.service.rate_limits import Limit, RateLimiter
 from pbem.service.sign_in import Audience, SignIns
 from pbem.tokens import HostLinkSigner
+from pbem.words.table import N_
 
 HOST_LINK_MAX_AGE = timedelta(hours=1)
 PER_ADDRESS = Limit("host_link_address", count=3, window=timedelta(hours=1))
 PER_CLIENT = Limit("host_link_client", count=10, window=timedelta(hours=1))
-TOO_MANY = "Too many host links were asked for from here. Please wait an hour and try again."
-SPENT = "This host link has been used already (each works once). Ask for a new one on the host page."
+# Said where they are raised (pbem/service/sign_in.py) in English, and in the host's language on the host's pages.
+TOO_MANY = N_("Too many host links were asked for from here. Please wait an hour and try again.")
+SPENT = N_("This host link has been used already (each works once). Ask for a new one on the host page.")
 
 
 @dataclass(frozen=True)

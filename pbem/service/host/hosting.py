@@ -22,6 +22,7 @@ from pbem.addresses import address_key, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import GameNotFound, NotYourGame, RateLimited, RollbackAcrossRound, ValidationError
+from pbem.i18n import gettext, ngettext, pgettext
 from pbem.mail.status import SeatMailStatus, mail_statuses, seat_mail_status
 from pbem.models import Game, GameStatus, HostAction, RematchPermission, Snapshot
 from pbem.models.games import OVER_STATUSES
@@ -38,21 +39,22 @@ from pbem.service.turns.games import GameService
 from pbem.service.turns.rollback import rollback_floor
 from pbem.service.turns.turn_controls import SeatTurnStatus, TurnStatus, turn_status_of
 from pbem.service.turns.values import HistoryEntry, PlayerSpec
+from pbem.words.table import N_, Words
 
 PER_HOST_GAMES = Limit("host_create_game", count=10, window=timedelta(days=1))
 # Private event types, in words for the rollback warning: what kind of secret a seat learned (never which).
-SECRET_KINDS = {
-    "role_dealt": "their role",
-    "role_changed": "a new role",
-    "hand_dealt": "a new hand",
-    "hand_received": "a swapped hand",
-    "drew_cards": "the cards they drew",
-    "map_peek": "a goal card (map)",
-    "role_seen": "another player's dwarf card",
-    "gold_offered": "gold card values on offer",
-    "gold_kept": "the value of their gold",
-    "discarded": "their own discards",
-}
+SECRET_KINDS = Words({
+    "role_dealt": N_("their role"),
+    "role_changed": N_("a new role"),
+    "hand_dealt": N_("a new hand"),
+    "hand_received": N_("a swapped hand"),
+    "drew_cards": N_("the cards they drew"),
+    "map_peek": N_("a goal card (map)"),
+    "role_seen": N_("another player's dwarf card"),
+    "gold_offered": N_("gold card values on offer"),
+    "gold_kept": N_("the value of their gold"),
+    "discarded": N_("their own discards"),
+})
 
 
 @dataclass(frozen=True)
@@ -153,7 +155,7 @@ class Hosting:
         channel. A refusal leaves nothing behind."""
         with self._db.write() as session:
             if not self._limiter.allow(session, PER_HOST_GAMES, mailbox_key(host.email)):
-                raise RateLimited("You have created many games today. Please wait a day before creating more.")
+                raise RateLimited(gettext("You have created many games today. Please wait a day before creating more."))
             self._invitations.count(session, [player.email for player in players if player.email], client)
             game = self._games.create_game_in(
                 session, title=title, players=players, host_email=host.email, variant=variant, options=options,
@@ -265,7 +267,7 @@ class Hosting:
         """What rolling back to `to_seq` cannot make anyone forget: private things seen since, by kind only."""
         game = self.owned(game_id, host)
         if game.current_seq is None or type(to_seq) is not int or not 0 <= to_seq < game.current_seq:
-            raise ValidationError("Choose an earlier turn of this game.")
+            raise ValidationError(gettext("Choose an earlier turn of this game."))
         with self._db.read() as session:
             if to_seq < rollback_floor(session, game):
                 raise RollbackAcrossRound()
@@ -280,19 +282,23 @@ class Hosting:
                     kind = event.get("type", "")
                     if audience == "public":
                         if kind == "round_ended":
-                            public.append(f"Everyone saw the roles of round {event.get('round')} when it ended.")
+                            public.append(gettext("Everyone saw the roles of round %(round)s when it ended.",
+                                                  round=event.get("round")))
                         elif kind == "goal_revealed":
-                            public.append("Everyone saw a goal card turned over.")
+                            public.append(gettext("Everyone saw a goal card turned over."))
                         continue
                     if isinstance(audience, list):
                         for seat in audience:
                             if isinstance(seat, int):
-                                seen.setdefault(seat, Counter())[SECRET_KINDS.get(kind, kind.replace("_", " "))] += 1
+                                what = SECRET_KINDS[kind] if kind in SECRET_KINDS else kind.replace("_", " ")
+                                seen.setdefault(seat, Counter())[what] += 1
         names = game.names
         lines = [
-            f"{names[seat]} saw " + ", ".join(
-                f"{what}" + (f" ({count} times)" if count > 1 else "") for what, count in counter.items()
-            ) + "."
+            gettext("%(name)s saw %(things)s.", name=names[seat], things=pgettext("list separator", ", ").join(
+                ngettext("%(what)s (%(num)d time)", "%(what)s (%(num)d times)", count, what=what) if count > 1
+                else what
+                for what, count in counter.items()
+            ))
             for seat, counter in sorted(seen.items()) if 0 <= seat < len(names)
         ]
         return lines + public

@@ -17,19 +17,12 @@ from sqlalchemy.orm import Session
 
 from pbem.config import AccessConfig
 from pbem.errors import RateLimited
+from pbem.i18n import gettext, ngettext
 from pbem.service.confirmed_mailboxes import unconfirmed_mailboxes
 from pbem.service.rate_limits import Limit, RateLimiter
 
 DAY = timedelta(days=1)
 SERVER = "server"  # the one subject of the server-wide limit
-TOO_MANY_FROM_HERE = (
-    "This game would email {count} that never played here: more than may be invited from here today. Please try "
-    "again tomorrow, or invite players who have played here before."
-)
-TOO_MANY_TODAY = (
-    "This server has emailed as many new addresses today as it may. Please try again tomorrow, or invite players "
-    "who have played here before."
-)
 
 
 class InvitationLimits:
@@ -45,8 +38,15 @@ class InvitationLimits:
         if not strangers:
             return
         if not self._limiter.allow(session, self._per_client, client, cost=strangers):
-            raise RateLimited(TOO_MANY_FROM_HERE.format(
-                count="1 address" if strangers == 1 else f"{strangers} addresses"
+            raise RateLimited(ngettext(
+                "This game would email %(num)d address that never played here: more than may be invited from here "
+                "today. Please try again tomorrow, or invite players who have played here before.",
+                "This game would email %(num)d addresses that never played here: more than may be invited from here "
+                "today. Please try again tomorrow, or invite players who have played here before.",
+                strangers,
             ))
         if not self._limiter.allow(session, self._per_server, SERVER, cost=strangers):
-            raise RateLimited(TOO_MANY_TODAY)
+            raise RateLimited(gettext(
+                "This server has emailed as many new addresses today as it may. Please try again tomorrow, or invite "
+                "players who have played here before."
+            ))

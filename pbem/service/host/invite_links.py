@@ -12,14 +12,17 @@ from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 
 from pbem.clock import Clock
 from pbem.errors import BadLink
+from pbem.i18n import gettext
 from pbem.models import Invite
 from pbem.tokens import _ClockSigner
+from pbem.words.table import N_
 
 INVITE_SALT = "pbem.invite.join"
 CONFIRM_SALT = "pbem.invite.confirm"
 CONFIRM_MAX_AGE = timedelta(days=2)
-CONFIRM_INVALID = ("This confirmation link is not valid any more: it works for two days, while the place is on the "
-                   "host's list. Open the invite link again to join.")
+CONFIRM_INVALID = N_("This confirmation link is not valid any more: it works for two days, while the place is on "
+                     "the host's list. Open the invite link again to join.")
+NOT_VALID = N_("This invite link is not valid: check that it was copied whole.")
 
 
 def nonce_hash(nonce: str) -> str:
@@ -44,9 +47,9 @@ class InviteLinks:
         try:
             data: Any = self._invite.loads(token)
         except BadSignature:
-            raise BadLink("This invite link is not valid: check that it was copied whole.") from None
+            raise BadLink(gettext(NOT_VALID)) from None
         if not isinstance(data, dict) or not isinstance(data.get("i"), str) or type(data.get("v")) is not int:
-            raise BadLink("This invite link is not valid: check that it was copied whole.")
+            raise BadLink(gettext(NOT_VALID))
         return data["i"], data["v"]
 
     def confirm_url(self, nonce: str) -> str:
@@ -61,9 +64,9 @@ class InviteLinks:
         try:
             data: Any = self._confirm.loads(token, max_age=int(CONFIRM_MAX_AGE.total_seconds()))
         except BadSignature:
-            raise BadLink(CONFIRM_INVALID) from None
+            raise BadLink(gettext(CONFIRM_INVALID)) from None
         if isinstance(data, dict) and isinstance(data.get("n"), str):
             return nonce_hash(data["n"])
         if isinstance(data, dict) and isinstance(data.get("h"), str):
             return str(data["h"])
-        raise BadLink(CONFIRM_INVALID)
+        raise BadLink(gettext(CONFIRM_INVALID))

@@ -9,12 +9,17 @@ from typing import Any
 
 import engine
 from pbem.errors import ValidationError
+from pbem.i18n import gettext
 from pbem.models import Invite
 from pbem.models.invites import SEAT_ORDERS
 from pbem.service.host.local_times import LocalTime, local_time_of
 from pbem.service.turns.values import MAX_TITLE
 from pbem.variants import variant_choices
 from pbem.words.refusals import engine_words
+from pbem.words.table import N_, Words
+
+# The games as the host's pages name them, in the reader's language (pbem.variants gives them in English).
+VARIANT_TITLES = Words({"base": N_("Saboteur"), "saboteur2": N_("Saboteur 2")})
 
 
 @dataclass(frozen=True)
@@ -121,9 +126,9 @@ class Confirmation:
 def check_settings(settings: InviteSettings) -> None:
     """The engine's word on the variant, options and the largest table (every place taken)."""
     if settings.seat_order not in SEAT_ORDERS:
-        raise ValidationError("Choose the seat order: as people join, or shuffled at the start.")
+        raise ValidationError(gettext("Choose the seat order: as people join, or shuffled at the start."))
     if not settings.title or len(settings.title) > MAX_TITLE:
-        raise ValidationError("Give the game a title.")
+        raise ValidationError(gettext("Give the game a title."))
     try:
         engine.new_game(
             [f"Player {n}" for n in range(settings.places + settings.bots)],
@@ -143,7 +148,7 @@ def invite_detail(invite: Invite, link: str, now: datetime) -> InviteDetail:
         invite_id=invite.public_id,
         title=invite.title,
         variant=invite.variant,
-        variant_title=choice.title if choice else invite.variant,
+        variant_title=variant_title(invite.variant),
         places=invite.places,
         bots=invite.bots,
         seat_order=invite.seat_order,
@@ -173,8 +178,15 @@ def invite_detail(invite: Invite, link: str, now: datetime) -> InviteDetail:
 
 
 def variant_title(variant: str) -> str:
+    """The game's name in the reader's language ("Saboteur", "사보추어 2")."""
+    if variant in VARIANT_TITLES:
+        return VARIANT_TITLES[variant]
     return next((choice.title for choice in variant_choices() if choice.name == variant), variant)
 
 
 def seat_order_label(order: str) -> str:
-    return {"joined": "in the order people joined", "shuffled": "shuffled when the game starts"}.get(order, order)
+    if order == "joined":
+        return gettext("in the order people joined")
+    if order == "shuffled":
+        return gettext("shuffled when the game starts")
+    return order

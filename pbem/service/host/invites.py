@@ -33,6 +33,7 @@ from pbem.addresses import address_key, address_mistake, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, GameAlreadyStarted, InviteUnavailable, NotYourGame, RateLimited, ValidationError
+from pbem.i18n import gettext, ngettext
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Invite, Joiner, RematchPermission
 from pbem.service.confirmed_mailboxes import confirm_mailbox
@@ -58,7 +59,7 @@ from pbem.service.turns.games import GameService
 from pbem.service.turns.values import MAX_NAME, PlayerSpec
 from pbem.times import zone
 from pbem.variants import variant_choices
-from pbem.words.counting import plural
+from pbem.words.table import N_
 
 INVITE_DAYS = 7
 JOINS_PER_CLIENT = Limit("invite_join_client", count=10, window=timedelta(hours=1))
@@ -66,11 +67,13 @@ JOINS_PER_INVITE = Limit("invite_join_invite", count=60, window=timedelta(days=1
 JOINS_PER_MAILBOX = Limit("invite_join_mailbox", count=3, window=timedelta(days=1))
 PER_HOST_INVITES = Limit("host_create_invite", count=10, window=timedelta(days=1))
 
-CLOSED = "The host has closed this invite link: the game takes no more players. Ask the host if you expected a place."
-REPLACED = "This invite link was replaced by a newer one. Ask the host for the current link."
-EXPIRED = "This invite link has expired. Ask the host for a new one."
-STARTED = "This game has started already, so it takes no more players."
-FULL = "Every place in this game is taken. Ask the host whether another game is planned."
+CLOSED = N_("The host has closed this invite link: the game takes no more players. Ask the host if you expected a "
+            "place.")
+REPLACED = N_("This invite link was replaced by a newer one. Ask the host for the current link.")
+EXPIRED = N_("This invite link has expired. Ask the host for a new one.")
+STARTED = N_("This game has started already, so it takes no more players.")
+FULL = N_("Every place in this game is taken. Ask the host whether another game is planned.")
+NO_SUCH_GAME = N_("There is no such game to join. Check that the link was copied whole.")
 
 
 class Invites:
@@ -97,7 +100,7 @@ class Invites:
         now = self._clock.now()
         with self._db.write() as session:
             if not self._limiter.allow(session, PER_HOST_INVITES, mailbox_key(host.email)):
-                raise RateLimited("You have created many games today. Please wait a day before creating more.")
+                raise RateLimited(gettext("You have created many games today. Please wait a day before creating more."))
             invite = Invite(
                 host_email=host.email, title=settings.title, variant=settings.variant,
                 options=settings.options or {}, policies=settings.policies, places=settings.places,
@@ -149,7 +152,7 @@ class Invites:
             _not_started(invite)
             joiner = next((row for row in invite.joiners if row.id == joiner_id), None)
             if joiner is None:
-                raise ValidationError("That person is not on this game's list (any more).")
+                raise ValidationError(gettext("That person is not on this game's list (any more)."))
             invite.joiners.remove(joiner)
             return joiner.name
 
@@ -203,14 +206,16 @@ class Invites:
         now = self._clock.now()
         with self._db.write() as session:
             if not self._limiter.allow(session, JOINS_PER_CLIENT, client):
-                raise RateLimited("Many people have joined games from here in the last hour. Please wait a little.")
+                raise RateLimited(gettext("Many people have joined games from here in the last hour. Please wait a "
+                                          "little."))
             invite = self._from_link(session, token, lock=True)
             mailbox = mailbox_key(address)
             waiting = _place_of(invite, mailbox, clean_name)
             if not self._limiter.allow(session, JOINS_PER_MAILBOX, mailbox):
                 return Joined(address, invite.title, sent=False)
             if not self._limiter.allow(session, JOINS_PER_INVITE, invite.public_id):
-                raise RateLimited("This game's link has been used very often today. Please try again tomorrow.")
+                raise RateLimited(gettext("This game's link has been used very often today. Please try again "
+                                          "tomorrow."))
             self._invitations.count(session, [address], client)
             if waiting is None:
                 nonce = secrets.token_urlsafe(24)
@@ -258,7 +263,7 @@ class Invites:
             invite = _lock(session, _invite_of(session, nonce_hash))
             joiner = next((row for row in invite.joiners if row.nonce_hash == nonce_hash), None)
             if joiner is None:  # the host took the place off the list meanwhile
-                raise BadLink(CONFIRM_INVALID)
+                raise BadLink(gettext(CONFIRM_INVALID))
             if joiner.confirmed_at is None:
                 _still_open_for(invite)
                 joiner.confirmed_at = self._clock.now()
@@ -284,11 +289,14 @@ class Invites:
         total = len(confirmed) + invite.bots
         choice = next(c for c in variant_choices() if c.name == invite.variant)
         if not choice.min_players <= total <= choice.max_players:
-            raise ValidationError(
-                f"{choice.title} takes {choice.min_players} to {choice.max_players} players; "
-                f"{len(confirmed)} confirmed and {plural(invite.bots, 'computer player')} make {total}. "
-                "Wait for more people to confirm, or change the computer players in a new game."
-            )
+            raise ValidationError(ngettext(
+                "%(game)s takes %(min)d to %(max)d players; %(confirmed)d confirmed and %(num)d computer player make "
+                "%(total)d. Wait for more people to confirm, or change the computer players in a new game.",
+                "%(game)s takes %(min)d to %(max)d players; %(confirmed)d confirmed and %(num)d computer players make "
+                "%(total)d. Wait for more people to confirm, or change the computer players in a new game.",
+                invite.bots, game=choice.title, min=choice.min_players, max=choice.max_players,
+                confirmed=len(confirmed), total=total,
+            ))
         if invite.seat_order == "shuffled":
             confirmed = self._games.chance.shuffled(confirmed)
         players = [PlayerSpec(row.name, row.email) for row in confirmed]
@@ -318,7 +326,7 @@ class Invites:
         public_id, version = self.links.read_invite(token)
         invite = _lock(session, public_id) if lock else _find(session, public_id)
         if invite.version != version:
-            raise InviteUnavailable(REPLACED)
+            raise InviteUnavailable(gettext(REPLACED))
         _still_open_for(invite, shared_link=True, now=self._clock.now())
         return invite
 
@@ -336,7 +344,7 @@ class Invites:
 def _find(session: Session, public_id: str) -> Invite:
     invite = session.scalar(select(Invite).where(Invite.public_id == public_id).options(selectinload(Invite.joiners)))
     if invite is None:
-        raise InviteUnavailable("There is no such game to join. Check that the link was copied whole.")
+        raise InviteUnavailable(gettext(NO_SUCH_GAME))
     return invite
 
 
@@ -348,7 +356,7 @@ def _lock(session: Session, public_id: str) -> Invite:
         .execution_options(populate_existing=True)
     )
     if invite is None:
-        raise InviteUnavailable("There is no such game to join. Check that the link was copied whole.")
+        raise InviteUnavailable(gettext(NO_SUCH_GAME))
     return invite
 
 
@@ -358,14 +366,14 @@ def _invite_of(session: Session, nonce_hash: str) -> str:
         select(Invite.public_id).join(Joiner, Joiner.invite_id == Invite.id).where(Joiner.nonce_hash == nonce_hash)
     )
     if public_id is None:
-        raise BadLink(CONFIRM_INVALID)
+        raise BadLink(gettext(CONFIRM_INVALID))
     return public_id
 
 
 def _joiner(session: Session, nonce_hash: str) -> Joiner:
     joiner = session.scalar(select(Joiner).where(Joiner.nonce_hash == nonce_hash))
     if joiner is None:
-        raise BadLink(CONFIRM_INVALID)
+        raise BadLink(gettext(CONFIRM_INVALID))
     return joiner
 
 
@@ -374,41 +382,43 @@ def _place_of(invite: Invite, mailbox: str, name: str) -> Joiner | None:
     someone confirmed is called `name`."""
     same = next((row for row in invite.joiners if row.mailbox == mailbox), None)
     if same is not None and same.confirmed_at is not None:
-        raise ValidationError("This address already has a place in this game: one place per person.")
+        raise ValidationError(gettext("This address already has a place in this game: one place per person."))
     for other in invite.joiners:
         if other is not same and other.confirmed_at is not None and other.name.casefold() == name.casefold():
-            raise ValidationError(
-                f"Someone in this game is already called {other.name}: please add an initial or choose another name."
-            )
+            raise ValidationError(gettext(
+                "Someone in this game is already called %(name)s: please add an initial or choose another name.",
+                name=other.name,
+            ))
     return same
 
 
 def _not_started(invite: Invite) -> None:
     if invite.started_at is not None:
-        raise GameAlreadyStarted("This game has started: its players are set.")
+        raise GameAlreadyStarted(gettext("This game has started: its players are set."))
 
 
 def _still_open_for(invite: Invite, *, shared_link: bool = False, now: datetime | None = None) -> None:
     """InviteUnavailable, with the reason, when the game takes nobody more. A closed or expired shared link stops
     new joins; a confirmation already on its way still counts while a place is free."""
     if invite.started_at is not None:
-        raise InviteUnavailable(STARTED)
+        raise InviteUnavailable(gettext(STARTED))
     if shared_link and invite.closed_at is not None:
-        raise InviteUnavailable(CLOSED)
+        raise InviteUnavailable(gettext(CLOSED))
     if shared_link and now is not None and now >= invite.expires_at:
-        raise InviteUnavailable(EXPIRED)
+        raise InviteUnavailable(gettext(EXPIRED))
     if sum(row.confirmed_at is not None for row in invite.joiners) >= invite.places:
-        raise InviteUnavailable(FULL)
+        raise InviteUnavailable(gettext(FULL))
 
 
 def _clean_name(raw: object) -> str:
     name = " ".join(visible_text(raw).split()) if isinstance(raw, str) else ""
     if not name:
-        raise ValidationError("Please give the name the other players will see.")
+        raise ValidationError(gettext("Please give the name the other players will see."))
     if len(name) > MAX_NAME:
-        raise ValidationError(f"A name may have at most {MAX_NAME} characters.")
+        raise ValidationError(gettext("A name may have at most %(max)d characters.", max=MAX_NAME))
     if name.casefold().startswith("bot ") or name.casefold() == "host":
-        raise ValidationError("'Bot ...' and 'Host' are names the game uses itself: please choose another.")
+        raise ValidationError(gettext("'Bot ...' and 'Host' are names the game uses itself: please choose "
+                                      "another."))
     problem = reserved_name_problem(name)
     if problem:
         raise ValidationError(problem)

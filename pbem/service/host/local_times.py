@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from babel.dates import format_skeleton, format_time, get_timezone_location
+
+from pbem.i18n import current_language, current_locale
 from pbem.service.timing.deadlines import is_quiet
 from pbem.times import parse_quiet_hours, zone
 
@@ -19,7 +22,12 @@ class LocalTime:
 
     @property
     def place(self) -> str:
-        """The zone as people say it: "Berlin", "New York"."""
+        """The zone as people say it, in the reader's language: "Berlin", "New York", "뉴욕"."""
+        if current_language() != "en":
+            try:
+                return str(get_timezone_location(zone(self.zone), locale=current_locale(), return_city=True))
+            except (LookupError, ValueError):
+                pass
         return self.zone.rsplit("/", 1)[-1].replace("_", " ")
 
 
@@ -32,4 +40,12 @@ def local_time_of(now: datetime, zone_name: str | None, quiet_hours: str | None,
     except ValueError:
         quiet = None
     local = now.astimezone(tz)
-    return LocalTime(zone=tz.key, clock=f"{local:%a %H:%M}", night=is_quiet(now, tz.key, quiet))
+    return LocalTime(zone=tz.key, clock=_clock(local), night=is_quiet(now, tz.key, quiet))
+
+
+def _clock(local: datetime) -> str:
+    """The weekday and the time, in the reader's language: "Tue 21:40", "Di 21:40", "화 오후 9:40"."""
+    if current_language() == "en":
+        return f"{local:%a %H:%M}"
+    locale = current_locale()
+    return f"{format_skeleton('E', local, locale=locale)} {format_time(local, 'short', locale=locale)}"

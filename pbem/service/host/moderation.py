@@ -30,6 +30,7 @@ from pbem.addresses import address_key, mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import BadLink, GameFinished, NotAllowed, NotYourGame, RateLimited, SeatNotFound, ValidationError
+from pbem.i18n import gettext, in_language, ngettext
 from pbem.mail.outbox import Outbox
 from pbem.models import AddressChange, Game, GameStatus, Seat
 from pbem.models.games import RUNNING_STATUSES
@@ -37,6 +38,7 @@ from pbem.models.row_writes import rows_changed
 from pbem.service.emails import ADDRESS_CHANGE, GAME_CLOSED, HANDOVER, ROLLED_BACK, SEAT_LINK, SEAT_REPLACED
 from pbem.service.history.holders import record_handover
 from pbem.service.host.host_access import HostSession
+from pbem.service.host.table_lines import stored_line
 from pbem.service.notices.addresses import note_new_holder
 from pbem.service.notices.queue import queue_table_line
 from pbem.service.rate_limits import Limit, RateLimiter
@@ -48,15 +50,16 @@ from pbem.service.text import clean_email, clean_name, visible_text
 from pbem.service.turns.games import GameService
 from pbem.service.turns.turn_controls import hand_over
 from pbem.service.turns.values import MAX_NAME
-from pbem.words.counting import plural
 from pbem.words.events import describe_event
 from pbem.words.roles import role_name
+from pbem.words.table import N_
 
 MAX_REASON = 500
 # How often one seat's address may be asked to confirm a correction.
 ADDRESS_CHANGES_PER_SEAT = Limit("address_change_seat", count=3, window=timedelta(days=1))
-CONFIRMATION_USED = "This change was confirmed already: the seat's links now go to the new address."
-NO_LONGER_APPLIES = "This seat's address has changed since the request, so it no longer applies. Nothing was changed."
+CONFIRMATION_USED = N_("This change was confirmed already: the seat's links now go to the new address.")
+NO_LONGER_APPLIES = N_("This seat's address has changed since the request, so it no longer applies. Nothing was "
+                       "changed.")
 
 
 @dataclass(frozen=True)
@@ -101,23 +104,23 @@ def check_receiver(game: Game, row: Seat, address: str, host_email: str, *, newc
     hosts = host_mailboxes(game, host_email)
     seat_is_hosts = not newcomer and row.email is not None and mailbox_key(row.email) in hosts
     if receiver in hosts and not seat_is_hosts:
-        raise ValidationError("That is the host's address: a seat's role, hand and map results never go to the "
-                              "host. Give the seat to another person's address.")
+        raise ValidationError(gettext("That is the host's address: a seat's role, hand and map results never go to "
+                                      "the host. Give the seat to another person's address."))
     if seat_is_hosts and receiver not in hosts:
-        raise ValidationError("This is the host's own seat: its address can only change to another of the "
-                              "host's addresses. To hand the seat to someone else, replace the player.")
+        raise ValidationError(gettext("This is the host's own seat: its address can only change to another of the "
+                                      "host's addresses. To hand the seat to someone else, replace the player."))
     for other in game.seats:
         if other is not row and other.email is not None and mailbox_key(other.email) == receiver:
-            raise ValidationError(f"That address already receives {other.display_name}'s seat; "
-                                  "one person may hold one seat only.")
+            raise ValidationError(gettext("That address already receives %(name)s's seat; one person may hold one "
+                                          "seat only.", name=other.display_name))
 
 
 def clean_reason(reason: object) -> str:
     reason = " ".join(visible_text(reason).split()) if isinstance(reason, str) else ""
     if not reason:
-        raise ValidationError("Please give a reason: the table will read it.")
+        raise ValidationError(gettext("Please give a reason: the table will read it."))
     if len(reason) > MAX_REASON:
-        raise ValidationError(f"A reason may have at most {MAX_REASON} characters.")
+        raise ValidationError(gettext("A reason may have at most %(max)d characters.", max=MAX_REASON))
     return reason
 
 
@@ -144,29 +147,32 @@ class Moderation:
             game, row = self._running_seat(session, game_id, seat, host)
             others = [other for other in game.seats if other is not row]
             if any(other.display_name.casefold() == new_name.casefold() for other in others):
-                raise ValidationError(f"Another seat is already called {new_name}; choose a different name.")
+                raise ValidationError(gettext("Another seat is already called %(name)s; choose a different name.",
+                                              name=new_name))
             check_receiver(game, row, new_email, host.email, newcomer=True)
             old_name, was_bot, old_email = row.display_name, row.is_bot, row.email
             record_handover(game, seat, old_name)  # the moves so far stay theirs in every history
             row.display_name, row.email, row.is_bot = new_name, new_email, False
             row.token_version += 1
             row.notify_mode, row.last_seen_at, row.chat_emails = "turn", None, False
+            row.language = row.browser_language = None  # the newcomer's language is theirs to choose (pbem/i18n/)
             hand_over(session, row, self._clock.now())  # the old player's timeouts, absence and away time end
             note_new_holder(session, game, new_email)
             self._games.log_host_action(session, game, host.email, "replace_player", {
                 "seat": seat, "old_name": old_name, "new_name": new_name, "was_bot": was_bot,
             })
-            line = (f"Seat {seat + 1} changed hands: {new_name} takes over from {old_name}. "
-                    "A new email address has been sent what the seat knows (its role, hand and map results).")
+            line = stored_line("seat_handover", seat=seat + 1, new_name=new_name, old_name=old_name)
             self._tell_table(session, game, line, "seat_handover")
             queue_table_line(session, game, "replaced", f"{seat}:{row.token_version}", line,
                              base_url=self._games.mail.page_url(""), now=self._clock.now())
+            with in_language(self._outbox.language_of(game, row)):  # its words are the newcomer's email's
+                knowledge = handover_knowledge(session, game, seat)
             self._outbox.enqueue(
                 session, game=game, seat=row, kind=HANDOVER.kind,
                 dedupe_key=HANDOVER.key(game.public_id, seat, row.token_version),
                 context={
                     "old_name": old_name,
-                    **handover_knowledge(session, game, seat),
+                    **knowledge,
                     **self._games.mail.link_context(game, row),
                 },
             )
@@ -179,7 +185,7 @@ class Moderation:
             game, row = self._person_seat(session, game_id, seat, host)
             row.token_version += 1
             self._games.log_host_action(session, game, host.email, "rotate_link", {"seat": seat})
-            self._tell_table(session, game, f"The host renewed {row.display_name}'s link.", "link_rotated")
+            self._tell_table(session, game, stored_line("link_rotated", name=row.display_name), "link_rotated")
             self._send_link(session, game, row, "rotated")
 
     def resend_link(self, game_id: str, seat: int, *, host: HostSession) -> None:
@@ -187,7 +193,7 @@ class Moderation:
         with self._db.write() as session:
             game, row = self._person_seat(session, game_id, seat, host)
             self._games.log_host_action(session, game, host.email, "resend_link", {"seat": seat})
-            self._tell_table(session, game, f"The host sent {row.display_name} their link again.", "link_resent")
+            self._tell_table(session, game, stored_line("link_resent", name=row.display_name), "link_resent")
             self._send_link(session, game, row, "resent")
 
     def correct_email(self, game_id: str, seat: int, email: str, *, host: HostSession) -> None:
@@ -198,11 +204,11 @@ class Moderation:
             game, row = self._person_seat(session, game_id, seat, host)
             old = row.email or ""
             if address_key(old) == address_key(address):
-                raise ValidationError("That is already this seat's address.")
+                raise ValidationError(gettext("That is already this seat's address."))
             check_receiver(game, row, address, host.email, newcomer=False)
             if not self._limiter.allow(session, ADDRESS_CHANGES_PER_SEAT, f"{game.public_id}:{seat}"):
-                raise RateLimited("This seat's address has been asked to confirm a change three times today. "
-                                  "Please wait a day, or replace the player instead.")
+                raise RateLimited(gettext("This seat's address has been asked to confirm a change three times today. "
+                                          "Please wait a day, or replace the player instead."))
             session.execute(delete(AddressChange).where(
                 AddressChange.game_id == game.id, AddressChange.seat_index == seat, AddressChange.confirmed_at.is_(None)
             ))
@@ -223,14 +229,14 @@ class Moderation:
         with self._db.read() as session:
             change = session.scalar(select(AddressChange).where(AddressChange.nonce_hash == _hash(nonce)))
             if change is None:
-                raise BadLink(INVALID)
+                raise BadLink(gettext(INVALID))
             if change.confirmed_at is not None:
-                raise BadLink(CONFIRMATION_USED)
+                raise BadLink(gettext(CONFIRMATION_USED))
             game = session.get(Game, change.game_id)
             assert game is not None
             row = game.seats[change.seat_index]
             if row.email != change.old_email:
-                raise BadLink(NO_LONGER_APPLIES)
+                raise BadLink(gettext(NO_LONGER_APPLIES))
             return AddressChangeRequest(game.title, row.display_name, change.old_email, change.new_email)
 
     def confirm_address_change(self, token: str) -> AddressChangeRequest:
@@ -239,14 +245,14 @@ class Moderation:
         with self._db.write() as session:
             change = session.scalar(select(AddressChange).where(AddressChange.nonce_hash == _hash(nonce)))
             if change is None:
-                raise BadLink(INVALID)
+                raise BadLink(gettext(INVALID))
             public_id = session.scalar(select(Game.public_id).where(Game.id == change.game_id))
             game = lock_game(session, str(public_id))
             if game.status not in RUNNING_STATUSES:
                 raise GameFinished()
             row = game.seats[change.seat_index]
             if row.is_bot or row.email != change.old_email:
-                raise BadLink(NO_LONGER_APPLIES)
+                raise BadLink(gettext(NO_LONGER_APPLIES))
             check_receiver(game, row, change.new_email, change.requested_by, newcomer=False)
             spent = rows_changed(
                 session,
@@ -256,16 +262,14 @@ class Moderation:
                 .execution_options(synchronize_session=False)
             )
             if spent != 1:
-                raise BadLink(CONFIRMATION_USED)
+                raise BadLink(gettext(CONFIRMATION_USED))
             row.email = change.new_email
             row.token_version += 1
             note_new_holder(session, game, change.new_email)
             self._games.log_host_action(session, game, change.requested_by, "correct_email",
                                         {"seat": row.seat_index, "confirmed_by_old_address": True})
             name = row.display_name
-            self._tell_table(session, game, f"{name}'s email address changed (confirmed from the old address): "
-                             f"{name}'s links and everything the seat knows now go to the new address.",
-                             "email_corrected")
+            self._tell_table(session, game, stored_line("email_corrected", name=name), "email_corrected")
             self._send_link(session, game, row, "corrected")
             return AddressChangeRequest(game.title, name, change.old_email, change.new_email)
 
@@ -276,7 +280,7 @@ class Moderation:
         with self._db.write() as session:
             game = self._own(session, game_id, host)
             # Told first, so the turn email the rollback queues carries the line too.
-            self._tell_table(session, game, f"The host rolled the game back to turn {to_seq}: {cleaned}", "rolled_back")
+            self._tell_table(session, game, stored_line("rolled_back", to_seq=to_seq, reason=cleaned), "rolled_back")
             seq = self._games.rollback_in(session, game, to_seq, reason=cleaned, actor_email=host.email)
             self._tell_rollback(session, game, to_seq, cleaned)
             return seq
@@ -286,14 +290,13 @@ class Moderation:
         with self._db.write() as session:
             game = self._own(session, game_id, host)
             if game.status != GameStatus.ACTIVE or game.current_seq is None:
-                raise ValidationError("Only a running game can be ended early.")
+                raise ValidationError(gettext("Only a running game can be ended early."))
             state = state_at(session, game, game.current_seq)
             scores = engine.scores(state)
             game.status, game.to_act_seat, game.updated_at = GameStatus.FINISHED, None, self._clock.now()
             standings = ", ".join(f"{name} {score}" for name, score in zip(game.names, scores, strict=True))
             self._games.log_host_action(session, game, host.email, "end_game", {"scores": scores})
-            self._tell_table(session, game, f"The host ended the game early. Standings as they are: {standings}.",
-                             "game_ended")
+            self._tell_table(session, game, stored_line("game_ended", standings=standings), "game_ended")
             self._tell_everyone(session, game, "ended", standings)
 
     def abandon_game(self, game_id: str, *, host: HostSession) -> None:
@@ -303,7 +306,7 @@ class Moderation:
                 raise GameFinished()
             game.status, game.to_act_seat, game.updated_at = GameStatus.ABANDONED, None, self._clock.now()
             self._games.log_host_action(session, game, host.email, "abandon_game", {})
-            self._tell_table(session, game, "The host abandoned the game.", "game_abandoned")
+            self._tell_table(session, game, stored_line("game_abandoned"), "game_abandoned")
             self._tell_everyone(session, game, "abandoned", "")
 
     def reveal(self, game_id: str, reason: object, *, host: HostSession) -> Revealed:
@@ -312,13 +315,12 @@ class Moderation:
         with self._db.write() as session:
             game = self._own(session, game_id, host)
             if host_plays(game, host):
-                raise NotAllowed("The host plays in this game, so its secrets stay closed until it ends.")
+                raise NotAllowed(gettext("The host plays in this game, so its secrets stay closed until it ends."))
             if game.current_seq is None:
-                raise ValidationError("This game has not started: there is nothing to reveal.")
+                raise ValidationError(gettext("This game has not started: there is nothing to reveal."))
             state = state_at(session, game, game.current_seq)
             self._games.log_host_action(session, game, host.email, "reveal", {"reason": cleaned})
-            self._tell_table(session, game, f"The host looked at the hidden cards to settle a dispute: {cleaned}",
-                             "host_revealed")
+            self._tell_table(session, game, stored_line("host_revealed", reason=cleaned), "host_revealed")
             return Revealed(game.public_id, game.title, engine.open_view(state))
 
     # -- helpers -------------------------------------------------------------------------------------
@@ -340,7 +342,8 @@ class Moderation:
     def _person_seat(self, session: Session, game_id: str, seat: int, host: HostSession) -> tuple[Game, Seat]:
         game, row = self._running_seat(session, game_id, seat, host)
         if row.is_bot or row.email is None:
-            raise ValidationError("A computer player has no link or address; replace it with a person instead.")
+            raise ValidationError(gettext("A computer player has no link or address; replace it with a person "
+                                          "instead."))
         return game, row
 
     def _send_link(self, session: Session, game: Game, row: Seat, why: str) -> None:
@@ -403,10 +406,12 @@ def handover_knowledge(session: Session, game: Game, seat: int) -> dict[str, Any
         for peek in you.get("peeks", [])
     ]
     if view.get("variant") == "saboteur2":
-        gold = plural(you.get("gold_pieces", 0), "gold piece")
+        gold = ngettext("%(num)d gold piece", "%(num)d gold pieces", you.get("gold_pieces", 0))
     else:
         values = you.get("gold") or []
-        gold = plural(you.get("gold_total", 0), "nugget") + (f" ({' + '.join(map(str, values))})" if values else "")
+        gold = ngettext("%(num)d nugget", "%(num)d nuggets", you.get("gold_total", 0))
+        if values:
+            gold = gettext("%(gold)s (%(values)s)", gold=gold, values=" + ".join(map(str, values)))
     return {
         "started": True,
         "round": view.get("round", 0),

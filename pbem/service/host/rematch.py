@@ -17,6 +17,7 @@ from sqlalchemy import delete, select
 from pbem.clock import Clock
 from pbem.db import Database
 from pbem.errors import GameNotFound, GameNotOver, NotAllowed, ValidationError
+from pbem.i18n import gettext
 from pbem.models import Game, GameStatus, Rematch, RematchPermission
 from pbem.service.notices.channels import TableChannels
 from pbem.service.rows import lock_game
@@ -94,7 +95,7 @@ class Rematches:
         with self._db.write() as session:
             game = session.scalar(select(Game).where(Game.public_id == game_id))
             if game is None:
-                raise ValidationError("There is no such game.")
+                raise ValidationError(gettext("There is no such game."))
             session.execute(delete(RematchPermission).where(RematchPermission.game_id == game.id))
             if allowed:
                 session.add(RematchPermission(game_id=game.id, granted_at=self._clock.now()))
@@ -104,17 +105,17 @@ class Rematches:
         asked twice: the previous game's lock makes a second asker wait for the first and find the rematch).
         `by_player`: asked from the game-over page, which the host must have allowed."""
         if order not in ORDERS:
-            raise ValidationError("Choose the seats of the rematch: rotated by one, or shuffled.")
+            raise ValidationError(gettext("Choose the seats of the rematch: rotated by one, or shuffled."))
         now = self._clock.now()
         with self._db.write() as session:
             try:
                 game = lock_game(session, game_id)
             except GameNotFound:
-                raise ValidationError("There is no such game.") from None
+                raise ValidationError(gettext("There is no such game.")) from None
             if game.status != GameStatus.FINISHED:
-                raise GameNotOver("A rematch starts once the game is over.")
+                raise GameNotOver(gettext("A rematch starts once the game is over."))
             if by_player and session.get(RematchPermission, game.id) is None:
-                raise NotAllowed("The host starts this game's rematch; ask them on the table talk.")
+                raise NotAllowed(gettext("The host starts this game's rematch; ask them on the table talk."))
             rematch = session.get(Rematch, game.id)
             if rematch is not None and rematch.game_id is not None:
                 return str(session.scalar(select(Game.public_id).where(Game.id == rematch.game_id)))
@@ -132,6 +133,7 @@ class Rematches:
                 options=dict(game.options or {}) or None,
                 policies=dict(game.policies or {}),
                 players=[PlayerSpec(seat.name, seat.email, seat.is_bot) for seat in order_seats],
+                language=game.language,  # its players' until each chooses, as in the game it replays
             )
             for row, seat in zip(new_game.seats, order_seats, strict=True):
                 row.timezone, row.quiet_hours = seat.timezone, seat.quiet_hours

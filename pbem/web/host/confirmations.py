@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from pbem.i18n import gettext, ngettext
 from pbem.service.host.hosting import GameDetail
 from pbem.service.host.invite_views import InviteDetail
-from pbem.words.counting import plural
 
 
 @dataclass(frozen=True)
@@ -27,53 +27,73 @@ GameQuestion = Callable[[GameDetail, Form], Question]
 
 def _extend(detail: GameDetail, form: Form) -> Question:
     hours = form.get("hours", "").strip()
-    later = f"{plural(int(hours), 'hour')} later" if hours.isascii() and hours.isdigit() and len(hours) < 6 else "later"
-    return Question("Extend the deadline?", f"The turn's deadline moves {later}.", "Yes, extend the deadline")
+    if hours.isascii() and hours.isdigit() and len(hours) < 6:
+        moves = ngettext("The turn's deadline moves %(num)d hour later.", "The turn's deadline moves %(num)d hours "
+                         "later.", int(hours))
+    else:
+        moves = gettext("The turn's deadline moves later.")
+    return Question(gettext("Extend the deadline?"), moves, gettext("Yes, extend the deadline"))
 
 
 def _to_act(detail: GameDetail) -> str:
-    return detail.row.to_act or "the player to act"
+    return detail.row.to_act or gettext("the player to act")
+
+
+def _skip(detail: GameDetail, form: Form) -> Question:
+    name = _to_act(detail)
+    return Question(gettext("Skip %(name)s's turn?", name=name),
+                    gettext("%(name)s's turn is played now as if it had timed out.", name=name),
+                    gettext("Yes, skip the turn"))
 
 
 def _rematch(detail: GameDetail, form: Form) -> Question:
-    order = "seats shuffled" if form.get("order") == "shuffled" else "seats rotated by one"
-    return Question("Start the rematch?", f"The same players, game and rules with a new deal ({order}); every player "
-                    "is emailed their new link.", "Yes, start the rematch")
+    if form.get("order") == "shuffled":
+        what = gettext("The same players, game and rules with a new deal (seats shuffled); every player is emailed "
+                       "their new link.")
+    else:
+        what = gettext("The same players, game and rules with a new deal (seats rotated by one); every player is "
+                       "emailed their new link.")
+    return Question(gettext("Start the rematch?"), what, gettext("Yes, start the rematch"))
 
 
 def _rematch_permission(detail: GameDetail, form: Form) -> Question:
     if form.get("allowed") == "yes":
-        return Question("Let any player start the rematch?", "Any player may then start it from the game-over page.",
-                        "Yes, let players start it")
-    return Question("Only you start the rematch?", "Players can no longer start it from the game-over page.",
-                    "Yes, only I start it")
+        return Question(gettext("Let any player start the rematch?"),
+                        gettext("Any player may then start it from the game-over page."),
+                        gettext("Yes, let players start it"))
+    return Question(gettext("Only you start the rematch?"),
+                    gettext("Players can no longer start it from the game-over page."), gettext("Yes, only I start it"))
 
 
 GAME_QUESTIONS: dict[str, GameQuestion] = {
     "start": lambda detail, form: Question(
-        "Start the game?", "The first round is dealt and every player is emailed their link.", "Yes, start the game"),
+        gettext("Start the game?"), gettext("The first round is dealt and every player is emailed their link."),
+        gettext("Yes, start the game")),
     "pause": lambda detail, form: Question(
-        "Pause the game?", "No moves, reminders or deadlines until you resume it.", "Yes, pause the game"),
+        gettext("Pause the game?"), gettext("No moves, reminders or deadlines until you resume it."),
+        gettext("Yes, pause the game")),
     "resume": lambda detail, form: Question(
-        "Resume the game?", "Moves, reminders and the deadline go on where they stopped.", "Yes, resume the game"),
-    "skip": lambda detail, form: Question(
-        f"Skip {_to_act(detail)}'s turn?", f"{_to_act(detail)}'s turn is played now as if it had timed out.",
-        "Yes, skip the turn"),
+        gettext("Resume the game?"), gettext("Moves, reminders and the deadline go on where they stopped."),
+        gettext("Yes, resume the game")),
+    "skip": _skip,
     "extend": _extend,
     "end": lambda detail, form: Question(
-        "End the game now?", "The game ends with the standings as they are; it cannot go on afterwards.",
-        "Yes, end the game", danger=True),
+        gettext("End the game now?"),
+        gettext("The game ends with the standings as they are; it cannot go on afterwards."),
+        gettext("Yes, end the game"), danger=True),
     "abandon": lambda detail, form: Question(
-        "Abandon the game?", "The game stops for good and every player is told.",
-        "Yes, abandon the game", danger=True),
+        gettext("Abandon the game?"), gettext("The game stops for good and every player is told."),
+        gettext("Yes, abandon the game"), danger=True),
     "rollback": lambda detail, form: Question(
-        f"Roll back to turn {form.get('to', '')}?", "The game continues from a copy of that turn; nothing is erased, "
-        "and the table reads your reason.", "Yes, roll back"),
+        gettext("Roll back to turn %(turn)s?", turn=form.get("to", "")),
+        gettext("The game continues from a copy of that turn; nothing is erased, and the table reads your reason."),
+        gettext("Yes, roll back")),
     "rematch": _rematch,
     "rematch-permission": _rematch_permission,
     "reveal": lambda detail, form: Question(
-        "Reveal every hand and role?", "Only for settling a dispute: the table is told, with your reason.",
-        "Yes, reveal and tell the table", danger=True),
+        gettext("Reveal every hand and role?"),
+        gettext("Only for settling a dispute: the table is told, with your reason."),
+        gettext("Yes, reveal and tell the table"), danger=True),
 }
 
 
@@ -82,42 +102,66 @@ SeatQuestion = Callable[[str, Form], Question]
 
 def _auto_pass(name: str, form: Form) -> Question:
     if form.get("on") == "yes":
-        return Question(f"Pass for {name} at each turn?", f"Until {name} comes back, the game passes for them "
-                        "without waiting.", "Yes, pass for them")
-    return Question(f"Wait for {name} again?", f"{name}'s turns wait for them again, up to the deadline.",
-                    "Yes, wait for them")
+        return Question(gettext("Pass for %(name)s at each turn?", name=name),
+                        gettext("Until %(name)s comes back, the game passes for them without waiting.", name=name),
+                        gettext("Yes, pass for them"))
+    return Question(gettext("Wait for %(name)s again?", name=name),
+                    gettext("%(name)s's turns wait for them again, up to the deadline.", name=name),
+                    gettext("Yes, wait for them"))
+
+
+def _replace(name: str, form: Form) -> Question:
+    newcomer = form.get("name", "").strip()
+    title = (gettext("Hand %(name)s's seat to %(newcomer)s?", name=name, newcomer=newcomer) if newcomer
+             else gettext("Hand %(name)s's seat to the new player?", name=name))
+    return Question(title, gettext("The new player is emailed what the seat knows and their link; the old links stop "
+                                   "working and the table is told."), gettext("Yes, replace the player"))
+
+
+def _nudge(name: str, form: Form) -> Question:
+    if form.get("note", "").strip():
+        what = gettext("A reminder is emailed at once, with your note (at most one an hour).")
+    else:
+        what = gettext("A reminder is emailed at once (at most one an hour).")
+    return Question(gettext("Remind %(name)s now?", name=name), what, gettext("Yes, send the reminder"))
 
 
 SEAT_QUESTIONS: dict[str, SeatQuestion] = {
-    "replace": lambda name, form: Question(
-        f"Hand {name}'s seat to {form.get('name', '').strip() or 'the new player'}?",
-        "The new player is emailed what the seat knows and their link; the old links stop working and the table is "
-        "told.", "Yes, replace the player"),
+    "replace": _replace,
     "rotate": lambda name, form: Question(
-        f"Send {name} a new link?", "Their old links stop working.", "Yes, send a new link"),
+        gettext("Send %(name)s a new link?", name=name), gettext("Their old links stop working."),
+        gettext("Yes, send a new link")),
     "resend": lambda name, form: Question(
-        f"Email {name} their link again?", "The link they have keeps working.", "Yes, email the link"),
+        gettext("Email %(name)s their link again?", name=name), gettext("The link they have keeps working."),
+        gettext("Yes, email the link")),
     "email": lambda name, form: Question(
-        f"Correct {name}'s email address?", "Their current address is asked to confirm the new one; nothing changes "
-        "until it does.", "Yes, ask them to confirm"),
-    "nudge": lambda name, form: Question(
-        f"Remind {name} now?", "A reminder is emailed at once" + (", with your note" if form.get("note", "").strip()
-                                                                  else "") + " (at most one an hour).",
-        "Yes, send the reminder"),
+        gettext("Correct %(name)s's email address?", name=name),
+        gettext("Their current address is asked to confirm the new one; nothing changes until it does."),
+        gettext("Yes, ask them to confirm")),
+    "nudge": _nudge,
     "auto-pass": _auto_pass,
 }
 
 
 def _start_from_invite(detail: InviteDetail, form: Form) -> Question:
-    people = plural(len(detail.confirmed), "confirmed person", "confirmed people")
-    bots = f" and {plural(detail.bots, 'computer player')}" if detail.bots else ""
-    return Question("Start the game?", f"The game is dealt to {people}{bots}, and everyone is emailed their link.",
-                    "Yes, start the game")
+    people = len(detail.confirmed)
+    if detail.bots:
+        what = ngettext(
+            "The game is dealt to %(num)d confirmed person and %(bots)s, and everyone is emailed their link.",
+            "The game is dealt to %(num)d confirmed people and %(bots)s, and everyone is emailed their link.",
+            people, bots=ngettext("%(num)d computer player", "%(num)d computer players", detail.bots),
+        )
+    else:
+        what = ngettext("The game is dealt to %(num)d confirmed person, and everyone is emailed their link.",
+                        "The game is dealt to %(num)d confirmed people, and everyone is emailed their link.", people)
+    return Question(gettext("Start the game?"), what, gettext("Yes, start the game"))
 
 
 def _remove_joiner(detail: InviteDetail, form: Form) -> Question:
-    joiner = next((j.name for j in detail.joiners if str(j.id) == form.get("joiner", "").strip()), "this person")
-    return Question(f"Take {joiner} off the list?", "Their confirmation link stops working.", "Yes, take them off",
+    joiner = next((j.name for j in detail.joiners if str(j.id) == form.get("joiner", "").strip()), None)
+    title = (gettext("Take %(name)s off the list?", name=joiner) if joiner is not None
+             else gettext("Take this person off the list?"))
+    return Question(title, gettext("Their confirmation link stops working."), gettext("Yes, take them off"),
                     danger=True)
 
 

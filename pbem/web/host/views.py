@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,24 +12,25 @@ from markupsafe import Markup
 
 from pbem.drawing.board_svg import board_svg
 from pbem.errors import BadLink, GameNotFound, NotAllowed, NotSignedIn, PbemError, RateLimited, ValidationError
+from pbem.i18n import gettext
 from pbem.models import GameStatus
 from pbem.service.host.host_access import HostSession
-from pbem.service.host.invite_views import InviteSettings, seat_order_label
+from pbem.service.host.invite_views import InviteSettings, seat_order_label, variant_title
+from pbem.service.host.table_lines import read_line
 from pbem.service.sign_in import LinkRequest
-from pbem.times import local_time
 from pbem.variants import variant_choices
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json
 from pbem.web.host.actions import GAME_ACTIONS, SEAT_ACTIONS
 from pbem.web.host.confirmations import GAME_QUESTIONS, INVITE_QUESTIONS, SEAT_QUESTIONS, Question
-from pbem.web.host.filters import due, local, when
+from pbem.web.host.filters import action_word, due, local, moment_words, status_word, when
 from pbem.web.host.forms import (
-    GROUPS,
     NewGameForm,
     blank_form,
     copied_form,
     engine_options,
+    groups,
     policy_fields,
     read_form,
 )
@@ -45,6 +47,8 @@ csrf.protect(blueprint)
 blueprint.add_app_template_filter(when, "when")
 blueprint.add_app_template_filter(local, "local")
 blueprint.add_app_template_filter(due, "due")
+blueprint.add_app_template_filter(status_word, "game_status")
+blueprint.add_app_template_filter(action_word, "host_action")
 
 
 @dataclass(frozen=True)
@@ -99,7 +103,7 @@ def sign_out_view() -> Any:
 def sign_out_everywhere_view() -> Any:
     """End every host session of this mailbox: every browser, including ones a copied cookie reached."""
     sign_out_everywhere(require_host())
-    return render_template("host/sign_in.html", notice="You are signed out in every browser.")
+    return render_template("host/sign_in.html", notice=gettext("You are signed out in every browser."))
 
 
 @blueprint.get("/games.json")
@@ -136,7 +140,7 @@ def create_game() -> Any:
                 players_may_rematch=form.players_may_rematch, host_name=form.host_name if form.host_plays else None,
                 host_timezone=form.host_timezone, channel=form.channel or None, channel_of=_kept(form),
             ))
-            flash("Your game is ready for players: share the link below.", "host")
+            flash(gettext("Your game is ready for players: share the link below."), "host")
             return redirect(url_for("host.invite", invite_id=invite_id), 303)
         game_id = runtime().hosting.create_and_start(
             host=host,
@@ -157,7 +161,7 @@ def create_game() -> Any:
     except RateLimited as exc:
         form.errors["form"] = exc.message
         return render_template("host/new_game.html", form=form, **_form_context(host)), 429
-    flash("The game has started: every player has been emailed their link.", "host")
+    flash(gettext("The game has started: every player has been emailed their link."), "host")
     return redirect(url_for("host.game", game_id=game_id), 303)
 
 
@@ -182,18 +186,18 @@ def _kept(form: NewGameForm) -> str | None:
 def _creator() -> HostSession:
     host = require_host()
     if not runtime().host_access.may_create_games(host.email):
-        raise NotAllowed("This server's configuration does not let your address create games.")
+        raise NotAllowed(gettext("This server's configuration does not let your address create games."))
     return host
 
 
 def _form_context(host: HostSession) -> dict[str, Any]:
     return {
         "host": host,
-        "variants": variant_choices(),
+        "variants": [dataclasses.replace(choice, title=variant_title(choice.name)) for choice in variant_choices()],
         "policy_fields": policy_fields(),
         "engine_options": engine_options(),
         "rows": range(12),
-        "groups": GROUPS,
+        "groups": groups(),
     }
 
 
@@ -216,22 +220,22 @@ def invite_action(invite_id: str, action: str) -> Any:
         return _ask(question(detail, request.form), back=back, title=detail.title)
     if action == "start":
         game_id = invites.start(invite_id, host)
-        flash("The game has started: every player has been emailed their link.", "host")
+        flash(gettext("The game has started: every player has been emailed their link."), "host")
         return redirect(url_for("host.game", game_id=game_id), 303)
     if action == "remove":
-        name = invites.remove(invite_id, _int(request.form.get("joiner"), "person"), host)
-        message = f"{name} is off the list; their confirmation link no longer works."
+        name = invites.remove(invite_id, _int(request.form.get("joiner"), gettext("Choose a person.")), host)
+        message = gettext("%(name)s is off the list; their confirmation link no longer works.", name=name)
     elif action == "close":
         invites.close(invite_id, host)
-        message = "The link is closed: nobody new can join. Those on the list can still confirm."
+        message = gettext("The link is closed: nobody new can join. Those on the list can still confirm.")
     elif action == "reopen":
         invites.close(invite_id, host, closed=False)
-        message = "The link takes players again."
+        message = gettext("The link takes players again.")
     elif action == "rotate":
         invites.rotate(invite_id, host)
-        message = "Here is a new link; the old one no longer works. Share the new one."
+        message = gettext("Here is a new link; the old one no longer works. Share the new one.")
     else:
-        raise ValidationError("There is no such action.")
+        raise ValidationError(gettext("There is no such action."))
     flash(message, "host")
     return redirect(url_for("host.invite", invite_id=invite_id), 303)
 
@@ -273,7 +277,7 @@ def export(game_id: str) -> Response:
 def rollback_page(game_id: str) -> Any:
     host = require_host()
     hosting = runtime().hosting
-    to_seq = _int(request.args.get("to"), "turn")
+    to_seq = _int(request.args.get("to"), gettext("Choose a turn."))
     return render_template(
         "host/rollback.html",
         detail=hosting.detail(game_id, host),
@@ -286,7 +290,7 @@ def rollback_page(game_id: str) -> Any:
 def say(game_id: str) -> Any:
     """The host's word to the table (table talk is for every seat and the host alike)."""
     runtime().host_actions.say(game_id, request.form.get("text", ""), require_host())
-    flash("Your message is in the table's chat.", "host")
+    flash(gettext("Your message is in the table's chat."), "host")
     return redirect(url_for("host.game", game_id=game_id) + "#chat", 303)
 
 
@@ -295,11 +299,11 @@ def seat_action(game_id: str, seat: int, action: str) -> Any:
     host = require_host()
     question, act = SEAT_QUESTIONS.get(action), SEAT_ACTIONS.get(action)
     if question is None or act is None:
-        raise ValidationError("There is no such action.")
+        raise ValidationError(gettext("There is no such action."))
     if not _confirmed():
         detail = runtime().hosting.detail(game_id, host)  # 403 for another host's game
         if not 0 <= seat < len(detail.seats):
-            raise ValidationError("There is no such seat.")
+            raise ValidationError(gettext("There is no such seat."))
         return _ask(question(detail.seats[seat].name, request.form), back=url_for("host.game", game_id=game_id),
                     title=detail.row.title)
     return act(game_id, seat, host)
@@ -312,13 +316,13 @@ def channel(game_id: str) -> Any:
     notices = runtime().notices
     if request.form.get("clear") == "yes":
         notices.clear_channel(game_id)
-        flash("The table's channel is removed.", "host")
+        flash(gettext("The table's channel is removed."), "host")
     else:
         try:
             shown = notices.set_channel(game_id, request.form.get("url", ""))
         except ValidationError as exc:
             return render_game(game_id, status=422, channel_problem=exc.message)
-        flash(f"The table's channel is {shown}.", "host")
+        flash(gettext("The table's channel is %(shown)s.", shown=shown), "host")
     return redirect(url_for("host.game", game_id=game_id) + "#channel", 303)
 
 
@@ -327,7 +331,7 @@ def game_action(game_id: str, action: str) -> Any:
     host = require_host()
     question, act = GAME_QUESTIONS.get(action), GAME_ACTIONS.get(action)
     if question is None or act is None:
-        raise ValidationError("There is no such action.")
+        raise ValidationError(gettext("There is no such action."))
     if not _confirmed():
         detail = runtime().hosting.detail(game_id, host)  # 403 for another host's game
         return _ask(question(detail, request.form), back=url_for("host.game", game_id=game_id), title=detail.row.title)
@@ -346,8 +350,8 @@ def _ask(question: Question, *, back: str, title: str) -> Any:
                            title=title)
 
 
-def _int(raw: str | None, what: str) -> int:
-    return required_int(raw, f"Choose a {what}.")
+def _int(raw: str | None, message: str) -> int:
+    return required_int(raw, message)
 
 
 # -- drawing ------------------------------------------------------------------------------------------
@@ -362,7 +366,7 @@ def render_game(
     log = [
         LogEntry(
             seq=entry.seq,
-            when=local_time(entry.created_at, "UTC"),
+            when=moment_words(entry.created_at),
             actor=entry.actor_name,
             lines=list(entry.lines),
         )
@@ -374,10 +378,10 @@ def render_game(
             "id": line.id,
             "kind": line.kind,
             "name": line.name,
-            "text": line.text,
+            "text": read_line(line.text) if line.kind == "system" else line.text,  # the host's own in their words
             "is_you": line.kind == "host",
             "at": line.created_at,
-            "when": local_time(line.created_at, "UTC"),
+            "when": moment_words(line.created_at),
             "by_email": line.source == "email",
         }
         for line in runtime().chat.messages(game_id).lines
@@ -403,22 +407,23 @@ blueprint.after_request(no_store)
 
 @blueprint.errorhandler(PbemError)
 def on_error(error: PbemError) -> Any:
+    message = gettext(error.message)  # a message marked where it is written, in the host's language
     if wants_json():
-        return jsonify(error=error.code, message=error.message), error.status
+        return jsonify(error=error.code, message=message), error.status
     if isinstance(error, NotSignedIn):
-        return render_template("host/sign_in.html", problem=error.message), error.status
+        return render_template("host/sign_in.html", problem=message), error.status
     if isinstance(error, BadLink):
-        return render_template("host/sign_in.html", problem=error.message), error.status
+        return render_template("host/sign_in.html", problem=message), error.status
     invite_id = (request.view_args or {}).get("invite_id")
     if invite_id and request.method == "POST" and error.status not in (401, 403, 404):
         try:
-            return render_invite(invite_id, status=error.status, problem=error.message)
+            return render_invite(invite_id, status=error.status, problem=message)
         except PbemError:
             pass
     game_id = (request.view_args or {}).get("game_id")
     if game_id and request.method == "POST" and error.status not in (401, 403, 404):
         try:
-            return render_game(game_id, status=error.status, problem=error.message)
+            return render_game(game_id, status=error.status, problem=message)
         except PbemError:
             pass
-    return render_template("error.html", status=error.status, message=error.message), error.status
+    return render_template("error.html", status=error.status, message=message), error.status

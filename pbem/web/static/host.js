@@ -29,12 +29,15 @@
   }
   var copy = document.getElementById("copy-link");
   if (copy && navigator.clipboard) {
+    // Its words come from the page, in the reader's language: the button's own, and data-copied once it worked.
+    var label = copy.textContent;
+    var copied = copy.getAttribute("data-copied") || "Copied";
     copy.hidden = false;
     copy.addEventListener("click", function () {
       var link = document.getElementById("invite-link");
       navigator.clipboard.writeText(link.value).then(function () {
-        copy.textContent = "Copied";
-        setTimeout(function () { copy.textContent = "Copy link"; }, 2500);
+        copy.textContent = copied;
+        setTimeout(function () { copy.textContent = label; }, 2500);
       });
     });
   }
