@@ -16,7 +16,7 @@ from flask import Flask
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
-from pbem.i18n import ngettext
+from pbem.i18n import current_language, ngettext, translations
 from pbem.words.table import N_, NN_, NP_, Words
 
 # What the scripts say, by the key they read it with.
@@ -77,9 +77,20 @@ def script_words() -> dict[str, object]:
     return words
 
 
+# The block as last written in each language, with the catalogue it was written from: the words change only with
+# the catalogue (compiled again, loaded again), and every page carries them.
+_written: dict[str, tuple[object, Markup]] = {}
+
+
 def script_words_block() -> Markup:
     """The JSON inside base.html's `<script type="application/json" id="script-words">` (safe in HTML)."""
-    return htmlsafe_json_dumps(script_words(), dumps=_dumps)
+    language = current_language()
+    catalogue = translations(language)
+    written = _written.get(language)
+    if written is None or written[0] is not catalogue:
+        written = (catalogue, htmlsafe_json_dumps(script_words(), dumps=_dumps))
+        _written[language] = written
+    return written[1]
 
 
 def _dumps(value: object, **_options: Any) -> str:
