@@ -17,12 +17,12 @@ from typing import Any
 from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request
 
 from pbem.errors import PbemError
-from pbem.i18n import gettext
+from pbem.i18n import gettext, lazy_gettext
 from pbem.web import csrf, player
 from pbem.web.app_context import runtime
 from pbem.web.chat_panel import chat_entries, chat_panel
 from pbem.web.errors import wants_json
-from pbem.web.params import optional_int
+from pbem.web.params import Message, optional_int
 from pbem.web.seat_access import SeatAccess, seat_routes
 from pbem.web.security import no_store
 
@@ -87,8 +87,8 @@ def chat_history(access: SeatAccess) -> str:
     )
 
 
-def _message_number(field: str) -> str:
-    return gettext("'%(field)s' must be a message number.", field=field)
+def _message_number(field: str) -> Message:
+    return lazy_gettext("'%(field)s' must be a message number.", field=field)
 
 
 blueprint.after_request(no_store)

@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 
 import engine
 from pbem.errors import ValidationError
-from pbem.i18n import gettext, ngettext
+from pbem.i18n import gettext, lazy_gettext, ngettext
 from pbem.web.params import required_int
 from pbem.words.cards import card_name, tool_name
 from pbem.words.counting import and_list
@@ -250,7 +250,7 @@ def compose_move(form: MultiDict[str, str]) -> engine.Move | None:
 
 
 def _whole_numbers(raw: Sequence[Any]) -> list[int]:
-    return [required_int(str(value), gettext(UNREADABLE_CHOICE)) for value in raw]
+    return [required_int(str(value), lazy_gettext(UNREADABLE_CHOICE)) for value in raw]
 
 
 def _name(view: Mapping[str, Any], seat: Any) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from babel.support import LazyProxy
 from flask import Flask
 from werkzeug.routing import IntegerConverter, UnicodeConverter
 from werkzeug.routing.map import Map
@@ -21,25 +22,30 @@ LARGEST = 2**31 - 1
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}")
 
 
-def optional_int(raw: str | None, message: str, *, minimum: int = 0, maximum: int = LARGEST) -> int | None:
+# The error's words: on a seat's page, lazy (`lazy_gettext`), so that a request with good numbers translates nothing
+# (a seat's language costs a read at its first word).
+Message = str | LazyProxy
+
+
+def optional_int(raw: str | None, message: Message, *, minimum: int = 0, maximum: int = LARGEST) -> int | None:
     """None when the parameter is missing or empty; ValidationError(`message`) unless it is a whole number
     from `minimum` to `maximum`."""
     if raw is None or not raw.strip():
         return None
     text = raw.strip()
     if not WHOLE_NUMBER.fullmatch(text):
-        raise ValidationError(message)
+        raise ValidationError(str(message))
     value = int(text)
     if not minimum <= value <= maximum:
-        raise ValidationError(message)
+        raise ValidationError(str(message))
     return value
 
 
-def required_int(raw: str | None, message: str, *, minimum: int = 0, maximum: int = LARGEST) -> int:
+def required_int(raw: str | None, message: Message, *, minimum: int = 0, maximum: int = LARGEST) -> int:
     """Like `optional_int`, but a missing or empty parameter is an error too."""
     value = optional_int(raw, message, minimum=minimum, maximum=maximum)
     if value is None:
-        raise ValidationError(message)
+        raise ValidationError(str(message))
     return value
 
 

@@ -31,7 +31,7 @@ from markupsafe import Markup
 
 from pbem.drawing.card_art import CARD_H, CARD_W, tool_icon
 from pbem.errors import BadLink, ExpiredLink, GameNotFound, PbemError, RevokedLink, StaleTurn, ValidationError
-from pbem.i18n import current_language, current_locale, gettext
+from pbem.i18n import current_language, current_locale, gettext, lazy_gettext
 from pbem.service.events import describe
 from pbem.service.seats.fresh_links import FreshLink
 from pbem.service.seats.presence import UNCHANGED
@@ -192,7 +192,8 @@ def remove_notification(access: SeatAccess) -> Any:
 
 
 def _address_id() -> int:
-    return required_int(str((request.view_args or {}).get("address_id", "")), gettext("Choose one of your addresses."))
+    address_id = str((request.view_args or {}).get("address_id", ""))
+    return required_int(address_id, lazy_gettext("Choose one of your addresses."))
 
 
 @seat_route("/presence", ["POST"])
@@ -225,7 +226,7 @@ def presence(access: SeatAccess) -> Any:
         )
         flash(timing_saved(zone_name if zone_changed else None, quiet, quiet_changed), "notice")
     elif action == "timeout_card":
-        card = optional_int(request.form.get("timeout_card"), gettext("Choose a card from your hand."))
+        card = optional_int(request.form.get("timeout_card"), lazy_gettext("Choose a card from your hand."))
         service.mark_timeout_card(game_id, seat, card)
         flash(
             gettext("Saved: a random card if you time out.") if card is None
@@ -436,4 +437,5 @@ def _stale_message() -> str:
 
 
 def _expected_seq(raw: str | None) -> int:
-    return required_int(raw, gettext("The form is missing the turn it was drawn for; please look at the table again."))
+    return required_int(
+        raw, lazy_gettext("The form is missing the turn it was drawn for; please look at the table again."))

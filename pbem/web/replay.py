@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 from flask import Response, request
 
-from pbem.i18n import gettext
+from pbem.i18n import lazy_gettext
 from pbem.web.app_context import runtime
 from pbem.web.params import LARGEST, optional_int
 from pbem.web.player import seat_pages
@@ -77,7 +77,7 @@ def archive_response(game_id: str, *, include_emails: bool = False) -> Response:
 
 def step_argument() -> int | None:
     """`?step=`: a turn of the game (a number past either end shows that end)."""
-    return optional_int(request.args.get("step"), gettext("The step must be a whole number."), minimum=-LARGEST)
+    return optional_int(request.args.get("step"), lazy_gettext("The step must be a whole number."), minimum=-LARGEST)
 
 
 def _download(body: str, mimetype: str, filename: str) -> Response:
