@@ -89,7 +89,7 @@ class SignIns:
         address = (email or "").strip()
         with self._db.write() as session:
             if not self._limiter.allow(session, audience.per_client, client):
-                raise RateLimited(gettext(audience.too_many))
+                raise RateLimited(gettext(str(audience.too_many)))
             if address_mistake(address):
                 return LinkRequest.ANSWERED
             if not self._limiter.allow(session, audience.per_mailbox, mailbox_key(address)):
@@ -126,7 +126,7 @@ class SignIns:
             if record is None or record.email != link.email:
                 raise BadLink()
             if record.used_at is not None:
-                raise BadLink(gettext(self._audience.spent))
+                raise BadLink(gettext(str(self._audience.spent)))
         return link
 
     def sign_in(self, token: str) -> OpenedSession:
@@ -144,7 +144,7 @@ class SignIns:
                 .execution_options(synchronize_session=False)
             )
             if spent != 1:
-                raise BadLink(gettext(self._audience.spent))
+                raise BadLink(gettext(str(self._audience.spent)))
             confirm_mailbox(session, link.email, now)
             mailbox = mailbox_key(link.email)
             session.execute(delete(sessions).where(  # this mailbox's sessions that are over, tidied away

@@ -353,3 +353,19 @@ def test_away_until_is_written_in_the_readers_language() -> None:
     assert said == {
         "en": "away until Fri 4 Dec", "de": "abwesend bis Fr., 4. Dez.", "ko": "12월 4일 (금)까지 자리 비움",
     }
+
+
+def test_a_spent_sign_in_link_and_too_many_asked_for_are_said_in_the_readers_language(
+    client: FlaskClient, runtime_of: Runtime,
+) -> None:
+    started_game(runtime_of)
+    sign_in_player(reading(client, "ko"), runtime_of, "ann@example.org")
+    path = "/sign-in/" + mailbox(runtime_of, "player_sign_in")[-1].body_text.split("/sign-in/", 1)[1].split()[0]
+
+    spent = post(client, path)
+    for _ in range(10):
+        post(client, "/sign-in", email="ben@example.org")
+    limited = post(client, "/sign-in", email="ben@example.org")
+
+    assert spent.status_code == 403 and "이 로그인 링크는 이미 사용했어요" in spent.get_data(as_text=True)
+    assert limited.status_code == 429 and "로그인 링크를 너무 많이 요청했어요" in limited.get_data(as_text=True)
