@@ -18,13 +18,14 @@ from pbem.service.host.host_access import HostSession
 from pbem.service.host.invite_views import InviteSettings, seat_order_label, variant_title
 from pbem.service.host.table_lines import read_line
 from pbem.service.sign_in import LinkRequest
+from pbem.times import local_time
 from pbem.variants import variant_choices
 from pbem.web import csrf
 from pbem.web.app_context import runtime
 from pbem.web.errors import wants_json
 from pbem.web.host.actions import GAME_ACTIONS, SEAT_ACTIONS
 from pbem.web.host.confirmations import GAME_QUESTIONS, INVITE_QUESTIONS, SEAT_QUESTIONS, Question
-from pbem.web.host.filters import action_word, due, local, moment_words, status_word, when
+from pbem.web.host.filters import action_word, due, local, status_word, when
 from pbem.web.host.forms import (
     NewGameForm,
     blank_form,
@@ -366,7 +367,7 @@ def render_game(
     log = [
         LogEntry(
             seq=entry.seq,
-            when=moment_words(entry.created_at),
+            when=local_time(entry.created_at, "UTC"),
             actor=entry.actor_name,
             lines=list(entry.lines),
         )
@@ -381,7 +382,7 @@ def render_game(
             "text": read_line(line.text) if line.kind == "system" else line.text,  # the host's own in their words
             "is_you": line.kind == "host",
             "at": line.created_at,
-            "when": moment_words(line.created_at),
+            "when": local_time(line.created_at, "UTC"),
             "by_email": line.source == "email",
         }
         for line in runtime().chat.messages(game_id).lines
