@@ -50,7 +50,7 @@ env: $(STAMP)
 # The translations (CONTRIBUTING.md, "Adding a language"): each language's catalogue
 # pbem/translations/<lang>/LC_MESSAGES/messages.po, compiled here to the .mo the server reads (not committed).
 # `make messages` gathers every word marked for translation (babel.cfg) into the template messages.pot and merges it
-# into each catalogue, where the new words wait for their translation.
+# into each catalogue, where the new words wait for their translation (empty: no guess from a similar word).
 TRANSLATIONS := pbem/translations
 CATALOGUES := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 # N_ (a default), NP_ and NN_ mark words for later (pbem/words/table.py).
@@ -68,7 +68,7 @@ pot:
 		--project=saboteur-pbem -o $(POT) .
 
 messages: env pot
-	$(BIN)/pybabel -q update --no-wrap --ignore-obsolete -i $(POT) -d $(TRANSLATIONS)
+	$(BIN)/pybabel -q update --no-wrap --ignore-obsolete --no-fuzzy-matching -i $(POT) -d $(TRANSLATIONS)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
