@@ -180,6 +180,7 @@ def test_game_over_the_podium_the_round_page_and_the_replay_are_in_the_seats_lan
 
     round_page = page(client, f"/table/{game_id}/rounds/1")
     assert_no_english(element(round_page, "<main"), language)
+    assert re.search(r"님\([^)]*\) 님", round_page) is None  # a recap line names each player once
 
     replay = page(client, f"/table/{game_id}/replay?step=5")
     assert_no_english(element(replay, "<main"), language)

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from pbem.errors import RoundNotOver
-from pbem.i18n import gettext
+from pbem.i18n import gettext, pgettext
 from pbem.models import Game, Snapshot
 from pbem.service.history.disclosure import Disclosure
 from pbem.service.history.holders import handover_lines, names_at
@@ -128,7 +128,8 @@ def _declassified(
             continue
         giving_up = hidden | {event["seat"]} if kind == "role_changed" else hidden  # the card it gives up now
         labelled = [
-            gettext("%(name)s (%(role)s)", name=name, role=secret_role() if seat in giving_up else role_name(role))
+            pgettext("recap", "%(name)s (%(role)s)", name=name,
+                     role=secret_role() if seat in giving_up else role_name(role))
             for seat, (name, role) in enumerate(zip(names, roles, strict=False))
         ]
         lines.append(describe_openly(event, labelled, hidden))
