@@ -25,7 +25,9 @@ from email.policy import EmailPolicy
 from email.utils import format_datetime, formataddr, parseaddr
 from typing import Any
 
+from pbem.i18n import gettext, in_language
 from pbem.models import OutboxMessage
+from pbem.words.table import N_
 
 # RFC 5322's limit for any line; 78 is what a line should keep to where it can.
 LINE_LIMIT = 998
@@ -33,30 +35,31 @@ LINE_LIMIT = 998
 WORDS = re.compile(r"[ \t]*[^ \t]+")
 # What a game's email wants, before the configured name in its sender's: a list shows the sender first, and
 # often only its first fifteen characters (neomutt), so each label is short and differs from the others at once.
-# Static words about the recipient's own game: never a name, an address or anything the game hides. Plain ASCII
-# joined by " - ", so the From stays a header of plain words (no encoded-words) when the configured name is one.
+# Static words about the recipient's own game: never a name, an address or anything the game hides. In the language the
+# email is written in (its Content-Language); English ones are plain ASCII joined by " - ", so the From stays a header
+# of plain words (no encoded-words) when the configured name is one; a German or Korean label is encoded as any word.
 SENDER_LABELS = {
-    "game_started": "Game started",
-    "your_turn": "Your turn",
-    "turn_reminder": "Reminder",
-    "nudge": "Host's nudge",
-    "deadline_warning": "Time nearly up",
-    "deadline_passed": "Turn skipped",
-    "round_digest": "Round over",
-    "game_over": "Game over",
-    "game_closed": "Game ended",
-    "rolled_back": "Turns undone",
-    "daily_digest": "Daily digest",
-    "chat_messages": "Table talk",
-    "handover": "Your new seat",
-    "seat_link": "Your link",
-    "fresh_link": "Your fresh link",
-    "address_change": "Confirm address",
-    "host_player_stalling": "Table waiting",
-    "host_seat_absent": "Seat absent",
-    "host_move_refused": "Move refused",
-    "host_mail_failing": "Mail failing",
-    "host_channel_off": "Channel off",
+    "game_started": N_("Game started"),
+    "your_turn": N_("Your turn"),
+    "turn_reminder": N_("Reminder"),
+    "nudge": N_("Host's nudge"),
+    "deadline_warning": N_("Time nearly up"),
+    "deadline_passed": N_("Turn skipped"),
+    "round_digest": N_("Round over"),
+    "game_over": N_("Game over"),
+    "game_closed": N_("Game ended"),
+    "rolled_back": N_("Turns undone"),
+    "daily_digest": N_("Daily digest"),
+    "chat_messages": N_("Table talk"),
+    "handover": N_("Your new seat"),
+    "seat_link": N_("Your link"),
+    "fresh_link": N_("Your fresh link"),
+    "address_change": N_("Confirm address"),
+    "host_player_stalling": N_("Table waiting"),
+    "host_seat_absent": N_("Seat absent"),
+    "host_move_refused": N_("Move refused"),
+    "host_mail_failing": N_("Mail failing"),
+    "host_channel_off": N_("Channel off"),
 }
 # The name a label goes with when the configured address has none.
 GAME_NAME = "Saboteur"
@@ -127,7 +130,7 @@ class OutgoingMail:
 
 def build_message(mail: OutgoingMail, from_address: str) -> EmailMessage:
     message = EmailMessage(policy=WIRE_POLICY)
-    message["From"] = sender(from_address, mail.kind)
+    message["From"] = sender(from_address, mail.kind, mail.headers.get("Content-Language"))
     message["To"] = mail.to_address
     message["Subject"] = mail.subject
     message["Date"] = format_datetime(mail.created_at)
@@ -150,13 +153,16 @@ def build_message(mail: OutgoingMail, from_address: str) -> EmailMessage:
     return message
 
 
-def sender(from_address: str, kind: str) -> str:
-    """The From of an email of `kind`: the configured address, its name led by what the email wants."""
+def sender(from_address: str, kind: str, language: str | None = None) -> str:
+    """The From of an email of `kind`: the configured address, its name led by what the email wants, in `language`
+    (the email's own: its Content-Language)."""
     label = SENDER_LABELS.get(kind)
     if label is None:
         return from_address
+    with in_language(language):
+        words = gettext(label)
     name, address = parseaddr(from_address)
-    return formataddr((f"{label} - {name or GAME_NAME}", address))
+    return formataddr((f"{words} - {name or GAME_NAME}", address))
 
 
 def _name_boundaries(message: EmailMessage, message_id: str) -> None:

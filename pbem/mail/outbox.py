@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from babel.support import LazyProxy
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -40,6 +41,9 @@ HOST_RECIPIENT = "host"
 # Notifications that the daily digest replaces, so "unsubscribe" (switch to the digest) means something
 # for them. Digests, game-over mail and host notices are always sent and carry no unsubscribe header.
 ONE_CLICK_UNSUBSCRIBE_KINDS = frozenset({"game_started", "your_turn", "turn_reminder"})
+# A subject as its email's writer gets it: words, or words still to be written in the recipient's language
+# (pbem/service/emails.py makes every subject of its own so), written when the email is.
+Subject = str | LazyProxy
 
 
 @lru_cache(maxsize=1)
@@ -211,7 +215,7 @@ class Outbox:
         seat: Seat,
         kind: str,
         dedupe_key: str,
-        subject: str,
+        subject: Subject,
         in_reply_to: str | None,
         context: dict[str, Any],
     ) -> OutboxMessage | None:
@@ -234,14 +238,14 @@ class Outbox:
             dedupe_key=dedupe_key, message_id=self._message_id(), game_seq=None, drop_when_stale=False,
         ))
         with in_language(language):
-            _fill(message, subject, headers,
+            _fill(message, str(subject), headers,
                   {"game_title": game.title, "recipient_name": seat.display_name, **context})
         session.add(message)
         return message
 
     def enqueue_standalone(
-        self, session: Session, *, to_address: str, kind: str, dedupe_key: str, subject: str, context: dict[str, Any],
-        language: str | None = None,
+        self, session: Session, *, to_address: str, kind: str, dedupe_key: str, subject: Subject,
+        context: dict[str, Any], language: str | None = None,
     ) -> OutboxMessage | None:
         """One email about no game (a host's sign-in link): no conversation, no Reply-To, no unsubscribe. In
         `language`, else the language of the page that asked for it, else the server's."""
@@ -252,7 +256,7 @@ class Outbox:
         return message
 
     def enqueue_standalone_if(
-        self, session: Session, wanted: bool, *, to_address: str, kind: str, dedupe_key: str, subject: str,
+        self, session: Session, wanted: bool, *, to_address: str, kind: str, dedupe_key: str, subject: Subject,
         context: dict[str, Any],
     ) -> None:
         """`enqueue_standalone` for a caller whose cost must not tell whether it sent (a sign-in form): the email is
@@ -261,7 +265,7 @@ class Outbox:
         insert_row_if(session, OutboxMessage, self._standalone(to_address, kind, dedupe_key, subject, context), wanted)
 
     def _standalone(
-        self, to_address: str, kind: str, dedupe_key: str, subject: str, context: dict[str, Any],
+        self, to_address: str, kind: str, dedupe_key: str, subject: Subject, context: dict[str, Any],
         language: str | None = None,
     ) -> dict[str, Any]:
         """The columns of one email about no game, its content rendered."""
@@ -271,9 +275,10 @@ class Outbox:
         )
         message = OutboxMessage(**values)
         with in_language(language or language_in_effect() or self._language) as written_in:
+            words = str(subject)  # in the language the email is written in
             _fill(
-                message, subject, {"Auto-Submitted": "auto-generated", "Content-Language": written_in},
-                {"game_title": subject, "masthead": "Saboteur", "recipient_name": "", **context},
+                message, words, {"Auto-Submitted": "auto-generated", "Content-Language": written_in},
+                {"game_title": words, "masthead": "Saboteur", "recipient_name": "", **context},
             )
         return {**values, "subject": message.subject, "headers": message.headers, "body_text": message.body_text,
                 "body_html": message.body_html}

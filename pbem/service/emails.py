@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from babel.support import LazyProxy
+
+from pbem.i18n import gettext, ngettext
 from pbem.mail.outbox import game_subject
 from pbem.models import Game
-from pbem.words.counting import plural
 
 APP_NAME = "Saboteur"
 
@@ -39,7 +41,12 @@ class Letter:
 class OwnLetter(Letter):
     """An email with a subject of its own, made from the words it is given."""
 
-    subject: Callable[..., str]
+    words: Callable[..., str]  # the subject in the language being written in
+
+    def subject(self, *words: object) -> LazyProxy:
+        """The subject, written when the email is (pbem/mail/outbox.py): in its recipient's language, whoever
+        queued it in whichever language."""
+        return LazyProxy(self.words, *words, enable_cache=False)
 
 
 def _own(words: str) -> str:
@@ -48,12 +55,12 @@ def _own(words: str) -> str:
 
 def _daily_subject(games_to_play: int) -> str:
     if games_to_play:
-        return _own(f"Your turn in {plural(games_to_play, 'game')}")
-    return _own("News from your games")
+        return _own(ngettext("Your turn in %(num)d game", "Your turn in %(num)d games", games_to_play))
+    return _own(gettext("News from your games"))
 
 
 def _bounce_subject(game: Game) -> str:
-    return f"Not posted: your reply - {game_subject(game)}"
+    return gettext("Not posted: your reply - %(subject)s", subject=game_subject(game))
 
 
 # -- a game's conversation, to its people ----------------------------------------------------------------
@@ -85,20 +92,23 @@ HOST_CHANNEL_OFF = Letter("host_channel_off", "the table's channel kept failing 
 
 # -- a subject of its own --------------------------------------------------------------------------------
 
-HOST_LINK = OwnLetter("host_link", "someone asks to sign in on the host pages", lambda: _own("Your host link"))
+HOST_LINK = OwnLetter("host_link", "someone asks to sign in on the host pages",
+                     lambda: _own(gettext("Your host link")))
 PLAYER_SIGN_IN = OwnLetter("player_sign_in", "someone asks to sign in to My games",
-                        lambda: _own("Your sign-in link to My games"))
+                        lambda: _own(gettext("Your sign-in link to My games")))
 PLAYER_DAILY = OwnLetter("player_daily", "a person on the daily email across their games", _daily_subject)
 JOIN_CONFIRM = OwnLetter("join_confirm", "someone joins by an invite link",
-                      lambda title: _own(f"Confirm your place in {title}"))
+                      lambda title: _own(gettext("Confirm your place in %(title)s", title=title)))
 SPECTATOR_CONFIRM = OwnLetter("spectator_confirm", "a spectator asks for round-end emails",
-                           lambda title: _own(f"Confirm round-end emails for {title}"))
-SPECTATOR_ROUND_END = OwnLetter("spectator_round_end", "a round ends, to a spectator who asked",
-                             lambda round_number, title: _own(f"Round {round_number} of {title} is over"))
+                           lambda title: _own(gettext("Confirm round-end emails for %(title)s", title=title)))
+SPECTATOR_ROUND_END = OwnLetter(
+    "spectator_round_end", "a round ends, to a spectator who asked",
+    lambda round_number, title: _own(gettext("Round %(round)s of %(title)s is over", round=round_number, title=title)),
+)
 SEAT_REPLACED = OwnLetter("seat_replaced", "the host gives a seat to someone else: to its former player",
-                       lambda title: _own(f"Your seat in {title}"))
+                       lambda title: _own(gettext("Your seat in %(title)s", title=title)))
 NOTIFICATIONS_OFF = OwnLetter("notifications_off", "a player's notification address kept failing and was switched off",
-                              lambda: _own("Notifications switched off"))
+                              lambda: _own(gettext("Notifications switched off")))
 REPLY_BOUNCE = OwnLetter("reply_bounce", "a reply by email could not be posted to the table talk", _bounce_subject)
 
 LETTERS: dict[str, Letter] = {letter.kind: letter for letter in (

@@ -9,9 +9,13 @@ gold values (before the game ends) never reach these functions, let alone a temp
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
+from babel.dates import format_date
+
 import engine
+from pbem.i18n import current_locale, gettext, ngettext, pgettext
 from pbem.results_text import (
     gold_unit,
     outcome,
@@ -21,8 +25,22 @@ from pbem.results_text import (
     theft_line,
 )
 from pbem.times import format_moment
+from pbem.words.cards import tool_name
 from pbem.words.counting import and_list
-from pbem.words.roles import WINNING_SIDES, role_name
+from pbem.words.roles import role_name
+from pbem.words.table import N_, Words
+
+# Who won a finished round, in the few words of an inbox line (`round_headline`): one whole message each.
+WHO_WON = Words({
+    "diggers": N_("the gold-diggers won"),
+    "saboteurs": N_("the saboteurs won"),
+    "nobody": N_("nobody won"),
+    "saboteurs' side": N_("the saboteurs' side won"),
+    "blue": N_("the blue team won"),
+    "green": N_("the green team won"),
+    "blue green": N_("the blue and green teams won"),
+    "green blue": N_("the green and blue teams won"),
+})
 
 
 def _you(view: engine.View) -> int | None:
@@ -98,7 +116,7 @@ def table(view: engine.View) -> list[dict[str, Any]]:
             "name": s["name"],
             "is_you": s["seat"] == you,
             "hand_count": s["hand_count"],
-            "broken": list(s["broken"]),
+            "broken": [tool_name(tool) for tool in s["broken"]],
             "gold_cards": s["gold_cards"],
             "has_gold": s.get("has_gold"),  # Saboteur 2: whether the seat holds gold pieces (how many is secret)
             "to_act": s["to_act"],
@@ -128,8 +146,11 @@ def board_picture(public_view: engine.View, content_id: str) -> dict[str, Any]:
     cards = len(public_view["board"])
     return {
         "cid": content_id,
-        "alt": f"The board: {cards} card{'s' if cards != 1 else ''} on the table, "
-        f"{face_down} goal{'s' if face_down != 1 else ''} still face down.",
+        "alt": gettext(
+            "The board: %(cards)s, %(goals)s.",
+            cards=ngettext("%(num)d card on the table", "%(num)d cards on the table", cards),
+            goals=ngettext("%(num)d goal still face down", "%(num)d goals still face down", face_down),
+        ),
     }
 
 
@@ -162,11 +183,17 @@ def round_digest(
 def round_headline(result: engine.RoundResult) -> str:
     """Who won a finished round, in the few words of an inbox line: "the saboteurs won", "the blue team won"."""
     if "payouts" in result:  # Saboteur 2: teams, or the saboteurs' side
-        teams = list(result["teams"])
+        teams = " ".join(result["teams"])
         if teams:
-            return f"the {' and '.join(teams)} team{'s' if len(teams) > 1 else ''} won"
-        return "the saboteurs' side won" if result["winner"] == "saboteurs" else "nobody won"
-    return f"{WINNING_SIDES.get(result['winner'], 'nobody')} won"
+            return WHO_WON[teams] if teams in WHO_WON else f"the {teams.replace(' ', ' and ')} teams won"
+        return WHO_WON["saboteurs' side" if result["winner"] == "saboteurs" else "nobody"]
+    return WHO_WON[result["winner"] if result["winner"] in ("diggers", "saboteurs") else "nobody"]
+
+
+def day_words(day: date) -> str:
+    """A daily email's day as its reader writes it: "Monday 5 January", "Montag, 5. Januar", "1월 5일 월요일"."""
+    return format_date(day, pgettext("a daily email's day, a Babel date pattern", "EEEE d MMMM"),
+                       locale=current_locale())
 
 
 def game_over(view: engine.View) -> dict[str, Any]:

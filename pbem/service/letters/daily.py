@@ -21,6 +21,7 @@ import engine
 from pbem.addresses import mailbox_key
 from pbem.clock import Clock
 from pbem.db import Database
+from pbem.i18n import current_language, in_language
 from pbem.models import Game, GameStatus, OutboxMessage, PlayerPreferences, Seat, Snapshot
 from pbem.service.emails import DAILY_DIGEST, PLAYER_DAILY
 from pbem.service.letters import contents
@@ -138,19 +139,19 @@ def queue_across_games(session: Session, mail: GameMail, row: PlayerPreferences,
         .order_by(OutboxMessage.id.desc())
         .limit(1)
     )
-    news = [
-        item
-        for seat in seats_of(session, row.mailbox)
-        if (item := game_news(session, mail, seat, since, now, row.timezone)) is not None
-    ]
+    seats = seats_of(session, row.mailbox)
+    news = [item for seat in seats if (item := game_news(session, mail, seat, since, now, row.timezone)) is not None]
     if not news:
         return False
-    yours = sorted(
-        (n for n in news if n.context["your_turn"]),
-        key=lambda n: (n.deadline is None, n.deadline or now, n.context["title"]),
-    )
-    others = sorted((n for n in news if not n.context["your_turn"]), key=lambda n: n.context["title"])
+    yours, others = _in_order(news, now)
     first = (yours or others)[0]  # its seats may read different languages: the one of the game listed first
+    language = mail.outbox.language_of(first.seat.game, first.seat)
+    if language != current_language():  # each game's news written again, in the email's language
+        with in_language(language):
+            news = [item for seat in seats if (item := game_news(session, mail, seat, since, now, row.timezone))]
+        yours, others = _in_order(news, now)
+    with in_language(language):
+        day_words = contents.day_words(day)
     message = mail.outbox.enqueue_standalone(
         session,
         to_address=row.email,
@@ -158,20 +159,30 @@ def queue_across_games(session: Session, mail: GameMail, row: PlayerPreferences,
         dedupe_key=across_games_key(row.mailbox, day),
         subject=PLAYER_DAILY.subject(len(yours)),
         context={
-            "day": f"{day:%A} {day.day} {day:%B}",
+            "day": day_words,
             "yours": [n.context for n in yours],
             "others": [n.context for n in others],
             "zone": row.timezone,
             "my_games_url": mail.page_url("/my-games"),
             "preferences_url": mail.page_url("/my-games/preferences"),
         },
-        language=mail.outbox.language_of(first.seat.game, first.seat),
+        language=language,
     )
     if message is None:
         return False
     for item in news:
         mark_shown(item.seat, item.chat_upto)
     return True
+
+
+def _in_order(news: list[GameNews], now: datetime) -> tuple[list[GameNews], list[GameNews]]:
+    """The games where it is their turn (least time left first), then the others, by title."""
+    yours = sorted(
+        (n for n in news if n.context["your_turn"]),
+        key=lambda n: (n.deadline is None, n.deadline or now, n.context["title"]),
+    )
+    others = sorted((n for n in news if not n.context["your_turn"]), key=lambda n: n.context["title"])
+    return yours, others
 
 
 def game_news(

@@ -7,7 +7,8 @@ the deliverer takes it. When each kind is sent and what it says: docs/email.md a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from datetime import date, datetime
 from typing import Any
 
@@ -16,6 +17,7 @@ from sqlalchemy.orm import Session, object_session
 
 import engine
 from pbem.addresses import mailbox_key
+from pbem.i18n import current_language, gettext, in_language
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, OutboxMessage, Rematch, Seat, Snapshot
 from pbem.seat_link import SeatLink
@@ -49,6 +51,7 @@ from pbem.service.timing.turn_clock import current_clock, deadline_moved_from
 from pbem.times import format_duration, format_when, since_day
 from pbem.tokens import LinkSigner, SpectatorLinkSigner
 from pbem.words.events import describe_event
+from pbem.words.table import N_
 
 # Snapshots read at a time when looking back for the start of a round's payouts (a round's gold picks
 # are a handful of snapshots, so one page is nearly always enough).
@@ -79,19 +82,20 @@ def turn_deadline(game: Game) -> datetime | None:
     return clock.deadline_at
 
 
+# What happens at the deadline, translated where a seat's email is written (`gettext(AT_DEADLINE[key])`).
 AT_DEADLINE = {
-    "auto-pass": "If you have not played by then, the game discards a card from your hand face down for you "
-    "(the one you marked on your turn page, if you did) and moves on.",
-    "bot": "If you have not played by then, a computer player takes your turn.",
-    "notify-host": "If you have not played by then, the host decides what happens.",
-    "gold": "If you have not chosen by then, you get the highest gold card on offer.",
-    "steal": "If you have not decided by then, your Theft is let go.",
+    "auto-pass": N_("If you have not played by then, the game discards a card from your hand face down for you "
+                    "(the one you marked on your turn page, if you did) and moves on."),
+    "bot": N_("If you have not played by then, a computer player takes your turn."),
+    "notify-host": N_("If you have not played by then, the host decides what happens."),
+    "gold": N_("If you have not chosen by then, you get the highest gold card on offer."),
+    "steal": N_("If you have not decided by then, your Theft is let go."),
 }
 
 
 def decision_words(view: engine.View) -> tuple[str, str | None]:
     """What the seat is to decide, read from its view, and the at-deadline key for it (None: by the game's
-    policy)."""
+    policy). The decision stays an English key: each template writes a whole sentence for each one."""
     if view["phase"] == engine.GOLD_PICK:
         return "gold pick", "gold"
     if view["phase"] == engine.STEAL:
@@ -116,6 +120,11 @@ class GameMail:
     def outbox(self) -> Outbox:
         """Where these letters are queued (the email across games is queued there too: `letters/daily.py`)."""
         return self._outbox
+
+    def writing_to(self, game: Game, seat: Seat) -> AbstractContextManager[str]:
+        """Inside it, words are the seat's language (its email's: `Outbox.language_of`): what a letter's context
+        says (lines, outcomes, roles, times) is written there, as its templates are."""
+        return in_language(self._outbox.language_of(game, seat))
 
     def page_url(self, path: str) -> str:
         """The address of one of the server's pages, e.g. "/my-games" (for emails that point there)."""
@@ -239,6 +248,13 @@ class GameMail:
             .where(Snapshot.game_id == game.id, Snapshot.actor_seat == seat.seat_index, Snapshot.seq < game.current_seq)
             .scalar_subquery()
         )
+        with self.writing_to(game, seat):
+            self._compose_your_turn_in(session, message, game, seat, state, last_own)
+
+    def _compose_your_turn_in(
+        self, session: Session, message: OutboxMessage, game: Game, seat: Seat, state: engine.Game,
+        last_own: ColumnElement[int],
+    ) -> None:
         lines = _lines_since(session, game, seat.seat_index, last_own)
         deadline = turn_deadline(game)
         context = contents.your_turn(
@@ -273,7 +289,8 @@ class GameMail:
         turn emails on its addresses, so the ladder's email passes them by; the host's nudge and the warning
         before the deadline still reach them.
         """
-        context = self._reminder_context(game, seat, state, started_at, deadline, now)
+        with self.writing_to(game, seat):
+            context = self._reminder_context(game, seat, state, started_at, deadline, now)
         context.update(reminder_number=number, reminder_count=policy(game.policies, "reminder_count"), note=note)
         letter = TURN_REMINDER if number is not None else NUDGE
         queue_reminder(session, game, seat, letter, {**context, "note": ""}, (game.current_seq, key),
@@ -287,8 +304,9 @@ class GameMail:
         deadline: datetime, now: datetime,
     ) -> OutboxMessage | None:
         """The last warning before the deadline, once per decision."""
-        context = self._reminder_context(game, seat, state, started_at, deadline, now)
-        context["left"] = format_duration(deadline - now)
+        with self.writing_to(game, seat):
+            context = self._reminder_context(game, seat, state, started_at, deadline, now)
+            context["left"] = format_duration(deadline - now)
         queue_reminder(session, game, seat, DEADLINE_WARNING, context, (game.current_seq,),
                        base_url=self._links.base_url, now=now)
         return self._to_seat(
@@ -303,30 +321,33 @@ class GameMail:
         *,
         started_at: datetime,
         now: datetime,
-        lines: list[str],
+        lines: list[str] | Callable[[], list[str]],
         host_decides: bool = False,
         by_host: bool = False,
     ) -> OutboxMessage | None:
         """What the game did when `seat`'s time ran out (or that the host decides, or that the host skipped the
-        turn), once per decision."""
+        turn), once per decision. `lines`: what the game did, or how to write it (in the seat's language)."""
         if seat.is_bot or seat.email is None:
             return None
-        context = {
-            "waited": format_duration(now - started_at),
-            "waiting_since": format_when(started_at, seat.timezone),
-            "lines": lines,
-            "host_decides": host_decides,
-            "by_host": by_host,
-        }
+
+        def context() -> dict[str, Any]:
+            return {
+                "waited": format_duration(now - started_at),
+                "waiting_since": format_when(started_at, seat.timezone),
+                "lines": lines() if callable(lines) else lines,
+                "host_decides": host_decides,
+                "by_host": by_host,
+            }
+
         return self._to_seat(session, game, seat, DEADLINE_PASSED, (game.current_seq, host_decides), context)
 
     def _reminder_context(
         self, game: Game, seat: Seat, state: engine.Game, started_at: datetime, deadline: datetime | None, now: datetime
     ) -> dict[str, Any]:
         decision, at_key = decision_words(engine.view(state, seat.seat_index))
-        at_deadline = AT_DEADLINE[
+        at_deadline = gettext(AT_DEADLINE[
             at_key or ("auto-pass" if seat.auto_pass else policy(game.policies, "timeout_policy"))
-        ]
+        ])
         return {
             "decision": decision,
             "waited": format_duration(now - started_at),
@@ -340,10 +361,16 @@ class GameMail:
     def _round_digests(self, session: Session, game: Game, state: engine.Game, started: engine.Event) -> None:
         finished = started["round"] - 1
         round_events = _payout_events(session, game, finished)
-        trust = {
-            **trust_context.round_over_context(session, game, finished),
-            **trust_context.sealed_context(session, game, started["round"]),
-        }
+        trusts: dict[str, dict[str, Any]] = {}  # what every seat is told of the deal, once a language
+
+        def trust() -> dict[str, Any]:
+            if current_language() not in trusts:
+                trusts[current_language()] = {
+                    **trust_context.round_over_context(session, game, finished),
+                    **trust_context.sealed_context(session, game, started["round"]),
+                }
+            return trusts[current_language()]
+
         for seat in _people(game):
             values = [
                 value
@@ -352,15 +379,26 @@ class GameMail:
                 for value in event["values"]
             ]
             view = seat_view(state, seat.seat_index, game.names)
-            next_line = describe_event(started, game.names, seat.seat_index)  # "you play first" to its reader
-            context = contents.round_digest(view, finished, values, next_line)
-            self._to_seat(session, game, seat, ROUND_DIGEST, (finished,), {**context, **trust})
+
+            def context(
+                view: engine.View = view, values: list[int] = values, you: int = seat.seat_index
+            ) -> dict[str, Any]:
+                next_line = describe_event(started, game.names, you)  # "you play first" to its reader
+                return {**contents.round_digest(view, finished, values, next_line), **trust()}
+
+            self._to_seat(session, game, seat, ROUND_DIGEST, (finished,), context)
 
     def _game_over(self, session: Session, game: Game, state: engine.Game) -> None:
-        trust = trust_context.round_over_context(session, game, state.round)
+        trusts: dict[str, dict[str, Any]] = {}  # what every seat is told of the deal, once a language
         for seat in _people(game):
-            context = contents.game_over(seat_view(state, seat.seat_index, game.names))
-            self._to_seat(session, game, seat, GAME_OVER, (), {**context, **trust})
+
+            def context(seat: Seat = seat) -> dict[str, Any]:
+                if current_language() not in trusts:
+                    trusts[current_language()] = trust_context.round_over_context(session, game, state.round)
+                told = contents.game_over(seat_view(state, seat.seat_index, game.names))
+                return {**told, **trusts[current_language()]}
+
+            self._to_seat(session, game, seat, GAME_OVER, (), context)
 
     # -- the daily digest --------------------------------------------------------------------------
 
@@ -374,17 +412,21 @@ class GameMail:
             .order_by(OutboxMessage.id.desc())
             .limit(1)
         )
-        lines = _lines_since(session, game, seat.seat_index, previous if previous is not None else 0)
-        deadline = turn_deadline(game)
-        context = contents.daily_digest(
-            seat_view(state, seat.seat_index, game.names),
-            lines[-DIGEST_LINES:],
-            max(len(lines) - DIGEST_LINES, 0),
-            format_when(game.turn_started_at, seat.timezone) if game.turn_started_at else None,
-            format_when(deadline, seat.timezone) if deadline is not None else None,
-        )
-        context.update(day=f"{day:%A} {day.day} {day:%B}", paused=game.paused,
-                       deadline_moved_from=_when_moved(game, seat) if deadline is not None else None)
+
+        def context() -> dict[str, Any]:
+            lines = _lines_since(session, game, seat.seat_index, previous if previous is not None else 0)
+            deadline = turn_deadline(game)
+            written = contents.daily_digest(
+                seat_view(state, seat.seat_index, game.names),
+                lines[-DIGEST_LINES:],
+                max(len(lines) - DIGEST_LINES, 0),
+                format_when(game.turn_started_at, seat.timezone) if game.turn_started_at else None,
+                format_when(deadline, seat.timezone) if deadline is not None else None,
+            )
+            written.update(day=contents.day_words(day), paused=game.paused,
+                           deadline_moved_from=_when_moved(game, seat) if deadline is not None else None)
+            return written
+
         return self._to_seat(
             session, game, seat, DAILY_DIGEST, (day.isoformat(),), context, chat=unread_excerpt(session, game, seat)
         )
@@ -405,17 +447,20 @@ class GameMail:
         seat: Seat,
         letter: Letter,
         about: tuple[object, ...],
-        context: dict[str, Any],
+        context: dict[str, Any] | Callable[[], dict[str, Any]],
         *,
         drop_when_stale: bool = False,
         chat: ChatExcerpt | None = None,
     ) -> OutboxMessage | None:
         """Queue one `letter` to `seat` with the seat's fresh link, once per (kind, game, seat, *about).
 
+        `context`: what the letter says, or how to write it, called in the seat's language (`writing_to`).
         `chat`: the table talk to quote (what the seat has not been shown), counted as shown once queued.
         """
-        if chat is not None:
-            context = {**context, **contents.chat(chat.lines, chat.more, seat.timezone)}
+        with self.writing_to(game, seat):
+            context = context() if callable(context) else context
+            if chat is not None:
+                context = {**context, **contents.chat(chat.lines, chat.more, seat.timezone)}
         message = self._outbox.enqueue(
             session,
             game=game,

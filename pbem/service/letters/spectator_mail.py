@@ -8,6 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
+from pbem.i18n import in_language
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, SpectatorLink, SpectatorSubscription
 from pbem.results_text import outcome
@@ -26,8 +27,10 @@ def queue_round_end_emails(
     if result is None:
         return 0
     names = game.names
-    told = outcome(result, names)
-    roles = [{"name": names[seat], "role": role_name(role)} for seat, role in enumerate(result.get("roles", []))]
+    language = outbox.language_of(game, None)  # a spectator chose no language: the game's
+    with in_language(language):
+        told = outcome(result, names)
+        roles = [{"name": names[seat], "role": role_name(role)} for seat, role in enumerate(result.get("roles", []))]
     rows = session.execute(
         select(SpectatorSubscription, SpectatorLink.token)
         .join(SpectatorLink, SpectatorSubscription.link_id == SpectatorLink.id)
@@ -46,6 +49,7 @@ def queue_round_end_emails(
                 "roles": roles, "over": bool(view.get("final")), "link": watch,
                 "stop_url": signer.stop_url(SpectatorStop(subscription.id, SpectatorStop.digest(subscription.mailbox))),
             },
+            language=language,
         )
         queued += message is not None
     return queued
