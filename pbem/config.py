@@ -24,7 +24,7 @@ from sqlalchemy.exc import ArgumentError
 from pbem.addresses import address_key, split_reply_address
 from pbem.i18n.languages import SUPPORTED
 from pbem.paths import DEFAULT_INSTANCE_DIR
-from pbem.times import parse_quiet_hours
+from pbem.quiet_hours import parse_quiet_hours
 
 Mode = Literal["development", "production"]
 MailBackend = Literal["catcher", "smtp"]

@@ -21,7 +21,6 @@ from pbem.clock import Clock, SystemClock
 from pbem.config import Config
 from pbem.db import Database
 from pbem.drawing import STYLESHEET
-from pbem.drawing.board_svg import board_svg
 from pbem.mail.backends import Backend
 from pbem.mail.deliver import Deliverer, DeliverySettings, backend_for
 from pbem.mail.imap_poll import ImapPoller
@@ -60,6 +59,7 @@ from pbem.service.turns.games import GameService
 from pbem.service.turns.timeouts import Timeouts
 from pbem.service.turns.turn_controls import TurnControls
 from pbem.tokens import HostLinkSigner, LinkSigner, PlayerLinkSigner, SpectatorLinkSigner
+from pbem.words.board import drawn_board
 
 
 @dataclass(frozen=True)
@@ -223,4 +223,4 @@ def reply_addresses(config: Config, clock: Clock) -> ReplyAddresses | None:
 @lru_cache(maxsize=1)
 def board_painter() -> BoardPainter:
     """The turn emails' board picture: the page's drawing and its stylesheet, rasterized (read once per process)."""
-    return BoardPainter(board_svg, STYLESHEET.read_text())
+    return BoardPainter(drawn_board, STYLESHEET.read_text())

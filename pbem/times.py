@@ -1,5 +1,5 @@
 """Times and durations as people read them, on pages and in emails alike, in the reader's own time zone and
-language; quiet hours as configured.
+language.
 
 English keeps the server's own short forms ("Thu 8 Jan, 09:00 UTC"); another language takes its locale's from
 Babel ("Sa., 5. Dez., 08:00", "12월 5일 (토) 오전 8:00"), and its durations from the catalogue ("in 2 Tagen und
@@ -9,14 +9,12 @@ Babel ("Sa., 5. Dez., 08:00", "12월 5일 (토) 오전 8:00"), and its durations
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, time, timedelta
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_date, format_skeleton, format_time
 
 from pbem.i18n import current_language, current_locale, gettext, npgettext, pgettext
-
-QuietHours = tuple[time, time] | None
 
 
 def zone(name: str | None) -> ZoneInfo:
@@ -136,17 +134,3 @@ def format_moment(moment: datetime, zone_name: str | None = None) -> str:
     if current_language() != "en":
         return _in_locale(local, "MMMEd")
     return f"{local:%a} {local.day} {local:%b, %H:%M}"
-
-
-def parse_quiet_hours(text: str | None) -> QuietHours:
-    """"22:00-08:00" -> (22:00, 08:00); "" or None -> None (no quiet hours). ValueError explains a bad value."""
-    if not text or not text.strip():
-        return None
-    try:
-        start_text, end_text = text.strip().split("-")
-        start, end = time.fromisoformat(start_text.strip()), time.fromisoformat(end_text.strip())
-    except ValueError:
-        raise ValueError(f"quiet hours are written like 22:00-08:00, not {text!r}") from None
-    if start == end:
-        raise ValueError("quiet hours must start and end at different times")
-    return start.replace(second=0, microsecond=0), end.replace(second=0, microsecond=0)

@@ -55,8 +55,9 @@ from pbem.web.seat_access import (
 )
 from pbem.web.security import no_store
 from pbem.web.timing_form import changed, quiet_hours_from, shown_quiet_hours, timing_saved
-from pbem.web.turn_page import TurnPage, build_turn_page, drawn_words, join_words, log_entries, new_submission_id
+from pbem.web.turn_page import TurnPage, build_turn_page, join_words, log_entries, new_submission_id
 from pbem.web.urls import url_for
+from pbem.words.board import drawn_words
 from pbem.words.cards import card_name, tool_name
 
 blueprint = Blueprint("player", __name__)

@@ -24,12 +24,12 @@ from markupsafe import Markup
 
 import engine
 from pbem.drawing import STYLESHEET as DRAWING_STYLESHEET
-from pbem.drawing.board_svg import board_svg
 from pbem.drawing.card_art import card_svg
 from pbem.i18n import gettext
 from pbem.service.history.replay import ReplayStep
 from pbem.times import local_time
 from pbem.web.moves import goal_names
+from pbem.words.board import drawn_board, drawn_words
 from pbem.words.cards import card_name, tool_name
 from pbem.words.roles import role_name
 
@@ -88,7 +88,7 @@ def replay_page(step: ReplayStep, zone_name: str = "UTC") -> ReplayPage:
         step=step,
         eyes=_eyes(step),
         when=local_time(step.entry.when, zone_name),
-        board=board_svg(view),
+        board=drawn_board(view),
         hands=_hands(step),
         seats=[
             SeatShown(
@@ -113,7 +113,7 @@ def _ended(step: ReplayStep) -> tuple[int, Markup] | None:
     if table is None:
         return None
     number, final = table
-    return number, board_svg(final, name="final-board", title=gettext("Round %(number)s as it ended", number=number))
+    return number, drawn_board(final, name="final-board", title=gettext("Round %(number)s as it ended", number=number))
 
 
 def render_replay(step: ReplayStep, step_url: StepUrl, *, zone_name: str = "UTC", downloads: Any = None) -> str:
@@ -211,7 +211,7 @@ def _hands(step: ReplayStep) -> list[HandShown]:
 
 
 def _cards(cards: Sequence[engine.CardInfo]) -> list[tuple[engine.CardInfo, Markup, str]]:
-    return [(card, card_svg(card), card_name(card)) for card in cards]
+    return [(card, card_svg(card, words=drawn_words()), card_name(card)) for card in cards]
 
 
 def _goals(view: engine.View) -> list[str]:

@@ -17,6 +17,7 @@ import engine
 from engine.variants import get_variant
 from pbem.drawing.card_art import card_svg
 from pbem.i18n import gettext
+from pbem.words.board import drawn_words
 from pbem.words.cards import printed
 from pbem.words.counting import or_list
 from pbem.words.table import N_, Words
@@ -98,7 +99,8 @@ def rules_cards(variant_name: str) -> list[RulesCard]:
         key = card.label
         counts[key] = counts.get(key, 0) + 1
         if key not in seen:
-            seen[key] = RulesCard(label=printed(card.label), art=card_svg(info), help=card_help(info), count=0)
+            seen[key] = RulesCard(label=printed(card.label), art=card_svg(info, words=drawn_words()),
+                                  help=card_help(info), count=0)
     return [RulesCard(label=card.label, art=card.art, help=card.help, count=counts[key]) for key, card in seen.items()]
 
 

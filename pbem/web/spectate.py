@@ -8,7 +8,6 @@ from typing import Any
 from flask import Blueprint, flash, make_response, redirect, render_template, request
 from markupsafe import Markup
 
-from pbem.drawing.board_svg import board_svg
 from pbem.i18n import gettext
 from pbem.service.spectators import LinkRow
 from pbem.times import local_time
@@ -18,6 +17,7 @@ from pbem.web.host.session import require_host
 from pbem.web.params import required_int
 from pbem.web.security import no_store
 from pbem.web.urls import url_for
+from pbem.words.board import drawn_board
 
 blueprint = Blueprint("spectate", __name__)
 csrf.protect(blueprint)
@@ -45,7 +45,7 @@ def watch(token: str) -> Any:
     view = seen.state.view
     response = no_store(make_response(render_template(
         "spectate/watch.html", token=token, seen=seen, view=view,
-        page=Board(board_svg(view)) if view else None,
+        page=Board(drawn_board(view)) if view else None,
         table_channel=runtime().channels.place(seen.game_id) if seen.state.notices_wanted else None,
         when=lambda moment: local_time(moment, "UTC"),
     )))

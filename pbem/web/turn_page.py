@@ -18,8 +18,7 @@ from zoneinfo import available_timezones
 from markupsafe import Markup, escape
 
 import engine
-from pbem.drawing.board_svg import board_svg
-from pbem.drawing.card_art import DrawnWords, card_svg
+from pbem.drawing.card_art import card_svg
 from pbem.i18n import current_language, gettext, ngettext, pgettext
 from pbem.memo import Memo
 from pbem.models import GameStatus
@@ -31,10 +30,10 @@ from pbem.times import ago, local_time, until
 from pbem.web.hand_reasons import Unplayable, unplayable_reason
 from pbem.web.moves import MoveGroup, goal_names, group_moves, join_words
 from pbem.web.rules_page import card_help
-from pbem.words.cards import TOOL_NAMES, card_name, tool_name
+from pbem.words.board import drawn_board, drawn_words
+from pbem.words.cards import card_name
 from pbem.words.places import side_name
 from pbem.words.roles import role_goal, role_title
-from pbem.words.table import NP_, Words
 
 
 @dataclass(frozen=True)
@@ -117,8 +116,8 @@ class RoundResult:
         result: `build_turn_page`)."""
         if self.final_view is None:
             return None
-        return board_svg(self.final_view, name="final-board", caption=board_caption(
-            self.final_view, gettext("Round %(round)s as it ended", round=self.round)), words=drawn_words())
+        return drawn_board(self.final_view, name="final-board",
+                           title=gettext("Round %(round)s as it ended", round=self.round))
 
 
 @dataclass(frozen=True)
@@ -282,7 +281,7 @@ def _snapshot_parts(state: GameState, seat: int, your_turn: bool, memo: Memo | N
 
     def draw() -> SnapshotParts:
         groups = group_moves(state.legal_moves, view) if your_turn else []
-        return SnapshotParts(board=board_svg(view, caption=board_caption(view), words=drawn_words()),
+        return SnapshotParts(board=drawn_board(view),
                              board_listing=board_listing(view), groups=groups)
 
     if memo is None:
@@ -345,41 +344,6 @@ def zone_options(selected: str) -> Markup:
 def new_submission_id() -> str:
     """Made when a form is drawn: a second click on the same form repeats this id and applies nothing more."""
     return secrets.token_urlsafe(16)
-
-
-def board_caption(view: Mapping[str, Any], title: str | None = None) -> str:
-    """The board picture's title (its text for screen readers): "The tunnel: 5 cards on the table"."""
-    count = len(view["board"])
-    if title is None:
-        return ngettext("The tunnel: %(num)d card on the table", "The tunnel: %(num)d cards on the table", count)
-    return ngettext("%(title)s: %(num)d card on the table", "%(title)s: %(num)d cards on the table", count,
-                    title=title)
-
-
-# The word on each of Saboteur 2's action cards (pbem/drawing/card_art.py draws it), short enough for a card.
-CARD_CAPTIONS = Words({
-    "theft": NP_("card caption", "THEFT"), "hands_off": NP_("card caption", "HANDS OFF"),
-    "swap_hand": NP_("card caption", "SWAP HAND"), "inspection": NP_("card caption", "INSPECT"),
-    "swap_hats": NP_("card caption", "SWAP HATS"), "trapped": NP_("card caption", "TRAPPED"),
-    "free": NP_("card caption", "FREE"),
-})
-
-
-def drawn_words() -> DrawnWords:
-    """The words drawn on the cards, in the reader's language (the drawing itself knows no language)."""
-    return _drawn_words(current_language())
-
-
-@lru_cache(maxsize=8)
-def _drawn_words(language: str) -> DrawnWords:
-    return DrawnWords(
-        gold=pgettext("peek", "gold"),
-        stone=pgettext("peek", "stone"),
-        gold_mark=pgettext("goal card", "GOLD"),
-        captions=tuple((effect, CARD_CAPTIONS[effect]) for effect in CARD_CAPTIONS),
-        tools=tuple((tool, tool_name(tool)) for tool in TOOL_NAMES),
-        broken_tool=gettext("broken %(tool)s", tool="{tool}"),
-    )
 
 
 def board_listing(view: Mapping[str, Any]) -> list[str]:

@@ -10,8 +10,9 @@ from typing import Any
 from babel.dates import format_skeleton, format_time, get_timezone_location
 
 from pbem.i18n import current_language, current_locale
+from pbem.quiet_hours import parse_quiet_hours
 from pbem.service.timing.deadlines import is_quiet
-from pbem.times import parse_quiet_hours, zone
+from pbem.times import zone
 
 
 @dataclass(frozen=True)

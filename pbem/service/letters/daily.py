@@ -23,6 +23,7 @@ from pbem.clock import Clock
 from pbem.db import Database
 from pbem.i18n import current_language, in_language
 from pbem.models import Game, GameStatus, OutboxMessage, PlayerPreferences, Seat, Snapshot
+from pbem.quiet_hours import parse_quiet_hours
 from pbem.service.emails import DAILY_DIGEST, PLAYER_DAILY
 from pbem.service.letters import contents
 from pbem.service.letters.game_mail import GameMail
@@ -31,7 +32,7 @@ from pbem.service.snapshots import latest_state
 from pbem.service.talk.chat_lines import mark_shown, unread_excerpt
 from pbem.service.timing.deadlines import is_quiet
 from pbem.service.timing.turn_clock import current_clock, deadline_moved_from
-from pbem.times import format_duration, format_when, parse_quiet_hours, zone
+from pbem.times import format_duration, format_when, zone
 
 DIGEST_TIME = time(8, 0)
 

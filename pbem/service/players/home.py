@@ -23,6 +23,7 @@ from pbem.errors import ValidationError
 from pbem.i18n import gettext
 from pbem.models import ChatMessage, Game, GameStatus, PlayerPreferences, Seat
 from pbem.models.players import PLAYER_NOTIFY_MODES
+from pbem.quiet_hours import parse_quiet_hours
 from pbem.seat_link import SeatLink
 from pbem.service.history.disclosure import game_is_closed
 from pbem.service.players.access import Player
@@ -40,7 +41,7 @@ from pbem.service.players.record import GameRecord, Record, game_record
 from pbem.service.snapshots import latest_state
 from pbem.service.timing.deadlines import policy
 from pbem.service.timing.turn_clock import current_clock, deadline_moved_from, keep_deadline, reschedule
-from pbem.times import parse_quiet_hours, zone
+from pbem.times import zone
 from pbem.tokens import LinkSigner
 from pbem.variants import variant_choices
 

@@ -24,6 +24,7 @@ from pbem.db import Database
 from pbem.errors import ValidationError
 from pbem.i18n import current_language, current_locale, gettext, in_language
 from pbem.models import Game, GameStatus, Seat
+from pbem.quiet_hours import parse_quiet_hours
 from pbem.service.rows import lock_game, require_seat
 from pbem.service.snapshots import latest_state
 from pbem.service.talk.chat import post_system_line
@@ -36,7 +37,7 @@ from pbem.service.timing.turn_clock import (
     reschedule,
     seat_moved,
 )
-from pbem.times import parse_quiet_hours, zone
+from pbem.times import zone
 
 MAX_AWAY_AHEAD = timedelta(days=365)
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.times import QuietHours, zone
+from pbem.quiet_hours import QuietHours
+from pbem.times import zone
 
 # The defaults of PolicyConfig, for games created before a policy existed (their `policies` lack the key).
 POLICY_DEFAULTS: dict[str, Any] = {

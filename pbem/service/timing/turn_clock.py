@@ -17,8 +17,8 @@ from sqlalchemy.orm.util import identity_key
 
 from pbem.models import Game, GameStatus, Seat, TurnClock
 from pbem.models.row_writes import flush_changed, update_unloaded
+from pbem.quiet_hours import QuietHours, parse_quiet_hours
 from pbem.service.timing.deadlines import TurnFacts, TurnSchedule, policy, turn_schedule
-from pbem.times import QuietHours, parse_quiet_hours
 
 
 def quiet_hours_of(game: Game, seat: Seat) -> QuietHours:

@@ -9,12 +9,12 @@ from typing import Any
 
 from flask import flash, redirect, render_template, request
 
-from pbem.drawing.board_svg import board_svg
 from pbem.i18n import gettext
 from pbem.service.host.host_access import HostSession
 from pbem.web.app_context import runtime
 from pbem.web.params import required_int
 from pbem.web.urls import url_for
+from pbem.words.board import drawn_board
 
 GameAction = Callable[[str, HostSession], Any]
 SeatAction = Callable[[str, int, HostSession], Any]
@@ -91,7 +91,7 @@ def rematch_permission(game_id: str, host: HostSession) -> Any:
 
 def reveal(game_id: str, host: HostSession) -> Any:
     revealed = runtime().moderation.reveal(game_id, request.form.get("reason"), host=host)
-    return render_template("host/reveal.html", revealed=revealed, board=board_svg(revealed.view))
+    return render_template("host/reveal.html", revealed=revealed, board=drawn_board(revealed.view))
 
 
 GAME_ACTIONS: dict[str, GameAction] = {

@@ -10,7 +10,6 @@ from typing import Any
 from flask import Blueprint, Response, flash, get_flashed_messages, jsonify, redirect, render_template, request
 from markupsafe import Markup
 
-from pbem.drawing.board_svg import board_svg
 from pbem.errors import BadLink, GameNotFound, NotAllowed, NotSignedIn, PbemError, RateLimited, ValidationError
 from pbem.i18n import gettext
 from pbem.models import GameStatus
@@ -42,6 +41,7 @@ from pbem.web.replay import archive_response
 from pbem.web.security import no_store
 from pbem.web.turn_page import LogEntry
 from pbem.web.urls import url_for
+from pbem.words.board import drawn_board
 
 blueprint = Blueprint("host", __name__, url_prefix="/host")
 csrf.protect(blueprint)
@@ -396,7 +396,7 @@ def render_game(
         problem=problem,
         chat=chat,
         lineage=runtime().rematches.lineage(game_id),
-        page=PublicBoard(board_svg(detail.public_view)) if detail.public_view else None,
+        page=PublicBoard(drawn_board(detail.public_view)) if detail.public_view else None,
         notices=get_flashed_messages(category_filter=["host"]),
         channel=runtime().notices.channel(game_id),
         channel_problem=channel_problem,
