@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import engine
-from tests.support.browser import LiveServer, open_turn_page, script_watched_page
+from tests.support.browser import FIRST_SCREEN, LiveServer, open_turn_page, script_watched_page, wholly_on_first_screen
 from tests.support.games import store_game
 from tests.support.tables import arrange, card_id, expansion_table
 
@@ -48,26 +48,6 @@ def saboteur2_game(live_server: LiveServer) -> tuple[str, engine.Game]:
 
 
 GAMES = {"base": broken_pick_game, "saboteur2": saboteur2_game}
-
-
-def wholly_on_first_screen(page: Page, selector: str, *, scrolled: bool = False) -> list[str]:
-    """The elements matching `selector` that do not lie wholly inside the window (the page not scrolled, unless
-    `scrolled`)."""
-    return list(page.evaluate(
-        """([selector, scrolled]) => {
-               const found = Array.from(document.querySelectorAll(selector));
-               if (!found.length) { return [selector + ": none"]; }
-               return found.filter((element) => {
-                   const box = element.getBoundingClientRect();
-                   return !((scrolled || window.scrollY === 0) && box.height > 0 && box.top >= 0
-                            && box.bottom <= window.innerHeight && box.right <= window.innerWidth);
-               }).map((element) => selector + " ends at " + Math.round(element.getBoundingClientRect().bottom));
-           }""",
-        [selector, scrolled],
-    ))
-
-
-FIRST_SCREEN = ["#headline", ".status-role .role-name", "#board-wrap", ".hand-card"]
 
 
 @pytest.mark.parametrize("variant", sorted(GAMES))

@@ -211,6 +211,27 @@ def settle(page: Page) -> None:
         page.locator('#table[data-script="ready"]').wait_for(timeout=15_000)
 
 
+def wholly_on_first_screen(page: Page, selector: str, *, scrolled: bool = False) -> list[str]:
+    """The elements matching `selector` that do not lie wholly inside the window (the page not scrolled, unless
+    `scrolled`)."""
+    return list(page.evaluate(
+        """([selector, scrolled]) => {
+               const found = Array.from(document.querySelectorAll(selector));
+               if (!found.length) { return [selector + ": none"]; }
+               return found.filter((element) => {
+                   const box = element.getBoundingClientRect();
+                   return !((scrolled || window.scrollY === 0) && box.height > 0 && box.top >= 0
+                            && box.bottom <= window.innerHeight && box.right <= window.innerWidth);
+               }).map((element) => selector + " ends at " + Math.round(element.getBoundingClientRect().bottom));
+           }""",
+        [selector, scrolled],
+    ))
+
+
+# What a player must see on the turn page without scrolling: whose turn, their role, the board, the hand.
+FIRST_SCREEN = ["#headline", ".status-role .role-name", "#board-wrap", ".hand-card"]
+
+
 # -- a host signing in through the page and the emailed link -----------------------------------------
 
 

@@ -1,0 +1,128 @@
+"""A whole turn in German and in Korean in real Chromium, and a table where three seats read three languages.
+
+The browser names its language as a reader's does (Playwright's `locale` sets Accept-Language and the page's
+`navigator.language`); nothing on the page, the script's words included, may be English, and the first screen
+still shows the role, whose turn, the board and the whole hand."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+import engine
+from tests.support.browser import FIRST_SCREEN, LiveServer, open_context, open_turn_page, settle, wholly_on_first_screen
+from tests.support.games import PEOPLE, store_game
+from tests.support.mail import mailbox
+from tests.support.words_left import english_left
+
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("compiled_catalogues")]
+
+Shoot = Callable[[Any, str], Path]
+NAMES = ["Ann", "Ben", "Cat"]
+BROWSER_LOCALE = {"de": "de-DE", "ko": "ko-KR", "en": "en-US"}
+
+
+@pytest.fixture
+def reader(browser: Browser, size: str) -> Iterator[Callable[[str], Page]]:
+    """Pages of fresh browsers, each reading the language it is asked for; fails on any script error."""
+    contexts = []
+    errors: list[str] = []
+
+    def open_in(language: str) -> Page:
+        context = open_context(browser, size, locale=BROWSER_LOCALE[language], timezone_id="UTC")
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    try:
+        yield open_in
+        for context in contexts:
+            for page in context.pages:
+                settle(page)
+    finally:
+        for context in contexts:
+            context.close()
+    assert errors == []
+
+
+def english_on(page: Page, language: str) -> list[str]:
+    """English words the reader of `language` sees on the page, its labels and the script's words included."""
+    seen = page.evaluate(
+        """() => [document.body.innerText,
+                  ...Array.from(document.querySelectorAll('[aria-label],[title],[placeholder],[alt]'))
+                     .flatMap((e) => ['aria-label', 'title', 'placeholder', 'alt']
+                                     .map((name) => e.getAttribute(name) || ''))].join(' ')"""
+    )
+    return english_left(seen, language, frozenset({*NAMES, "Friday", "mine"}))
+
+
+def first_move_is_a_build(state: engine.Game) -> dict[str, Any]:
+    return next(move for move in engine.legal_moves(state, 0) if "rotated" in move and not move["rotated"])
+
+
+@pytest.mark.parametrize("language", ["de", "ko"])
+def test_a_whole_turn_in_german_or_korean_on_a_phone(
+    reader: Callable[[str], Page], live_server: LiveServer, screenshots: Shoot, language: str, size: str
+) -> None:
+    state = engine.new_game(NAMES, seed=1)
+    game_id = store_game(live_server.runtime, state, title="Friday mine")
+    move = first_move_is_a_build(state)
+    page = reader(language)
+
+    open_turn_page(page, live_server, game_id, until_a_card_is_choosable=True)
+
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    assert [miss for selector in FIRST_SCREEN for miss in wholly_on_first_screen(page, selector)] == []
+    assert english_on(page, language) == []
+    screenshots(page, f"{language}-{size}-turn")
+    page.locator(f'.hand-card[data-card="{move["card"]}"]').click()
+    page.locator(f'svg.board .target[data-x="{move["x"]}"][data-y="{move["y"]}"]').click()
+    expect(page.locator("#confirm-bar")).to_be_visible()
+    assert english_on(page, language) == []
+    screenshots(page, f"{language}-{size}-confirm")
+    page.locator("#confirm-actions button").first.click()
+    expect(page.locator(".message.played")).to_be_visible()
+    assert engine.view(live_server.runtime.games.engine_state(game_id)[0], None)["board"] != engine.view(state, None)[
+        "board"]
+    assert english_on(page, language) == []
+    screenshots(page, f"{language}-{size}-played")
+
+
+def content_languages(live_server: LiveServer) -> dict[str, set[str]]:
+    """The Content-Language of each address's emails so far."""
+    found: dict[str, set[str]] = {}
+    for message in mailbox(live_server.runtime):
+        found.setdefault(message.to_address, set()).add(message.headers.get("Content-Language", ""))
+    return found
+
+
+def test_three_seats_at_one_table_each_read_their_own_language_on_the_page_and_in_their_email(
+    reader: Callable[[str], Page], live_server: LiveServer, size: str
+) -> None:
+    runtime = live_server.runtime
+    game_id = runtime.games.create_game(title="Friday mine", players=PEOPLE, host_email="host@example.org")
+    for seat, language in enumerate(["de", "ko", "en"]):
+        runtime.seat_languages.choose(game_id, seat, language)
+    runtime.games.start_game(game_id)
+    pages = [reader("en") for _ in NAMES]  # every browser English: each seat's own choice wins
+
+    for seat, page in enumerate(pages):
+        open_turn_page(page, live_server, game_id, seat)
+    state, seq = runtime.games.engine_state(game_id)
+    seat = engine.to_act(state)
+    assert seat is not None
+    runtime.games.submit_move(game_id, seat, engine.bots.choose(state, seat, random.Random(3)), seq, "three-languages")
+    for page in pages:
+        page.reload()
+
+    assert [page.locator("html").get_attribute("lang") for page in pages] == ["de", "ko", "en"]
+    assert english_on(pages[0], "de") == [] and english_on(pages[1], "ko") == []
+    assert content_languages(live_server) == {
+        "ann@example.org": {"de"}, "ben@example.org": {"ko"}, "cat@example.org": {"en"},
+    }
