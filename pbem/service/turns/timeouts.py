@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 import engine
 from pbem.clock import Clock
 from pbem.errors import InvalidMove, MoveRefused
+from pbem.i18n import in_language
 from pbem.mail.outbox import Outbox
 from pbem.models import Game, Seat, TurnClock
 from pbem.service.events import describe, visible_events
@@ -39,6 +40,7 @@ from pbem.service.timing.turn_clock import reschedule
 from pbem.service.turns.bots import bot_move, seat_events
 from pbem.service.turns.games import GameService
 from pbem.service.turns.refused_moves import hold_for_host
+from pbem.service.turns.turn_lines import timed_out_line, turn_line
 from pbem.times import format_duration
 
 log = logging.getLogger(__name__)
@@ -99,10 +101,7 @@ class Timeouts:
             )
             clock.timed_out = True
             reschedule(game, clock, now)
-            post_system_line(
-                session, game, f"{seat.display_name} ran out of time for this turn; the host decides what happens.",
-                "timeout", now=now,
-            )
+            post_system_line(session, game, turn_line("host_decides", name=seat.display_name), "timeout", now=now)
             self._games.mail.deadline_passed(
                 session, game, seat, started_at=clock.started_at, now=now, lines=[], host_decides=True
             )
@@ -119,7 +118,8 @@ class Timeouts:
             return timeout_move(state, seat.seat_index, marked, how, seed, seen), done[0]
 
         started_at = clock.started_at  # the clock moves on to the next decision with the move
-        waited = format_duration(now - started_at)
+        with in_language(None):  # the line is stored in English for every reader (turn_lines.py)
+            waited = format_duration(now - started_at)
         events = self._timeout_move(session, game, choose)
         if events is None:
             if by_host:
@@ -131,8 +131,8 @@ class Timeouts:
             lines=describe(visible_events(events[1:], seat.seat_index), game.names, seat.seat_index),
         )
         seat.timeout_card = None
-        action = "was skipped by the host" if by_host else f"ran out of time after {waited}"
-        post_system_line(session, game, f"{seat.display_name} {action}: {_line(done[0])}", "timeout", now=now)
+        line = timed_out_line(seat.display_name, done[0], by_host=by_host, waited=waited)
+        post_system_line(session, game, line, "timeout", now=now)
         if not seat.is_bot:
             self._count(session, game, seat)
         return done[0]
@@ -162,16 +162,7 @@ class Timeouts:
         post_system_line(
             session,
             game,
-            f"{seat.display_name} has timed out {seat.timeouts_in_row} turns in a row; the host is asked what to do.",
+            turn_line("absent", name=seat.display_name, num=seat.timeouts_in_row),
             "absent",
             now=self._clock.now(),
         )
-
-
-def _line(how: str) -> str:
-    return {
-        "auto-pass": "a card was discarded face down for them.",
-        "bot": "a computer player took the turn.",
-        "gold": "they got the highest gold card on offer.",
-        "steal": "their Theft was let go.",
-    }.get(how, "the game moved on.")

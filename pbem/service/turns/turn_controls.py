@@ -38,6 +38,7 @@ from pbem.service.talk.chat import post_system_line
 from pbem.service.text import visible_text
 from pbem.service.timing.turn_clock import current_clock, deadline_moved_from, plan_turn, refund_away, reschedule
 from pbem.service.turns.timeouts import Timeouts
+from pbem.service.turns.turn_lines import turn_line
 
 NUDGE_EVERY = timedelta(hours=1)
 MAX_NOTE = 300
@@ -115,8 +116,8 @@ class TurnControls:
             if clock is not None:
                 clock.paused_at = now
                 reschedule(game, clock, now)
-            self._record(session, game, actor_email, "pause", {}, "The host paused the game.", now)
-            queue_table_line(session, game, "paused", now.isoformat(), "The host paused the game.",
+            self._record(session, game, actor_email, "pause", {}, turn_line("paused"), now)
+            queue_table_line(session, game, "paused", now.isoformat(), turn_line("paused"),
                              base_url=self._mail.page_url(""), now=now)
 
     def resume(self, game_id: str, *, actor_email: str) -> None:
@@ -135,7 +136,7 @@ class TurnControls:
                     clock.paused_seconds += int((now - clock.paused_at).total_seconds())
                 clock.paused_at = None
                 reschedule(game, clock, now)
-            self._record(session, game, actor_email, "resume", {}, "The host resumed the game.", now)
+            self._record(session, game, actor_email, "resume", {}, turn_line("resumed"), now)
 
     def extend_deadline(self, game_id: str, hours: int, *, actor_email: str) -> None:
         """Give the pending decision `hours` more (also after a notify-host deadline has passed)."""
@@ -155,7 +156,7 @@ class TurnControls:
             name = game.seats[clock.seat].display_name  # type: ignore[index]
             self._record(
                 session, game, actor_email, "extend_deadline", {"seat": clock.seat, "hours": hours},
-                f"The host gave {name} {hours} more hour{'s' if hours != 1 else ''} for this turn.", now,
+                turn_line("extended", name=name, num=hours), now,
             )
 
     def nudge(self, game_id: str, seat: int, *, actor_email: str, note: object = "") -> None:
@@ -183,7 +184,7 @@ class TurnControls:
             )
             self._record(
                 session, game, actor_email, "nudge", {"seat": seat, "seq": game.current_seq, "note": bool(note_text)},
-                f"The host sent {row.display_name} a reminder{' with a note' if note_text else ''}.", now,
+                turn_line("nudged_with_note" if note_text else "nudged", name=row.display_name), now,
             )
 
     def skip(self, game_id: str, *, actor_email: str) -> None:
@@ -213,10 +214,7 @@ class TurnControls:
             clock = current_clock(session, game)
             if clock is not None and clock.seat == seat:
                 reschedule(game, clock, now)
-            line = (
-                f"The host lets the game pass for {row.display_name} until they come back."
-                if on else f"The game waits for {row.display_name} again at each turn."
-            )
+            line = turn_line("auto_pass_on" if on else "auto_pass_off", name=row.display_name)
             self._record(session, game, actor_email, "auto_pass", {"seat": seat, "on": on}, line, now)
 
     def link_target(self, game_id: str, seat: int, version: int) -> LinkTarget:
