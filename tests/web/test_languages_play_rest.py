@@ -10,7 +10,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from flask import Flask
+from flask import Flask, render_template
 from flask.testing import FlaskClient
 
 import engine
@@ -238,3 +238,47 @@ def test_why_a_reply_was_not_posted_is_said_in_the_language_being_written() -> N
     with in_language("ko"):
         assert "512 KB" in reason_words("too_large", days=30, kb=512)
     assert reason_words("expired", days=30, kb=512).startswith("You replied to an email older than 30 days,")
+
+
+class Access:
+    """Enough of a seat's address for a template's links."""
+
+    def url(self, endpoint: str, **values: object) -> str:
+        return f"/table/g/{endpoint}"
+
+
+SMALL_PAGES = [
+    ("play/address_change.html", {"done": False}),
+    ("play/address_change.html", {"done": True}),
+    ("play/confirm.html", {"label": "Ann", "seq": 3, "submission_id": "s", "move_value": "{}"}),
+    ("play/fresh_link_sent.html", {"answer": "asked_often"}),
+    ("play/fresh_link_sent.html", {"answer": "sent"}),
+    ("play/link_invalid.html", {"fate": "may_ask", "action": "/x", "message": ""}),
+    ("play/link_invalid.html", {"fate": "seat_changed_hands", "message": ""}),
+    ("play/link_invalid.html", {"fate": "newer_link", "message": ""}),
+    ("play/link_invalid.html", {"fate": "unknown", "message": "Ann"}),
+    ("play/rematch_without_you.html", {"title": "Test mine"}),
+    ("spectate/asked.html", {"token": "t"}),
+    ("spectate/confirm.html", {"confirmation": "c", "email": "ann@example.org", "title": "Test mine"}),
+    ("spectate/stop.html", {"stop": "s", "email": "ann@example.org", "title": "Test mine", "watch_url": "/w"}),
+    ("spectate/stop.html", {"stop": "s", "email": "ann@example.org", "title": "Test mine", "stopped": True}),
+    ("host_links/auto_pass.html", {"done": False, "auto_pass": False}),
+    ("host_links/auto_pass.html", {"done": False, "auto_pass": True}),
+    ("host_links/auto_pass.html", {"done": True, "auto_pass": True}),
+]
+
+
+@SQLITE
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("template", "context"), SMALL_PAGES)
+def test_the_small_pages_around_a_seat_read_in_the_readers_language(
+    app: Flask, template: str, context: dict[str, object], language: str
+) -> None:
+    change = {"game_title": "Test mine", "seat_name": "Ann", "old_email": "ann@example.org",
+              "new_email": "ann@example.net"}
+    target = {"seat_name": "Ann", "game_title": "Test mine", "auto_pass": context.get("auto_pass", False)}
+    with app.test_request_context("/", headers={"Accept-Language": language}):
+        html = render_template(template, access=Access(), change=change, target=target, **context)
+
+    assert f'<html lang="{language}">' in html
+    assert_no_english(element(html, "<main"), language)
