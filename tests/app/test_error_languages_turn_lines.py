@@ -45,11 +45,10 @@ def test_in_english_a_line_reads_back_as_it_was_stored_and_other_text_is_none_of
 
 @pytest.mark.parametrize(("language", "said"), [
     ("de", ["Die Spielleitung hat Ann für diesen Zug 1 Stunde mehr gegeben.",
-            "Cy hat nach 2 Tagen und 3 Stunden die Zeit überschritten: Cy hat die höchste angebotene Goldkarte "
-            "bekommen.",
+            "Cy hat nach 2 Tagen und 3 Stunden die Zeit überschritten und die höchste angebotene Goldkarte bekommen.",
             "Bo hat 3 Züge in Folge die Zeit überschritten; die Spielleitung wird gefragt, was geschehen soll."]),
     ("ko", ["방장이 Ann 님에게 이번 차례 시간을 1시간 더 줬어요.",
-            "Cy 님이 2일 3시간 만에 차례 시간을 넘겼어요. Cy 님이 남은 금 카드 중 가장 높은 카드를 받았어요.",
+            "Cy 님이 2일 3시간 만에 차례 시간을 넘겼어요. 남은 금 카드 중 가장 높은 카드를 대신 받았어요.",
             "Bo 님이 3번 연속으로 차례 시간을 넘겼어요. 어떻게 할지 방장에게 물어봐요."]),
 ])
 def test_every_line_reads_back_in_the_readers_language(language: str, said: list[str]) -> None:
