@@ -8,7 +8,8 @@
   one-click links to let the game pass for it without waiting or to replace the player.
 - `enqueue_move_refused_notice`: a move the server makes for a seat (a computer seat's, a timeout) was refused,
   and the game waits for the host (`pbem/service/turns/refused_moves.py`), once per decision.
-All go to `games.host_email` in the host's own conversation about the game.
+All go to `games.host_email` in the host's own conversation about the game, in the game's language (the host's
+emails'), times and spans of time included.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from pbem.i18n import in_language
 from pbem.mail.outbox import Outbox
 from pbem.mail.unsubscribe import address_digest
 from pbem.models import Game, OutboxMessage, Seat
@@ -43,6 +45,8 @@ def enqueue_mail_failing_notice(
             OutboxMessage.id > (last_sent or 0),
         )
     )
+    with in_language(outbox.language_of(game, None)):
+        when = format_when(failed_at)
     return outbox.enqueue_to_host(
         session,
         game=game,
@@ -55,7 +59,7 @@ def enqueue_mail_failing_notice(
             "address": seat.email,
             "error": error,
             "failed_count": failed or 1,
-            "failed_at": format_when(failed_at),
+            "failed_at": when,
         },
     )
 
@@ -66,6 +70,8 @@ def enqueue_stalling_notice(
     """Tell the host that `seat` has let its pending decision wait; once per decision (the game's snapshot)."""
     if game.current_seq is None or game.to_act_seat != seat.seat_index or game.turn_started_at is None:
         raise ValueError(f"{seat.display_name} has no decision pending in {game.title}")
+    with in_language(outbox.language_of(game, None)):
+        waited, since = format_duration(now - game.turn_started_at), format_when(game.turn_started_at)
     return outbox.enqueue_to_host(
         session,
         game=game,
@@ -73,8 +79,8 @@ def enqueue_stalling_notice(
         dedupe_key=HOST_PLAYER_STALLING.key(game.public_id, seat.seat_index, game.current_seq),
         context={
             "seat_name": seat.display_name,
-            "waited": format_duration(now - game.turn_started_at),
-            "waiting_since": format_when(game.turn_started_at),
+            "waited": waited,
+            "waiting_since": since,
             "reminders_sent": reminders_sent,
         },
     )
