@@ -12,6 +12,7 @@ from flask import Blueprint, flash, get_flashed_messages, redirect, render_templ
 
 from pbem.errors import NotSignedIn, ValidationError
 from pbem.i18n import gettext, ngettext
+from pbem.service.host.invite_views import variant_title
 from pbem.service.players.access import Player
 from pbem.service.players.preferences import Preferences
 from pbem.service.sign_in import LinkRequest
@@ -88,7 +89,7 @@ def index() -> Any:
         deadline_text=lambda moment: gettext(
             "%(time)s (%(left)s)", time=local_time(moment, preferences.timezone), left=until(moment, now)
         ),
-        local_time=lambda moment: local_time(moment, preferences.timezone),
+        local_time=lambda moment: local_time(moment, preferences.timezone), variant_title=variant_title,
     )
 
 

@@ -52,7 +52,8 @@ GROUP_ORDER = (YOUR_TURN, WAITING, FINISHED)
 @dataclass(frozen=True)
 class GameEntry:
     title: str
-    variant: str
+    variant: str  # its title ("Saboteur 2")
+    variant_name: str  # the engine's name ("saboteur2"), for its title in the reader's language
     group: str  # YOUR_TURN, WAITING or FINISHED
     status: str
     round: int | None
@@ -157,6 +158,7 @@ class PlayerHome:
         return GameEntry(
             title=game.title,
             variant=self._variants.get(game.variant, game.variant),
+            variant_name=game.variant,
             group=group,
             status=game.status,
             round=view["round"] if view else None,
