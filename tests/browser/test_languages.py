@@ -54,10 +54,16 @@ def reader(browser: Browser, size: str) -> Iterator[Callable[[str], Page]]:
 def english_on(page: Page, language: str) -> list[str]:
     """English words the reader of `language` sees on the page, its labels and the script's words included."""
     seen = page.evaluate(
-        """() => [document.body.innerText,
-                  ...Array.from(document.querySelectorAll('[aria-label],[title],[placeholder],[alt]'))
-                     .flatMap((e) => ['aria-label', 'title', 'placeholder', 'alt']
-                                     .map((name) => e.getAttribute(name) || ''))].join(' ')"""
+        """() => {
+               const zones = Array.from(document.querySelectorAll('select[name=timezone]'));
+               zones.forEach((zone) => { zone.hidden = true; });  // the time zones' IANA names
+               const text = [document.body.innerText,
+                             ...Array.from(document.querySelectorAll('[aria-label],[title],[placeholder],[alt]'))
+                                 .flatMap((e) => ['aria-label', 'title', 'placeholder', 'alt']
+                                                 .map((name) => e.getAttribute(name) || ''))].join(' ');
+               zones.forEach((zone) => { zone.hidden = false; });
+               return text;
+           }"""
     )
     return english_left(seen, language, frozenset({*NAMES, "Friday", "mine"}))
 
@@ -79,6 +85,7 @@ def test_a_whole_turn_in_german_or_korean_on_a_phone(
 
     expect(page.locator("html")).to_have_attribute("lang", language)
     assert [miss for selector in FIRST_SCREEN for miss in wholly_on_first_screen(page, selector)] == []
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nothing wider than the screen
     assert english_on(page, language) == []
     screenshots(page, f"{language}-{size}-turn")
     page.locator(f'.hand-card[data-card="{move["card"]}"]').click()
@@ -92,6 +99,10 @@ def test_a_whole_turn_in_german_or_korean_on_a_phone(
         "board"]
     assert english_on(page, language) == []
     screenshots(page, f"{language}-{size}-played")
+    page.locator(".settings-all > summary").click()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # the settings' lists too
+    assert english_on(page, language) == []
+    screenshots(page, f"{language}-{size}-settings")
 
 
 def content_languages(live_server: LiveServer) -> dict[str, set[str]]:
