@@ -104,7 +104,10 @@ def english_left(text: str, language: str, also_kept: frozenset[str] = frozenset
     `language` ("ko" or "de"). Names (people, the game's title) are passed in `also_kept`."""
     text = NOT_WORDS.sub(" ", text)
     found = []
-    for match in re.finditer(r"[A-Za-z][A-Za-z0-9']*", text):
+    # German: whole words (an umlaut is a letter of the word); Korean: any run of Latin letters (a particle follows
+    # a name or a command directly: "Ann님", "sha256sum을").
+    words = r"[^\W\d_]+" if language == "de" else r"[A-Za-z][A-Za-z0-9']*"
+    for match in re.finditer(words, text):
         word = match.group(0)
         if word in KEPT or word in also_kept:
             continue
