@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pbem.i18n import gettext, ngettext
+from pbem.i18n import gettext, ngettext, pgettext
 from pbem.words.cards import card_label, card_list, tool_name
 from pbem.words.counting import and_list
 from pbem.words.outcomes import outcome_clause, sentence
@@ -197,7 +197,12 @@ def _game_over(e: Event, r: Reader) -> str:
     def name(seat: int) -> str:
         return gettext("you") if seat == r.you else r.names[seat]
 
-    scores = ", ".join(gettext("%(name)s %(gold)s", name=name(s), gold=t) for s, t in enumerate(e["scores"]))
+    def score(seat: int, gold: int) -> str:  # the reader's own score is not said as a name's ("나 님" in Korean)
+        if seat == r.you:
+            return pgettext("your score", "you %(gold)s", gold=gold)
+        return gettext("%(name)s %(gold)s", name=r.names[seat], gold=gold)
+
+    scores = ", ".join(score(s, t) for s, t in enumerate(e["scores"]))
     return ngettext("The game is over. Gold: %(scores)s. Winner: %(winners)s.",
                     "The game is over. Gold: %(scores)s. Winners: %(winners)s.", len(e["winners"]),
                     scores=scores, winners=and_list([name(s) for s in e["winners"]]))

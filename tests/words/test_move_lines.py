@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from engine.variants import VARIANTS
+from pbem.i18n import in_language
 from pbem.words.cards import card_label
 from pbem.words.lines import describe_events
 from tests.support.games import dig_for_gold
@@ -210,3 +211,17 @@ def test_three_winners_are_listed_with_one_and() -> None:
 
     assert describe_events([over], NAMES[:3], None) == [
         "The game is over. Gold: Ann 5, Bo 5, Cy 5. Winners: Ann, Bo and Cy."]
+
+
+@pytest.mark.usefixtures("compiled_catalogues")
+@pytest.mark.parametrize(("language", "line"), [
+    ("en", "The game is over. Gold: you 7, Bo 1, Cy 3. Winner: you."),
+    ("ko", "나 7"),
+])
+def test_the_readers_own_score_is_said_as_theirs_not_as_a_name(language: str, line: str) -> None:
+    over = {"type": "game_over", "audience": "public", "scores": [7, 1, 3], "winners": [0]}
+
+    with in_language(language):
+        said = describe_events([over], NAMES[:3], 0)[0]
+
+    assert line in said and "나 님" not in said
