@@ -14,7 +14,7 @@ from typing import Any
 from flask import Response, render_template, request
 from werkzeug.exceptions import NotFound
 
-from pbem.i18n import gettext
+from pbem.i18n import current_language, gettext
 from pbem.service.history.chronicle import RoundStory
 from pbem.service.history.fairness import SealedRound
 from pbem.service.turns.values import GameState
@@ -55,7 +55,7 @@ def trust_panel(access: SeatAccess, state: GameState) -> TrustPanel:
             archive=access.url("replay.archive") if seals.closed else None,
         )
 
-    key = ("trust", state.game_id, state.seq, state.status, access.url("player.table"))
+    key = ("trust", state.game_id, state.seq, state.status, access.url("player.table"), current_language())
     return runtime().db.memo.get_or_make("fragment", key, make)
 
 

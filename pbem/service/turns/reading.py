@@ -10,6 +10,7 @@ import engine
 from pbem.errors import (
     GameNotStarted,
 )
+from pbem.i18n import current_language
 from pbem.memo import remembered
 from pbem.models import Snapshot
 from pbem.service.history.holders import lines_at, names_at
@@ -91,7 +92,8 @@ class Reading(GameCore):
             if game.current_seq is None:
                 return []
             # A copy of the list: the stored one is shared with later requests.
-            key = (game.public_id, game.current_seq, seat, tuple(names), len(game.former_holders or ()))
+            key = (game.public_id, game.current_seq, seat, tuple(names), len(game.former_holders or ()),
+                   current_language())
             return list(remembered(session, "history", key, described))
 
     def engine_state(self, game_id: str) -> tuple[engine.Game, int]:
