@@ -59,7 +59,7 @@ def chat_entries(lines: Sequence[ChatLine], zone_name: str, reader_seat: int | N
             kind=line.kind,
             name=line.name or "",
             is_you=line.kind == "seat" and line.seat == reader_seat,
-            text=line.text,
+            text=line.said,
             when=local_time(line.created_at, zone_name),
             at=line.created_at,
             by_email=line.source == "email",

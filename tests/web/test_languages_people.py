@@ -32,8 +32,8 @@ SEAT_LANGUAGE_HEADING = {"en": ">Language</h2>", "de": ">Sprache</h2>", "ko": ">
 MY_GAMES = {
     "de": ["Meine Spiele", "Abmelden", "Du bist am Zug", "Deine Bilanz", "Gespielte Spiele", "Wie du E-Mails bekommst",
            "Für alle Spiele ändern", "Angemeldet als ann@example.org. Zeiten in UTC."],
-    "ko": ["내 게임", "로그아웃", "내 차례", "<span>사보추어</span>", "내 기록", "플레이한 게임", "이메일 받는 방법", "모든 게임 설정 바꾸기",
-           "ann@example.org(으)로 로그인했어요. 시각은 UTC 기준이에요."],
+    "ko": ["내 게임", "로그아웃", "내 차례", "<span>사보추어</span>", "내 기록", "플레이한 게임", "이메일 받는 방법",
+           "모든 게임 설정 바꾸기", "ann@example.org(으)로 로그인했어요. 시각은 UTC 기준이에요."],
 }
 PREFERENCES = {
     "de": ["Einstellungen für alle Spiele", "Wie du erfährst, dass du am Zug bist", "Zeitzone",

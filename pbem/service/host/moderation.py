@@ -38,7 +38,6 @@ from pbem.models.row_writes import rows_changed
 from pbem.service.emails import ADDRESS_CHANGE, GAME_CLOSED, HANDOVER, ROLLED_BACK, SEAT_LINK, SEAT_REPLACED
 from pbem.service.history.holders import record_handover
 from pbem.service.host.host_access import HostSession
-from pbem.service.host.table_lines import stored_line
 from pbem.service.notices.addresses import note_new_holder
 from pbem.service.notices.queue import queue_table_line
 from pbem.service.rate_limits import Limit, RateLimiter
@@ -46,6 +45,7 @@ from pbem.service.rows import lock_game
 from pbem.service.seats.address_changes import INVALID, MAX_AGE, AddressChangeLinks
 from pbem.service.snapshots import seat_view, state_at
 from pbem.service.talk.chat import post_system_line
+from pbem.service.talk.system_lines import system_line
 from pbem.service.text import clean_email, clean_name, visible_text
 from pbem.service.turns.games import GameService
 from pbem.service.turns.turn_controls import hand_over
@@ -161,7 +161,7 @@ class Moderation:
             self._games.log_host_action(session, game, host.email, "replace_player", {
                 "seat": seat, "old_name": old_name, "new_name": new_name, "was_bot": was_bot,
             })
-            line = stored_line("seat_handover", seat=seat + 1, new_name=new_name, old_name=old_name)
+            line = system_line("seat_handover", seat=seat + 1, new_name=new_name, old_name=old_name)
             self._tell_table(session, game, line, "seat_handover")
             queue_table_line(session, game, "replaced", f"{seat}:{row.token_version}", line,
                              base_url=self._games.mail.page_url(""), now=self._clock.now())
@@ -185,7 +185,7 @@ class Moderation:
             game, row = self._person_seat(session, game_id, seat, host)
             row.token_version += 1
             self._games.log_host_action(session, game, host.email, "rotate_link", {"seat": seat})
-            self._tell_table(session, game, stored_line("link_rotated", name=row.display_name), "link_rotated")
+            self._tell_table(session, game, system_line("link_rotated", name=row.display_name), "link_rotated")
             self._send_link(session, game, row, "rotated")
 
     def resend_link(self, game_id: str, seat: int, *, host: HostSession) -> None:
@@ -193,7 +193,7 @@ class Moderation:
         with self._db.write() as session:
             game, row = self._person_seat(session, game_id, seat, host)
             self._games.log_host_action(session, game, host.email, "resend_link", {"seat": seat})
-            self._tell_table(session, game, stored_line("link_resent", name=row.display_name), "link_resent")
+            self._tell_table(session, game, system_line("link_resent", name=row.display_name), "link_resent")
             self._send_link(session, game, row, "resent")
 
     def correct_email(self, game_id: str, seat: int, email: str, *, host: HostSession) -> None:
@@ -269,7 +269,7 @@ class Moderation:
             self._games.log_host_action(session, game, change.requested_by, "correct_email",
                                         {"seat": row.seat_index, "confirmed_by_old_address": True})
             name = row.display_name
-            self._tell_table(session, game, stored_line("email_corrected", name=name), "email_corrected")
+            self._tell_table(session, game, system_line("email_corrected", name=name), "email_corrected")
             self._send_link(session, game, row, "corrected")
             return AddressChangeRequest(game.title, name, change.old_email, change.new_email)
 
@@ -280,7 +280,7 @@ class Moderation:
         with self._db.write() as session:
             game = self._own(session, game_id, host)
             # Told first, so the turn email the rollback queues carries the line too.
-            self._tell_table(session, game, stored_line("rolled_back", to_seq=to_seq, reason=cleaned), "rolled_back")
+            self._tell_table(session, game, system_line("rolled_back", to_seq=to_seq, reason=cleaned), "rolled_back")
             seq = self._games.rollback_in(session, game, to_seq, reason=cleaned, actor_email=host.email)
             self._tell_rollback(session, game, to_seq, cleaned)
             return seq
@@ -296,7 +296,7 @@ class Moderation:
             game.status, game.to_act_seat, game.updated_at = GameStatus.FINISHED, None, self._clock.now()
             standings = ", ".join(f"{name} {score}" for name, score in zip(game.names, scores, strict=True))
             self._games.log_host_action(session, game, host.email, "end_game", {"scores": scores})
-            self._tell_table(session, game, stored_line("game_ended", standings=standings), "game_ended")
+            self._tell_table(session, game, system_line("game_ended", standings=standings), "game_ended")
             self._tell_everyone(session, game, "ended", standings)
 
     def abandon_game(self, game_id: str, *, host: HostSession) -> None:
@@ -306,7 +306,7 @@ class Moderation:
                 raise GameFinished()
             game.status, game.to_act_seat, game.updated_at = GameStatus.ABANDONED, None, self._clock.now()
             self._games.log_host_action(session, game, host.email, "abandon_game", {})
-            self._tell_table(session, game, stored_line("game_abandoned"), "game_abandoned")
+            self._tell_table(session, game, system_line("game_abandoned"), "game_abandoned")
             self._tell_everyone(session, game, "abandoned", "")
 
     def reveal(self, game_id: str, reason: object, *, host: HostSession) -> Revealed:
@@ -320,7 +320,7 @@ class Moderation:
                 raise ValidationError(gettext("This game has not started: there is nothing to reveal."))
             state = state_at(session, game, game.current_seq)
             self._games.log_host_action(session, game, host.email, "reveal", {"reason": cleaned})
-            self._tell_table(session, game, stored_line("host_revealed", reason=cleaned), "host_revealed")
+            self._tell_table(session, game, system_line("host_revealed", reason=cleaned), "host_revealed")
             return Revealed(game.public_id, game.title, engine.open_view(state))
 
     # -- helpers -------------------------------------------------------------------------------------

@@ -257,7 +257,7 @@ def chat(lines: Sequence[Any], more: int, zone_name: str) -> dict[str, Any]:
                 "name": line.name or "",
                 "system": line.is_system,
                 "when": format_moment(line.created_at, zone_name),
-                "lines": line.text.split("\n"),
+                "lines": line.said.split("\n"),
             }
             for line in lines
         ],

@@ -16,6 +16,7 @@ from pbem.mail.outbox import email_templates, game_subject
 from pbem.models import Game
 from pbem.notify.transport import Notification
 from pbem.service.emails import GAME_OVER, ROUND_DIGEST, YOUR_TURN, Letter
+from pbem.service.talk.system_lines import read_system_line
 
 # A line the caller words (a pause, a replacement): the words themselves, or how to write them in the language
 # that is current when the notification is written.
@@ -85,4 +86,4 @@ def game_over(game: Game, winners_named: Line, base_url: str, language: str) -> 
 def table_line(game: Game, line: Line, base_url: str, language: str) -> Notification:
     """A line the table talk already shows every player ("The host paused the game.")."""
     with in_language(language):
-        return _notice(game, line() if callable(line) else line, base_url)
+        return _notice(game, line() if callable(line) else read_system_line(line), base_url)

@@ -14,6 +14,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from pbem.models import ChatMessage, Game, Seat
+from pbem.service.talk.system_lines import read_system_line
 
 # Messages quoted in an email; the rest are "N more on the page".
 EMAIL_EXCERPT = 10
@@ -34,6 +35,11 @@ class ChatLine:
     @property
     def is_system(self) -> bool:
         return self.kind == "system"
+
+    @property
+    def said(self) -> str:
+        """The message in the reader's language: the server's lines are said again in it, people's as written."""
+        return read_system_line(self.text) if self.is_system else self.text
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from pbem.mail.outbox import Outbox
 from pbem.models import Game, Seat
 from pbem.service.letters.host_notices import enqueue_move_refused_notice
 from pbem.service.talk.chat import post_system_line
+from pbem.service.talk.system_lines import system_line
 from pbem.service.timing.turn_clock import current_clock, plan_turn, reschedule
-from pbem.service.turns.turn_lines import turn_line
 
 
 def hold_for_host(session: Session, outbox: Outbox, game: Game, seat: Seat, now: datetime) -> None:
@@ -33,6 +33,6 @@ def hold_for_host(session: Session, outbox: Outbox, game: Game, seat: Seat, now:
     reschedule(game, clock, now)
     enqueue_move_refused_notice(session, outbox, game=game, seat=seat)
     post_system_line(
-        session, game, turn_line("move_refused", name=seat.display_name),
+        session, game, system_line("move_refused", name=seat.display_name),
         "move_refused", now=now,
     )

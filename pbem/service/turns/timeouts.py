@@ -35,12 +35,12 @@ from pbem.service.events import describe, visible_events
 from pbem.service.letters.host_notices import enqueue_absent_notice, enqueue_stalling_notice
 from pbem.service.seats.auto_pass_links import AutoPassLinks
 from pbem.service.talk.chat import post_system_line
+from pbem.service.talk.system_lines import system_line, timed_out_line
 from pbem.service.timing.deadlines import policy
 from pbem.service.timing.turn_clock import reschedule
 from pbem.service.turns.bots import bot_move, seat_events
 from pbem.service.turns.games import GameService
 from pbem.service.turns.refused_moves import hold_for_host
-from pbem.service.turns.turn_lines import timed_out_line, turn_line
 from pbem.times import format_duration
 
 log = logging.getLogger(__name__)
@@ -101,7 +101,7 @@ class Timeouts:
             )
             clock.timed_out = True
             reschedule(game, clock, now)
-            post_system_line(session, game, turn_line("host_decides", name=seat.display_name), "timeout", now=now)
+            post_system_line(session, game, system_line("host_decides", name=seat.display_name), "timeout", now=now)
             self._games.mail.deadline_passed(
                 session, game, seat, started_at=clock.started_at, now=now, lines=[], host_decides=True
             )
@@ -118,7 +118,7 @@ class Timeouts:
             return timeout_move(state, seat.seat_index, marked, how, seed, seen), done[0]
 
         started_at = clock.started_at  # the clock moves on to the next decision with the move
-        with in_language(None):  # the line is stored in English for every reader (turn_lines.py)
+        with in_language(None):  # the line is stored in English for every reader (pbem/service/talk/system_lines.py)
             waited = format_duration(now - started_at)
         events = self._timeout_move(session, game, choose)
         if events is None:
@@ -162,7 +162,7 @@ class Timeouts:
         post_system_line(
             session,
             game,
-            turn_line("absent", name=seat.display_name, num=seat.timeouts_in_row),
+            system_line("absent", name=seat.display_name, num=seat.timeouts_in_row),
             "absent",
             now=self._clock.now(),
         )

@@ -35,10 +35,10 @@ from pbem.service.notices.queue import queue_table_line
 from pbem.service.rows import find_game, lock_game
 from pbem.service.snapshots import latest_state
 from pbem.service.talk.chat import post_system_line
+from pbem.service.talk.system_lines import system_line
 from pbem.service.text import visible_text
 from pbem.service.timing.turn_clock import current_clock, deadline_moved_from, plan_turn, refund_away, reschedule
 from pbem.service.turns.timeouts import Timeouts
-from pbem.service.turns.turn_lines import turn_line
 
 NUDGE_EVERY = timedelta(hours=1)
 MAX_NOTE = 300
@@ -116,8 +116,8 @@ class TurnControls:
             if clock is not None:
                 clock.paused_at = now
                 reschedule(game, clock, now)
-            self._record(session, game, actor_email, "pause", {}, turn_line("paused"), now)
-            queue_table_line(session, game, "paused", now.isoformat(), turn_line("paused"),
+            self._record(session, game, actor_email, "pause", {}, system_line("paused"), now)
+            queue_table_line(session, game, "paused", now.isoformat(), system_line("paused"),
                              base_url=self._mail.page_url(""), now=now)
 
     def resume(self, game_id: str, *, actor_email: str) -> None:
@@ -136,7 +136,7 @@ class TurnControls:
                     clock.paused_seconds += int((now - clock.paused_at).total_seconds())
                 clock.paused_at = None
                 reschedule(game, clock, now)
-            self._record(session, game, actor_email, "resume", {}, turn_line("resumed"), now)
+            self._record(session, game, actor_email, "resume", {}, system_line("resumed"), now)
 
     def extend_deadline(self, game_id: str, hours: int, *, actor_email: str) -> None:
         """Give the pending decision `hours` more (also after a notify-host deadline has passed)."""
@@ -156,7 +156,7 @@ class TurnControls:
             name = game.seats[clock.seat].display_name  # type: ignore[index]
             self._record(
                 session, game, actor_email, "extend_deadline", {"seat": clock.seat, "hours": hours},
-                turn_line("extended", name=name, num=hours), now,
+                system_line("extended", name=name, num=hours), now,
             )
 
     def nudge(self, game_id: str, seat: int, *, actor_email: str, note: object = "") -> None:
@@ -184,7 +184,7 @@ class TurnControls:
             )
             self._record(
                 session, game, actor_email, "nudge", {"seat": seat, "seq": game.current_seq, "note": bool(note_text)},
-                turn_line("nudged_with_note" if note_text else "nudged", name=row.display_name), now,
+                system_line("nudged_with_note" if note_text else "nudged", name=row.display_name), now,
             )
 
     def skip(self, game_id: str, *, actor_email: str) -> None:
@@ -214,7 +214,7 @@ class TurnControls:
             clock = current_clock(session, game)
             if clock is not None and clock.seat == seat:
                 reschedule(game, clock, now)
-            line = turn_line("auto_pass_on" if on else "auto_pass_off", name=row.display_name)
+            line = system_line("auto_pass_on" if on else "auto_pass_off", name=row.display_name)
             self._record(session, game, actor_email, "auto_pass", {"seat": seat, "on": on}, line, now)
 
     def link_target(self, game_id: str, seat: int, version: int) -> LinkTarget:

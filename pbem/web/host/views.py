@@ -15,7 +15,6 @@ from pbem.i18n import gettext
 from pbem.models import GameStatus
 from pbem.service.host.host_access import HostSession
 from pbem.service.host.invite_views import InviteSettings, seat_order_label, variant_title
-from pbem.service.host.table_lines import read_line
 from pbem.service.sign_in import LinkRequest
 from pbem.times import local_time
 from pbem.variants import variant_choices
@@ -379,7 +378,7 @@ def render_game(
             "id": line.id,
             "kind": line.kind,
             "name": line.name,
-            "text": read_line(line.text) if line.kind == "system" else line.text,  # the host's own in their words
+            "text": line.said,
             "is_you": line.kind == "host",
             "at": line.created_at,
             "when": local_time(line.created_at, "UTC"),

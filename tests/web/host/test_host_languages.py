@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from pbem.i18n import in_language
 from pbem.models import Game
-from pbem.service.host.table_lines import TABLE_LINES, read_line, stored_line
+from pbem.service.talk.system_lines import SYSTEM_LINES, read_system_line, system_line
 from tests.support.invites import create_invite
 from tests.support.mail import mailbox
 from tests.support.web import app_runtime, post, redirected_id, system_lines
@@ -127,21 +127,27 @@ def test_the_hosts_lines_in_table_talk_are_stored_in_english_and_read_in_the_rea
     assert WORDS[language]["renewed"] in page_text(host.get(f"/host/games/{game_id}"))
 
 
+HOST_LINES = ("seat_handover", "link_rotated", "link_resent", "email_corrected", "rolled_back", "game_ended",
+              "game_abandoned", "host_revealed")
+
+
 @pytest.mark.parametrize("language", ["de", "ko"])
 def test_every_table_line_reads_back_with_its_values(language: str) -> None:
     values = {"seat": 2, "new_name": "Eve takes over", "old_name": "Ben", "name": "Ann's", "to_seq": 4,
               "reason": "A slip: Ann's card", "standings": "Ann 3, Ben 0"}
-    for kind, message in TABLE_LINES.items():
+    for kind in HOST_LINES:
+        message = SYSTEM_LINES[kind]
+        assert isinstance(message, str)
         named = {name: values[name] for name in re.findall(r"%\((\w+)\)s", message)}
-        stored = stored_line(kind, **named)
+        stored = system_line(kind, **named)
         with in_language(language):
-            read = read_line(stored)
+            read = read_system_line(stored)
             assert read != stored, kind
             for value in named.values():
                 assert str(value) in read, (kind, read)
         with in_language("en"):
-            assert read_line(stored) == stored
-    assert read_line("Somebody else's line.") == "Somebody else's line."
+            assert read_system_line(stored) == stored
+    assert read_system_line("Somebody else's line.") == "Somebody else's line."
 
 
 @pytest.mark.parametrize("language", ["de", "ko"])

@@ -1,11 +1,10 @@
-"""The lines the turn's clock posts into a game's table talk (the host pauses, resumes, extends, nudges, lets the game
-pass for a seat; a turn times out; a move the game makes for a seat is refused), and the same lines in a reader's
-language.
+"""The lines the server posts into a game's table talk (the host's actions; the turn's clock: a pause, more time,
+a nudge, a timed-out turn, a refused move), and the same lines in a reader's language.
 
-As the host's lines (pbem/service/host/table_lines.py): table talk stores one text for every reader, so a line is
-stored in English, written from one of the messages below, and a reader's page reads it back (`read_turn_line`):
-matched against its message, it gives the message's values, and the message is said again in the reader's
-language. A line that matches none is shown as it was stored.
+Table talk stores one text for every reader (`chat_messages.text`), so a line is stored in English, written from
+one of the messages below, and whoever shows it (a page, an email, a notification) reads it back with
+`read_system_line`: matched against its message, it gives the message's values, and the message is said again in
+the reader's language. A line that matches none (written before, or cut) is shown as it was stored.
 """
 
 from __future__ import annotations
@@ -25,7 +24,19 @@ Line = str | tuple[str, str]  # a message, or its singular and plural (counted b
 DONE_FOR = ("auto-pass", "bot", "gold", "steal")
 
 # By what happened: each line as one message, its values named.
-TURN_LINES: dict[str, Line] = {
+SYSTEM_LINES: dict[str, Line] = {
+    # The host's actions.
+    "seat_handover": N_("Seat %(seat)s changed hands: %(new_name)s takes over from %(old_name)s. A new email "
+                        "address has been sent what the seat knows (its role, hand and map results)."),
+    "link_rotated": N_("The host renewed %(name)s's link."),
+    "link_resent": N_("The host sent %(name)s their link again."),
+    "email_corrected": N_("%(name)s's email address changed (confirmed from the old address): %(name)s's links and "
+                          "everything the seat knows now go to the new address."),
+    "rolled_back": N_("The host rolled the game back to turn %(to_seq)s: %(reason)s"),
+    "game_ended": N_("The host ended the game early. Standings as they are: %(standings)s."),
+    "game_abandoned": N_("The host abandoned the game."),
+    "host_revealed": N_("The host looked at the hidden cards to settle a dispute: %(reason)s"),
+    # The turn's clock.
     "paused": N_("The host paused the game."),
     "resumed": N_("The host resumed the game."),
     "extended": NN_("The host gave %(name)s %(num)s more hour for this turn.",
@@ -54,9 +65,9 @@ TURN_LINES: dict[str, Line] = {
 _VALUE = re.compile(r"%\((\w+)\)s")
 
 
-def turn_line(kind: str, **values: Any) -> str:
+def system_line(kind: str, **values: Any) -> str:
     """The line of `kind` as table talk stores it: in English, whoever reads it."""
-    line = TURN_LINES[kind]
+    line = SYSTEM_LINES[kind]
     if isinstance(line, tuple):
         return (line[0] if values["num"] == 1 else line[1]) % values
     return line % values
@@ -66,12 +77,12 @@ def timed_out_line(name: str, done: str, *, by_host: bool, waited: str) -> str:
     """A timed-out turn's line: skipped by the host, or after `waited` (as pbem/times.py words a span, in English)."""
     what = done if done in DONE_FOR else "other"
     if by_host:
-        return turn_line(f"skipped:{what}", name=name)
-    return turn_line(f"late:{what}", name=name, waited=waited)
+        return system_line(f"skipped:{what}", name=name)
+    return system_line(f"late:{what}", name=name, waited=waited)
 
 
-def read_turn_line(text: str) -> str | None:
-    """A stored line of the turn's clock in the reader's language; None when `text` is none of them."""
+def read_system_line(text: str) -> str:
+    """A stored line in the reader's language; as stored when it is none of the messages above."""
     for line, pattern in _patterns():
         found = pattern.fullmatch(text)
         if found is None:
@@ -82,7 +93,7 @@ def read_turn_line(text: str) -> str | None:
         if isinstance(line, tuple):
             return ngettext(line[0], line[1], int(values.pop("num")), **values)
         return gettext(line, **values)
-    return None
+    return text
 
 
 # A span as pbem/times.py words it in English ("2 days and 3 hours", "45 minutes", "less than a minute").
@@ -106,7 +117,7 @@ def read_span(english: str) -> str:
 @cache
 def _patterns() -> list[tuple[Line, re.Pattern[str]]]:
     patterns: list[tuple[Line, re.Pattern[str]]] = []
-    for line in TURN_LINES.values():
+    for line in SYSTEM_LINES.values():
         for message in dict.fromkeys(line if isinstance(line, tuple) else (line,)):
             parts, seen, last = [], set(), 0
             for value in _VALUE.finditer(message):
