@@ -83,6 +83,9 @@ class Database:
             with session.begin():
                 yield session
             store_committed(session)
+        # A read made while writing (a page's first word looks up its reader's language) began before the commit;
+        # on SQLite its snapshot would hide the write from the request's reads after it.
+        self._close_shared_reads()
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -115,7 +118,7 @@ class Database:
                 shared.session.close()
 
     def _close_shared_reads(self) -> None:
-        """Before a write: end the shared read transaction, so later reads start afresh and see the write."""
+        """Around a write: end the shared read transaction, so later reads start afresh and see the write."""
         shared = self._shared.get()
         if shared is not None and shared.session is not None and shared.depth == 0:
             shared.session.close()

@@ -174,7 +174,7 @@ def test_a_notification_that_told_a_hand_would_be_caught_by_the_twin(
     for table in (game_id, *twins.twin_ids.values()):
         give_channel(runtime, table)
 
-    def telling(game: Game, name: str, base_url: str) -> Notification:
+    def telling(game: Game, name: str, base_url: str, _language: str) -> Notification:
         session = object_session(game)
         assert session is not None
         hand = latest_state(session, game).hands[game.to_act_seat or 0]

@@ -269,7 +269,7 @@ def test_the_page_is_served_with_the_security_headers_and_no_inline_script_or_st
     assert response.headers["X-Frame-Options"] == "DENY"
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
     assert response.headers["Cache-Control"] == "no-store"
-    assert re.findall(r"<script(?![^>]*\bsrc=)", page) == []
+    assert re.findall(r'<script(?![^>]*\b(?:src=|type="application/json"))', page) == []  # data is no script
     assert " style=" not in page and "<style" not in page and " on" + "click=" not in page
 
 
