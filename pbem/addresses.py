@@ -4,6 +4,18 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
+
+Say = Callable[..., str]  # a message and its named values, in the reader's words
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogue (`make messages`); translated by the caller's `say`."""
+    return message
+
+
+def _as_written(message: str, **values: object) -> str:
+    return message % values if values else message
 
 MAX_ADDRESS_LENGTH = 320  # 64 for the local part, @, 255 for the domain
 # Characters no address here may hold: what a mail header could be split on, and what the sign-in form's
@@ -48,32 +60,36 @@ def split_reply_address(address: str) -> tuple[str, str]:
     return local, domain
 
 
-def address_mistake(address: str) -> str | None:
+def address_mistake(address: str, say: Say | None = None) -> str | None:
     """What is wrong with an address a person typed, in words ("the part after @ needs a dot"); None if nothing.
+    `say` translates the words into the reader's language (`pbem.i18n.gettext`: this module is below it); else
+    they are English, as the configuration's checks print them.
 
     The domain needs a dot, except `localhost` (mail that stays on this machine, as the demo's does)."""
+    say = say or _as_written
     text = address.strip()
     if not text:
-        return "An email address is needed."
+        return say(N_("An email address is needed."))
     if len(text) > MAX_ADDRESS_LENGTH:
-        return "This address is too long to be an email address."
+        return say(N_("This address is too long to be an email address."))
     if any(character.isspace() for character in text):
-        return "An email address has no spaces."
+        return say(N_("An email address has no spaces."))
     if any(character in NOT_IN_ADDRESS or _hidden(character) for character in text):
-        return "An email address has only letters, digits and . _ - + @ in it."
+        return say(N_("An email address has only letters, digits and . _ - + @ in it."))
     local, at, domain = text.rpartition("@")
     if not at:
-        return "An email address has an @ in it, like name@example.org."
+        return say(N_("An email address has an @ in it, like name@example.org."))
     if not local:
-        return "Something is missing before the @."
+        return say(N_("Something is missing before the @."))
     if "@" in local:
-        return "An email address has only one @."
+        return say(N_("An email address has only one @."))
     if not domain:
-        return "Something is missing after the @."
+        return say(N_("Something is missing after the @."))
     if "." not in domain.strip(".") and domain.casefold() != "localhost":
-        return f"The part after the @ needs a dot, like {domain or 'example'}.org or gmail.com."
+        return say(N_("The part after the @ needs a dot, like %(domain)s.org or gmail.com."),
+                   domain=domain or "example")
     if domain.startswith(".") or domain.endswith(".") or ".." in domain:
-        return "The part after the @ has a misplaced dot."
+        return say(N_("The part after the @ has a misplaced dot."))
     return None
 
 

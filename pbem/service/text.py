@@ -113,7 +113,7 @@ def clean_name(field: str, raw: object, limit: int) -> str:
 
 def clean_email(field: str, value: Any) -> str:
     """An address as it will be stored (`pbem.addresses.address_mistake` is the rule); ValidationError if not one."""
-    mistake = address_mistake(value) if isinstance(value, str) else gettext("An email address is text.")
+    mistake = address_mistake(value, gettext) if isinstance(value, str) else gettext("An email address is text.")
     if mistake:
         raise ValidationError(gettext(
             "The %(field)s is not an email address (%(value)s): %(mistake)s",

@@ -79,7 +79,7 @@ def problem_field(problem: PbemError, email: str) -> str:
     if isinstance(problem, RateLimited):
         return ""
     taken = gettext("This address already has a place in this game: one place per person.")
-    return "email" if problem.message in (address_mistake(email.strip()), taken) else "name"
+    return "email" if problem.message in (address_mistake(email.strip(), gettext), taken) else "name"
 
 
 @blueprint.get("/join/confirm/<token>")

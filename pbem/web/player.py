@@ -259,7 +259,7 @@ def fresh_link(**_: str) -> tuple[str, int]:
     answer = runtime().fresh_links.request(_named_token(), request.remote_addr or "unknown")
     if answer in (FreshLink.SENT, FreshLink.ASKED_OFTEN):
         return render_template("play/fresh_link_sent.html", answer=answer.value), 200
-    return render_template("play/link_invalid.html", message=BadLink.default_message, fate=answer.value), 200
+    return render_template("play/link_invalid.html", message=BadLink().message, fate=answer.value), 200
 
 
 def _named_token() -> str:
@@ -422,7 +422,7 @@ def _stale_message() -> str:
         history = runtime().games.history(access.link.game_id, access.link.seat)
         names = runtime().seats.profile(access.link.game_id, access.link.seat).names
     except PbemError:
-        return StaleTurn.default_message
+        return StaleTurn().message
     actors = []
     for entry in history:
         if expected is not None and entry.seq > expected and entry.actor is not None and entry.actor not in actors:

@@ -427,7 +427,7 @@ def _clean_name(raw: object) -> str:
 
 def _clean_address(raw: object) -> str:
     address = raw.strip() if isinstance(raw, str) else ""
-    mistake = address_mistake(address)
+    mistake = address_mistake(address, gettext)
     if mistake:
         raise ValidationError(mistake)
     return address

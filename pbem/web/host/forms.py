@@ -391,7 +391,7 @@ def read_form(data: MultiDict[str, str], host_email: str, files: MultiDict[str, 
                 "Every player needs a different name (and 'Bot N' is for computer players).")
         else:
             names[name.casefold()] = f"name_{index}"
-        mistake = address_mistake(email)
+        mistake = address_mistake(email, gettext)
         if mistake:
             errors[f"email_{index}"] = mistake
         elif address_key(email) in seen:
