@@ -25,19 +25,8 @@
   var draftKey = "pbem-chat-draft:" + chatUrl;
   var POLL_MS = 15000;
 
-  // Every word this script shows comes from the page, in the reader's language (templates/base.html's
-  // #script-words, pbem/web/script_words.py); `say` fills in a message's %(name)s.
-  var WORDS = (function () {
-    var block = document.getElementById("script-words");
-    try { return block ? JSON.parse(block.textContent) : {}; } catch (e) { return {}; }
-  })();
-  function say(key, values) {
-    var text = typeof WORDS[key] === "string" ? WORDS[key] : "";
-    return text.replace(/%(?:\((\w+)\)s|%)/g, function (whole, name) {
-      if (!name) { return "%"; }
-      return values && name in values ? String(values[name]) : whole;
-    });
-  }
+  // Every word this script shows comes from the page, in the reader's language (words.js).
+  var say = window.PbemWords.say;
 
   function visible() { return document.visibilityState === "visible"; }
 

@@ -19,23 +19,9 @@
   var csrf = table.getAttribute("data-csrf");
   var pageSeq = table.getAttribute("data-seq");
 
-  // Every word this script shows comes from the page, in the reader's language (templates/base.html's
-  // #script-words, pbem/web/script_words.py): `say` fills in a message's %(name)s, `counted` gives one for a count.
-  var WORDS = (function () {
-    var block = document.getElementById("script-words");
-    try { return block ? JSON.parse(block.textContent) : {}; } catch (e) { return {}; }
-  })();
-  function say(key, values) {
-    var text = typeof WORDS[key] === "string" ? WORDS[key] : "";
-    return text.replace(/%(?:\((\w+)\)s|%)/g, function (whole, name) {
-      if (!name) { return "%"; }
-      return values && name in values ? String(values[name]) : whole;
-    });
-  }
-  function counted(key, count) {
-    var forms = WORDS[key] || {};
-    return forms[String(count)] || forms[String(Object.keys(forms).length)] || "";
-  }
+  // Every word this script shows comes from the page, in the reader's language (words.js).
+  var say = window.PbemWords.say;
+  var counted = window.PbemWords.counted;
 
   function post(url) {
     return fetch(url, {
