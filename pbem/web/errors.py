@@ -15,6 +15,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntit
 from pbem.errors import DatabaseUnavailable, PbemError
 from pbem.i18n import gettext
 from pbem.variants import MAX_DECK_BYTES
+from pbem.web.languages import read_as_browser
 from pbem.words.table import N_
 
 log = logging.getLogger(__name__)
@@ -116,8 +117,10 @@ def handle_too_large(_error: RequestEntityTooLarge) -> tuple[Response | str, int
 
 def handle_database_unavailable(error: OperationalError | InterfaceError) -> tuple[Response | str, int]:
     """The database went away (a restart, a lost connection, a read-only or full disk): the transaction rolled
-    back, so nothing was half-saved; say so, and when to try again. The pool drops the dead connection."""
+    back, so nothing was half-saved; say so, and when to try again, in this browser's language (a seat's is in the
+    database). The pool drops the dead connection."""
     log.warning("database unavailable on %s %s: %s", request.method, request.path, error.orig)
+    read_as_browser()
     unavailable = DatabaseUnavailable()
     response, status = error_response(unavailable.status, unavailable.code, unavailable.message)
     if isinstance(response, str):

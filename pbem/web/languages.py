@@ -51,6 +51,14 @@ def read_as_seat(game_id: str, seat: int, known: SeatLanguages | None = None) ->
         choose_page_language_again()  # in case a word was translated before the seat was known
 
 
+def read_as_browser() -> None:
+    """This request's words are in this browser's language after all: the database that knows the seat's cannot
+    answer, and the page saying so must not ask it."""
+    g.pop(SEAT_KEY, None)
+    g.pop(KNOWN_KEY, None)
+    choose_page_language_again()
+
+
 def seat_page() -> bool:
     """Whether this page is a seat's (its language is chosen in its settings, not with the browser's switch)."""
     return g.get(SEAT_KEY) is not None

@@ -34,6 +34,7 @@ from pbem.service.text import clean_text
 from pbem.service.turns.values import PlayerSpec
 from pbem.tokens import HostLinkSigner
 from pbem.web.errors import HTTP_DESCRIPTIONS, handle_database_unavailable, handle_pbem_error, handle_unexpected
+from pbem.web.languages import read_as_seat
 from tests.support.games import PEOPLE
 from tests.support.web import HOST, built_app
 
@@ -177,6 +178,23 @@ def test_a_database_gone_away_is_said_in_the_readers_language(app: Flask, langua
     assert response.headers["Retry-After"] == "30"  # type: ignore[union-attr]
     if language == "en":
         assert data["message"] == DatabaseUnavailable.default_message
+
+
+def test_a_seats_page_whose_database_is_gone_says_so_in_the_browsers_language(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lost = OperationalError("SELECT language", {}, Exception("server closed the connection"))
+
+    def unreachable(*_args: object) -> object:
+        raise lost
+
+    with app.test_request_context("/table/x", headers={"Accept-Language": "ko"}):
+        monkeypatch.setattr(app.extensions["pbem"].seat_languages, "of", unreachable)
+        read_as_seat("g1", 0)  # the seat's language is in the database that just went away
+        page, status = handle_database_unavailable(lost)
+
+    assert status == 503
+    assert page_message(page.get_data(as_text=True)).startswith("지금은 게임 데이터베이스에 연결할 수 없어서")  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(("language", "said"), [
