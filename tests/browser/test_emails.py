@@ -3,7 +3,6 @@ critical violation, and a screenshot of each (the turn email with its board pict
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -13,12 +12,11 @@ import pytest
 from playwright.sync_api import Page
 
 from pbem.clock import SettableClock
-from pbem.models import OutboxMessage
-from pbem.runtime import Runtime, board_painter
+from pbem.runtime import Runtime
 from tests.support.browser import accessible
 from tests.support.games import Arranged, NewGame
 from tests.support.inbox import ann_reaches_the_gold
-from tests.support.mail import compose_waiting_mail, mailbox
+from tests.support.mail import compose_waiting_mail, mailbox, shown_as_a_client_would
 
 KINDS = ("game_started", "your_turn", "turn_reminder", "round_digest", "game_over")
 
@@ -33,16 +31,6 @@ def a_game_of_every_kind_of_email(runtime: Runtime, arranged_game: Arranged, clo
         clock.advance(timedelta(hours=1))
         runtime.sweep.run()
     compose_waiting_mail(runtime)
-
-
-def shown_as_a_client_would(runtime: Runtime, row: OutboxMessage) -> str:
-    """The HTML part with its inline pictures in place of their `cid:` references."""
-    html = row.body_html or ""
-    with runtime.db.read() as session:
-        for image in board_painter().pictures(session, row):
-            data = base64.b64encode(image.data).decode()
-            html = html.replace(f"cid:{image.content_id}", f"data:image/png;base64,{data}")
-    return html
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # a property of the templates

@@ -24,6 +24,7 @@ from pbem.runtime import Runtime
 from tests.support.database import POSTGRES_URL
 from tests.support.mail import SmtpServer
 from tests.support.web import LINK, app_runtime, built_app
+from tests.support.words_left import english_left
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -230,6 +231,52 @@ def wholly_on_first_screen(page: Page, selector: str, *, scrolled: bool = False)
 
 # What a player must see on the turn page without scrolling: whose turn, their role, the board, the hand.
 FIRST_SCREEN = ["#headline", ".status-role .role-name", "#board-wrap", ".hand-card"]
+
+
+BROWSER_LOCALES = {"de": "de-DE", "ko": "ko-KR", "en": "en-US"}
+
+
+@pytest.fixture
+def reader(browser: Browser, size: str) -> Iterator[Callable[[str], Page]]:
+    """Pages of fresh browsers at the size under test, each reading the language it is asked for (Accept-Language
+    and `navigator.language`), on a device in UTC; fails on any script error."""
+    contexts = []
+    errors: list[str] = []
+
+    def open_in(language: str) -> Page:
+        context = open_context(browser, size, locale=BROWSER_LOCALES[language], timezone_id="UTC")
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    try:
+        yield open_in
+        for context in contexts:
+            for page in context.pages:
+                settle(page)
+    finally:
+        for context in contexts:
+            context.close()
+    assert errors == []
+
+
+def english_left_on(page: Page, language: str, kept: frozenset[str]) -> list[str]:
+    """English words the reader of `language` sees on the page, its labels and the script's words included (the
+    time zones' IANA names and the words of `kept`, names and titles, aside)."""
+    seen = page.evaluate(
+        """() => {
+               const zones = Array.from(document.querySelectorAll('select[name=timezone]'));
+               zones.forEach((zone) => { zone.hidden = true; });  // the time zones' IANA names
+               const text = [document.body.innerText,
+                             ...Array.from(document.querySelectorAll('[aria-label],[title],[placeholder],[alt]'))
+                                 .flatMap((e) => ['aria-label', 'title', 'placeholder', 'alt']
+                                                 .map((name) => e.getAttribute(name) || ''))].join(' ');
+               zones.forEach((zone) => { zone.hidden = false; });
+               return text;
+           }"""
+    )
+    return english_left(seen, language, kept)
 
 
 # -- a host signing in through the page and the emailed link -----------------------------------------

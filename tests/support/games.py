@@ -72,16 +72,17 @@ def play_moves(runtime: Runtime, game_id: str, count: int, rng: random.Random) -
         runtime.games.submit_move(game_id, seat, move, seq, f"test-{seq}")
 
 
-@pytest.fixture
-def arranged_game(runtime: Runtime, new_game: Callable[..., str]) -> Callable[..., str]:
-    """A running game whose current state is `state`, laid out by a test (tests/engine/tables.py).
+def arranged_in(runtime: Runtime) -> Arranged:
+    """Running games whose current state is `state`, laid out by a test (tests/engine/tables.py), in `runtime`.
 
     Seats are people named as in the state, mailed at <name>@example.org; nothing is emailed at the start.
     """
 
     def make(state: engine.Game, **options: Any) -> str:
         players = [PlayerSpec(name, f"{name.lower()}@example.org") for name in state.players]
-        game_id = new_game(players, start=False, **options)
+        game_id = runtime.games.create_game(
+            title=options.pop("title", "Test mine"), players=players, host_email="host@example.org", **options
+        )
         now = runtime.clock.now()
         with runtime.db.write() as session:
             game = session.scalars(select(Game).where(Game.public_id == game_id)).one()
@@ -93,6 +94,12 @@ def arranged_game(runtime: Runtime, new_game: Callable[..., str]) -> Callable[..
         return game_id
 
     return make
+
+
+@pytest.fixture
+def arranged_game(runtime: Runtime) -> Arranged:
+    """A running game whose current state is `state`, laid out by a test (see `arranged_in`)."""
+    return arranged_in(runtime)
 
 
 @pytest.fixture

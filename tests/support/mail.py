@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import email.policy
 import re
@@ -26,7 +27,7 @@ from pbem.clock import SettableClock
 from pbem.config import Config
 from pbem.mail.deliver import Deliverer
 from pbem.models import Game, OutboxMessage, Seat
-from pbem.runtime import Runtime, build_runtime
+from pbem.runtime import Runtime, board_painter, build_runtime
 
 
 @dataclass(frozen=True)
@@ -246,3 +247,13 @@ def digest_seats(runtime: Runtime, **zones: str) -> None:
     with runtime.db.write() as session:
         for name, zone in zones.items():
             session.execute(update(Seat).where(Seat.display_name == name).values(notify_mode="digest", timezone=zone))
+
+
+def shown_as_a_client_would(runtime: Runtime, row: OutboxMessage) -> str:
+    """The HTML part with its inline pictures in place of their `cid:` references."""
+    html = row.body_html or ""
+    with runtime.db.read() as session:
+        for image in board_painter().pictures(session, row):
+            data = base64.b64encode(image.data).decode()
+            html = html.replace(f"cid:{image.content_id}", f"data:image/png;base64,{data}")
+    return html

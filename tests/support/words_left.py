@@ -102,14 +102,14 @@ def visible_words(html: str) -> str:
 def english_left(text: str, language: str, also_kept: frozenset[str] = frozenset()) -> list[str]:
     """The English words in `text` (with a little of their surroundings, to find them by), for a text written in
     `language` ("ko" or "de"). Names (people, the game's title) are passed in `also_kept`."""
-    text = NOT_WORDS.sub(" ", text)
+    text = NOT_WORDS.sub(" ", text.replace("\u00ad", ""))  # soft hyphens (pbem/i18n/hyphens.py) break no word
     found = []
     # German: whole words (an umlaut is a letter of the word); Korean: any run of Latin letters (a particle follows
     # a name or a command directly: "Ann님", "sha256sum을").
     words = r"[^\W\d_]+" if language == "de" else r"[A-Za-z][A-Za-z0-9']*"
     for match in re.finditer(words, text):
         word = match.group(0)
-        if word in KEPT or word in also_kept:
+        if word in KEPT or word in also_kept or word.title() in KEPT:  # a kept name in capitals (CSS's uppercase)
             continue
         english = word.lower() in ENGLISH_ONLY if language == "de" else len(word) > 1
         if english:
