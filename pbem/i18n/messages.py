@@ -21,6 +21,7 @@ from flask.globals import _cv_request  # Flask's own context variable of the req
 from jinja2 import Environment
 
 from pbem.i18n.catalogues import translations
+from pbem.i18n.hyphens import hyphenated
 from pbem.i18n.languages import DEFAULT_LANGUAGE, supported
 
 # The language `in_language` forces, with its catalogue.
@@ -128,12 +129,14 @@ def lazy_pgettext(context: str, message: str, **variables: Any) -> LazyProxy:
 
 
 def install_translations(environment: Environment) -> None:
-    """`_`, `gettext`, `ngettext`, `pgettext` and `{% trans %}` in `environment`'s templates, in the current
-    language. Jinja formats the variables itself (escaped in HTML), so the callables only look the words up; the
-    whitespace inside `{% trans %}` is collapsed, as `pybabel extract` does (babel.cfg: trimmed)."""
+    """`_`, `gettext`, `ngettext`, `pgettext`, `{% trans %}` and the `hyphenated` filter in `environment`'s
+    templates, in the current language. Jinja formats the variables itself (escaped in HTML), so the callables only
+    look the words up; the whitespace inside `{% trans %}` is collapsed, as `pybabel extract` does (babel.cfg:
+    trimmed)."""
     environment.add_extension("jinja2.ext.i18n")
     environment.policies["ext.i18n.trimmed"] = True
     environment.globals["current_language"] = current_language  # <html lang="{{ current_language() }}">
+    environment.filters["hyphenated"] = lambda text: hyphenated(str(text), current_language())
     environment.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda message: _catalogue().gettext(message),
         ngettext=lambda singular, plural, num: _catalogue().ngettext(singular, plural, num),
