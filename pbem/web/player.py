@@ -294,6 +294,7 @@ def render_table(
         page=page,
         page_main=_main(page, access),
         page_side=_side(page, access, bool(notices) or notification_problem is not None, notification_problem),
+        page_ended=_ended(page, access),
         access=access,
         problem=problem,
         played=played,
@@ -317,6 +318,18 @@ def _main(page: TurnPage, access: SeatAccess) -> Markup:
 
     drawn = runtime().db.memo.get_or_make("fragment", _fragment_key("main", page, access), draw)
     return Markup(str(drawn).replace(CSRF_HOLE, csrf.csrf_token()).replace(SUBMISSION_HOLE, page.submission_id))
+
+
+def _ended(page: TurnPage, access: SeatAccess) -> Markup:
+    """The final standings and the round that just ended, drawn once in this process per snapshot, seat, status,
+    pause, names and language (neither holds a form or a time)."""
+
+    def draw() -> Markup:
+        return Markup(render_template("play/_ended.html", page=page))
+
+    if not (page.final or page.round_just_ended):
+        return Markup()
+    return runtime().db.memo.get_or_make("fragment", _fragment_key("ended", page, access), draw)
 
 
 def _side(page: TurnPage, access: SeatAccess, settings_open: bool, notification_problem: str | None = None) -> Markup:
