@@ -34,6 +34,7 @@ CAPACITY: Mapping[str, int] = {
     "chat": 512,
     "thread": 4096,  # the root Message-ID of one mailbox's conversation about one game: a short string
     "fragment": 1024,
+    "choices": 1024,  # a seat's legal moves with their labels, as state.json gives them
 }
 
 

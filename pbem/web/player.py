@@ -89,7 +89,13 @@ def table(access: SeatAccess) -> Any:
 @seat_route("/state.json", ["GET"])
 def state_json(access: SeatAccess) -> Response:
     """What the page's script needs: the seat's view, its legal moves (with their labels) and the sequence."""
-    state = runtime().games.current_state(access.link.game_id, access.link.seat)
+    current = runtime()
+    state = current.games.current_state(access.link.game_id, access.link.seat)
+    # The moves' labels, made once in this process per snapshot, seat, names and language.
+    labelled = current.db.memo.get_or_make(
+        "choices", (state.game_id, state.seq, access.link.seat, tuple(state.players), current_language()),
+        lambda: [choice.as_json() for choice in choices(state.legal_moves, state.view or {})],
+    )
     return jsonify(
         game={"id": state.game_id, "title": state.title, "status": state.status, "paused": state.paused},
         seat=access.link.seat,
@@ -98,7 +104,7 @@ def state_json(access: SeatAccess) -> Response:
         turn_started_at=state.turn_started_at.isoformat() if state.turn_started_at else None,
         view=state.view,
         legal_moves=state.legal_moves,
-        choices=[choice.as_json() for choice in choices(state.legal_moves, state.view or {})],
+        choices=labelled,
         submission_id=new_submission_id(),
         card_size={"width": CARD_W, "height": CARD_H},
     )

@@ -49,3 +49,21 @@ def test_two_seats_reading_two_languages_each_keep_their_own(app: Flask) -> None
     assert english_left(visible_words(pages[0]), "de", names) == []
     assert english_left(visible_words(pages[1]), "ko", names) == []
     assert pages[0] == pages[2] or english_left(visible_words(pages[2]), "de", names) == []
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_the_moves_labels_the_script_reads_follow_the_seats_language(app: Flask) -> None:
+    runtime = app_runtime(app)
+    game_id = started(runtime)
+    seat = runtime.games.current_state(game_id).to_act
+    assert seat is not None
+    client = seat_client(app, game_id, seat)
+    english = client.get(f"/table/{game_id}/state.json").get_json()["choices"]  # labelled in English, and kept
+    runtime.seat_languages.choose(game_id, seat, "ko")
+
+    korean = client.get(f"/table/{game_id}/state.json").get_json()["choices"]
+
+    assert [choice["value"] for choice in korean] == [choice["value"] for choice in english]
+    assert english and all(
+        english_left(choice["label"], "ko", frozenset({"Ann", "Ben", "Cat"})) == [] for choice in korean
+    )
