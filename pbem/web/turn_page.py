@@ -286,8 +286,9 @@ def _snapshot_parts(state: GameState, seat: int, your_turn: bool, memo: Memo | N
 
     if memo is None:
         return draw()
-    # The moves are labelled with the players' names, which a seat changing hands changes without a new snapshot.
-    key = ("snapshot_parts", state.game_id, state.seq, seat, tuple(state.players), current_language())
+    # The moves are labelled with the players' names, which a seat changing hands changes without a new snapshot;
+    # whether they are listed at all changes with a pause.
+    key = ("snapshot_parts", state.game_id, state.seq, seat, your_turn, tuple(state.players), current_language())
     return memo.get_or_make("fragment", key, draw)
 
 

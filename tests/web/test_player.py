@@ -590,3 +590,18 @@ def test_a_game_that_has_not_started_says_so(client, runtime_of, new_game) -> No
     page = open_table(client, runtime_of, waiting, 0)
 
     assert "This game has not started yet." in page
+
+
+def test_a_seat_to_act_that_looked_while_the_game_was_paused_has_its_moves_back_on_resume(
+    client: FlaskClient, runtime_of: Runtime, game: str
+) -> None:
+    seat = runtime_of.games.current_state(game).to_act
+    assert seat is not None
+    runtime_of.turn_controls.pause(game, actor_email="host@example.org")
+    paused = open_table(client, runtime_of, game, seat)  # drawn without moves, in this process
+    runtime_of.turn_controls.resume(game, actor_email="host@example.org")
+
+    resumed = client.get(table_path(game)).get_data(as_text=True)
+
+    assert 'class="move-choice"' not in paused
+    assert 'class="move-choice"' in resumed
