@@ -140,8 +140,6 @@ class TurnPage:
     deadline_moved_from: str | None  # the deadline the turn began with, when it has moved since
     board: Markup
     board_listing: list[str]
-    hand: list[HandCard]
-    peeks: list[str]
     seats: list[SeatRow]
     groups: list[MoveGroup]
     log: Markup
@@ -151,7 +149,6 @@ class TurnPage:
     submission_id: str
     variant: str
     units: tuple[str, str]  # what gold is counted in: ("nugget", "nuggets") or ("gold piece", "gold pieces")
-    inspections: list[str]  # Saboteur 2: the dwarf cards this seat saw this round
     stealing: bool  # Saboteur 2: this seat's Theft is the pending decision
     profile: SeatProfile | None = None  # away time, quiet hours, the card to discard on a timeout
 
@@ -170,6 +167,27 @@ class TurnPage:
     def playing(self) -> bool:
         """A turn to play or pass (not a gold pick or a steal): the hand and the move list are in play."""
         return self.your_turn and not self.picking_gold and not self.stealing
+
+    # Read only when a part of the page is drawn (most looks reuse the drawing: pbem/web/player.py).
+    @cached_property
+    def hand(self) -> list[HandCard]:
+        """The seat's cards; on its turn to play, each card with nothing but a discard says why."""
+        legal_cards = {move.get("card") for move in self.state.legal_moves if move.get("type") == "play"}
+        return _hand(self.you.get("hand", []), legal_cards, self.view, playing=self.playing)
+
+    @cached_property
+    def peeks(self) -> list[str]:
+        """What this seat's Maps showed it this round."""
+        return _peeks(self.view)
+
+    @cached_property
+    def inspections(self) -> list[str]:
+        """Saboteur 2: the dwarf cards this seat saw this round."""
+        names = self.state.players
+        return [
+            gettext("%(name)s: %(role)s", name=names[seen["seat"]], role=role_words(seen["role"], "saboteur2")[0])
+            for seen in self.you.get("inspections", [])
+        ]
 
 
 def build_turn_page(
@@ -193,7 +211,6 @@ def build_turn_page(
     if state.to_act is not None and not state.paused:
         # The turn's clock holds the deadline (quiet hours, away time, extensions); a game from before clocks: policy.
         deadline = profile.deadline_at or turn_deadline(since, profile.policies)
-    legal_cards = {move.get("card") for move in state.legal_moves if move.get("type") == "play"}
     drawn = _snapshot_parts(state, seat, your_turn, memo)
     return TurnPage(
         state=state,
@@ -219,8 +236,6 @@ def build_turn_page(
         ),
         board=drawn.board,
         board_listing=drawn.board_listing,
-        hand=_hand(you.get("hand", []), legal_cards, view, playing=your_turn and not picking and not stealing),
-        peeks=_peeks(view),
         seats=[
             SeatRow(
                 seat=row["seat"],
@@ -247,10 +262,6 @@ def build_turn_page(
         submission_id=new_submission_id(),
         variant=view.get("variant", "base"),
         units=gold_unit(view),
-        inspections=[
-            gettext("%(name)s: %(role)s", name=names[seen["seat"]], role=role_words(seen["role"], "saboteur2")[0])
-            for seen in you.get("inspections", [])
-        ],
         stealing=stealing,
         profile=profile,
     )
@@ -259,7 +270,6 @@ def build_turn_page(
 def _hand(
     cards: Sequence[engine.CardInfo], legal_cards: set[Any], view: Mapping[str, Any], *, playing: bool
 ) -> list[HandCard]:
-    """The seat's cards; on its turn to play, each card with nothing but a discard says why."""
     def card(info: engine.CardInfo) -> HandCard:
         movable = info["id"] in legal_cards
         return HandCard(info, movable, unplayable_reason(info, view) if playing and not movable else None)
