@@ -298,6 +298,7 @@ def render_table(
     return render_template(
         "play/table.html",
         page=page,
+        page_status=_status(page, access),
         page_main=_main(page, access),
         page_side=_side(page, access, bool(notices) or notification_problem is not None, notification_problem),
         page_ended=_ended(page, access),
@@ -311,6 +312,21 @@ def render_table(
 # Stand-ins for what differs on each look at the same table (unguessable, so no name or text can contain them).
 CSRF_HOLE = f"csrf-{secrets.token_hex(16)}"
 SUBMISSION_HOLE = f"submission-{secrets.token_hex(16)}"
+
+
+def _status(page: TurnPage, access: SeatAccess) -> Markup:
+    """The status at the top (whose turn, the role, since when, the deadline, the piles), drawn once in this process
+    per snapshot, seat, status, pause, names, language and the words the time puts in it ("in 3 days")."""
+
+    def draw() -> Markup:
+        return Markup(render_template("play/_status.html", page=page))
+
+    key = _fragment_key(
+        "status", page, access, page.state.title, page.headline, page.role, page.role_hint, page.your_turn,
+        page.waiting_since, page.inert_reason, page.notify_mode, page.deadline, page.deadline_close,
+        page.deadline_moved_from,
+    )
+    return runtime().db.memo.get_or_make("fragment", key, draw)
 
 
 def _main(page: TurnPage, access: SeatAccess) -> Markup:
