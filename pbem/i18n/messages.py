@@ -7,7 +7,7 @@ a request), else the request's (Flask-Babel's locale selector, pbem/i18n/web.py)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from gettext import NullTranslations
@@ -18,11 +18,13 @@ from babel import Locale
 from babel.support import LazyProxy
 from flask import current_app, g, has_request_context
 from flask.globals import _cv_request  # Flask's own context variable of the request: read without a proxy
-from jinja2 import Environment
+from jinja2 import Environment, pass_context
+from jinja2.runtime import Context
 
 from pbem.i18n.catalogues import translations
 from pbem.i18n.hyphens import hyphenated
 from pbem.i18n.languages import DEFAULT_LANGUAGE, supported
+from pbem.i18n.particles import Text, with_particles
 
 # The language `in_language` forces, with its catalogue.
 _forced: ContextVar[tuple[str, NullTranslations] | None] = ContextVar("pbem_language", default=None)
@@ -52,6 +54,17 @@ def _reading() -> tuple[str, NullTranslations] | None:
 def _catalogue() -> NullTranslations:
     reading = _reading()
     return reading[1] if reading is not None else translations(DEFAULT_LANGUAGE)
+
+
+# What a language does to a sentence once its values are in (Korean particles take the form of the word before).
+_FINISHING: dict[str, Callable[[Any], Any]] = {"ko": with_particles}
+
+
+def _finished(text: Text) -> Text:
+    """`text`, its values filled in, as the language being written in finishes a sentence."""
+    reading = _reading()
+    finish = _FINISHING.get(reading[0]) if reading is not None else None
+    return finish(text) if finish is not None else text
 
 
 def current_language() -> str:
@@ -95,24 +108,24 @@ def in_language(code: str | None) -> Iterator[str]:
 
 def gettext(message: str, **variables: Any) -> str:
     text = _catalogue().gettext(message)
-    return text % variables if variables else text
+    return _finished(text % variables) if variables else text
 
 
 def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     """The form for `num` ("%(num)d cards" gets num itself unless given)."""
     variables.setdefault("num", num)
-    return _catalogue().ngettext(singular, plural, num) % variables
+    return _finished(_catalogue().ngettext(singular, plural, num) % variables)
 
 
 def pgettext(context: str, message: str, **variables: Any) -> str:
     """`message` in `context` ("card", "Map"): one English word, two meanings, two translations."""
     text = _catalogue().pgettext(context, message)
-    return text % variables if variables else text
+    return _finished(text % variables) if variables else text
 
 
 def npgettext(context: str, singular: str, plural: str, num: int, **variables: Any) -> str:
     variables.setdefault("num", num)
-    return _catalogue().npgettext(context, singular, plural, num) % variables
+    return _finished(_catalogue().npgettext(context, singular, plural, num) % variables)
 
 
 def lazy_gettext(message: str, **variables: Any) -> LazyProxy:
@@ -146,3 +159,17 @@ def install_translations(environment: Environment) -> None:
             context, singular, plural, num
         ),
     )
+    for name in ("gettext", "ngettext", "pgettext", "npgettext"):  # Jinja fills the values in, then the language
+        translate = environment.globals[name]
+        assert callable(translate)
+        environment.globals[name] = _finishing(translate)
+
+
+def _finishing(translate: Callable[..., Any]) -> Callable[..., Any]:
+    """Jinja's translating callable, with the sentence finished by its language once Jinja has filled it in."""
+
+    @pass_context
+    def translated(context: Context, *args: Any, **variables: Any) -> Any:
+        return _finished(translate(context, *args, **variables))
+
+    return translated

@@ -131,7 +131,7 @@ def test_a_refusal_and_a_saved_notice_come_in_the_seats_language(app: Flask, run
 @pytest.mark.parametrize(("language", "sentence"), [
     ("en", "Your lantern is broken: you can't build."),
     ("de", "Deine Lampe ist kaputt: du kannst nicht bauen."),
-    ("ko", "내 랜턴이(가) 부서져서 길을 놓을 수 없어요."),
+    ("ko", "내 랜턴이 부서져서 길을 놓을 수 없어요."),
 ])
 def test_why_a_card_cannot_be_played_is_said_in_the_readers_language(language: str, sentence: str) -> None:
     view = {"you": {"seat": 0}, "seats": [{"seat": 0, "broken": ["lantern"]}, {"seat": 1, "broken": []}]}
