@@ -4,7 +4,8 @@ A committed snapshot is never updated (a rollback appends a copy under a new seq
 derived from one game's snapshot `seq` alone, and from values that are part of the key, is the same for every
 later request: the decoded engine state, a seat's view and legal moves, its history lines, the drawing of its
 board. Keys begin with a kind and the game's public id (random, so two databases never share a key), then the
-sequence number, then whatever else the value depends on (the seat, the players' names, a time zone).
+sequence number, then whatever else the value depends on (the seat, the players' names, a time zone). Rows that do
+change are kept under the versions the database gave them (`game_rows`: pbem/service/row_versions.py).
 
 Only what was read from committed rows may be stored: read sessions fill the memo; a write transaction only
 looks, and what it wrote (a new snapshot's state) is stored once it has committed. Each kind keeps a fixed number
@@ -35,6 +36,7 @@ CAPACITY: Mapping[str, int] = {
     "thread": 4096,  # the root Message-ID of one mailbox's conversation about one game: a short string
     "fragment": 1024,
     "choices": 1024,  # a seat's legal moves with their labels, as state.json gives them
+    "game_rows": 1024,  # a game with its seats and clock under their row versions (pbem/service/row_versions.py)
 }
 
 

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, joinedload
 from pbem.errors import GameNotFound, SeatNotFound
 from pbem.memo import recalled
 from pbem.models import Game, Snapshot
+from pbem.service import row_versions
 
 # Options for `Session.get` of a game by primary key (the deliverer, composing a turn email).
 SEATS_AND_CLOCK = (joinedload(Game.seats), joinedload(Game.clock))
@@ -43,16 +44,30 @@ GAME_WITH_SEATS_AND_STATE_LOCKED = (
 
 
 def find_game(session: Session, game_id: str) -> Game:
-    """The game with its seats, in one query; asked again in the same session, the row already loaded.
+    """The game with its seats and clock; asked again in the same session, the objects already loaded.
 
     (SQLAlchemy would hand back the same object from its identity map anyway, without refreshing it.)"""
     key = ("game", game_id)
     game = session.info.get(key)
     if game is None:
-        game = session.execute(GAME_WITH_SEATS, {"public_id": game_id}).unique().scalar_one_or_none()
-        if game is None:
-            raise GameNotFound()
+        game = _read_game(session, game_id)
         session.info[key] = game
+    return game
+
+
+def _read_game(session: Session, game_id: str) -> Game:
+    """The game with its seats and clock: in a read session on PostgreSQL a copy of what this process read under
+    the same row versions, if it has (`row_versions`), else one joined query."""
+    seen = row_versions.versions(session, game_id) if row_versions.keeps_versions(session) else None
+    if seen is not None:
+        kept = row_versions.kept_copy(session, game_id, seen)
+        if kept is not None:
+            return kept
+    game = session.execute(GAME_WITH_SEATS, {"public_id": game_id}).unique().scalar_one_or_none()
+    if game is None:
+        raise GameNotFound()
+    if seen is not None:
+        row_versions.keep(session, game, seen)
     return game
 
 
