@@ -9,11 +9,13 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import marshal
 from typing import Any
 
 import pytest
 
 import engine
+from engine.state import json_copy
 from engine.variants import SABOTEUR2, get_variant
 from tests.support.tables import random_game_states
 
@@ -99,3 +101,34 @@ def test_each_variant_object_prints_its_own_cards_however_many_there_are():
             info = engine.card_info(v, cross, rotated=n % 2 == 1)
             assert (info["label"], info["crystals"]) == (f"Crossing number {n}", n % 3 + 1)
     assert engine.card_info(SABOTEUR2, cross)["label"] == "Crossing with a crystal"
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), [("base", 10, 4), ("saboteur2", 6, 2)])
+def test_a_game_and_its_json_form_share_nothing_either_way(variant, players, seed):
+    """`to_dict` gives the caller its own dicts and lists, and `from_dict` keeps none of the caller's (a finished
+    round's result with its final board included)."""
+    for g in some_states(variant, players, seed):
+        written = json.dumps(g.to_dict())
+        given = g.to_dict()
+        read = engine.Game.from_dict(given)
+
+        scribble(given)
+        scribble(g.to_dict())
+
+        assert json.dumps(g.to_dict()) == written
+        assert json.dumps(read.to_dict()) == written
+        assert json.loads(written)["results"] or not g.results
+        marshal.dumps((g.results, g.options))  # copied in C, not by the slow way
+
+
+def test_json_copy_copies_what_marshal_cannot_write_the_slow_way():
+    class Note(dict):  # a dict subclass: marshal refuses it
+        pass
+
+    original = {"note": Note(a=[1, 2]), "cells": [[0, 1, "start", 0]], "done": (True, None, 1.5)}
+
+    copied = json_copy(original)
+
+    assert copied == original and copied is not original
+    assert copied["note"] is not original["note"] and copied["note"]["a"] is not original["note"]["a"]
+    assert copied["cells"][0] is not original["cells"][0] and copied["done"] == (True, None, 1.5)
