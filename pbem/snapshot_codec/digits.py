@@ -38,6 +38,12 @@ class Digits:
         self.digits.append(value)
         self.radices.append(radix)
 
+    def extend(self, part: tuple[Sequence[int], Sequence[int]]) -> None:
+        """Digits another `Digits` of the same tightness wrote, given as (its digits, their radices)."""
+        values, radices = part
+        self.digits.extend(values)
+        self.radices.extend(radices)
+
     def to_bytes(self) -> bytes:
         number = 0
         for value, radix in zip(reversed(self.digits), reversed(self.radices), strict=True):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from pbem.snapshot_codec.boards import (
@@ -53,6 +55,8 @@ from pbem.snapshot_codec.tags import (
 from pbem.snapshot_codec.values import get_value, put_value
 from pbem.snapshot_codec.vocabulary import MOST_ITEMS, NO_USUAL, NO_WORDS, Vocabulary, fresh, is_usual, vocabulary
 
+KEPT_ROUNDS = 1024  # finished rounds whose digits this process keeps (a late game has two): a few kB each
+
 
 def _card_lists(state: dict[str, Any], board_cards: list[int]) -> list[list[int]]:
     """Every list of cards of the round in play, in the order they are packed: hands, draw pile, discard pile,
@@ -93,16 +97,9 @@ def state_parts(state: Any, form: int = PACKED_STATE) -> tuple[bytes, bytes]:
 
     cells, board_cards, rotations = board(state["board"])
     lists = _card_lists(state, board_cards)
-    result_boards = []
-    rest = []
-    for result in results:
-        if not set(RESULT_PACKED) <= set(result):
-            raise Unfit("a result without roles or board")
-        result_boards.append(board(result["board"]))
-        rest.append({key: (0 if key in RESULT_PACKED else value) for key, value in result.items()})
+    finished = [_finished_round(result) for result in results]
     every_card = [card for cards in lists for card in cards]
-    every_card += [card for _, cards, _ in result_boards for card in cards]
-    universe = max(every_card, default=-1) + 1
+    universe = max([max(every_card, default=-1) + 1, *(round_.universe for round_ in finished)])
     if universe > WIDE:
         raise Unfit("a card id of WIDE or more")
 
@@ -144,21 +141,15 @@ def state_parts(state: Any, form: int = PACKED_STATE) -> tuple[bytes, bytes]:
         put_small(digits, ints(state[key]))
     if whole:
         digits.count(len(results))
-    for result, (result_cells, result_cards, result_rotations) in zip(results, result_boards, strict=True):
-        put_roles(digits, result["roles"])
-        put_roles(digits, result["spare_roles"])
-        digits.count(len(result_cards))
-        put_cards(digits, result_cards, universe)
-        put_cells(digits, result_cells)
-        put_many(digits, result_rotations, 2)
-        if whole:
-            _put_result(digits, result, seats, words)
+    for round_ in finished:
+        digits.extend(round_.digits(universe, seats, form))
     if whole:
         _put_fields(digits, state, seats, words)
         return b"", digits.to_bytes()
 
     skeleton = [state[key] for key in SKELETON_KEYS]
-    skeleton.append(rest)
+    skeleton.append([{key: (0 if key in RESULT_PACKED else value) for key, value in result.items()}
+                     for result in results])
     try:
         text = compact(skeleton)
     except (TypeError, ValueError) as error:
@@ -166,6 +157,62 @@ def state_parts(state: Any, form: int = PACKED_STATE) -> tuple[bytes, bytes]:
     if json.loads(text) != skeleton:
         raise Unfit("the rest does not survive JSON")
     return text, digits.to_bytes()
+
+
+class FinishedRound:
+    """A round result as the digits it is written as. A finished round never changes, so its digits are kept
+    (`_kept_round`) under its marshalled content, the deck's size, the seats and the format."""
+
+    def __init__(self, result: dict[str, Any], blob: bytes | None) -> None:
+        if not set(RESULT_PACKED) <= set(result):
+            raise Unfit("a result without roles or board")
+        self.result = result
+        self.blob = blob
+        self.board = board(result["board"])
+        self.universe = max(self.board[1], default=-1) + 1
+
+    def digits(self, universe: int, seats: int, form: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The round's digits and their radices; kept when its content could be marshalled."""
+        if self.blob is None:
+            return _round_digits(self.result, self.board, universe, seats, form)
+        return _kept_digits(self.blob, universe, seats, form)
+
+
+def _finished_round(result: dict[str, Any]) -> FinishedRound:
+    try:
+        blob: bytes | None = marshal.dumps(result)
+    except ValueError:  # a subclass of dict or list, say: written each time
+        blob = None
+    return _kept_round(blob) if blob is not None else FinishedRound(result, None)
+
+
+@lru_cache(maxsize=KEPT_ROUNDS)
+def _kept_round(blob: bytes) -> FinishedRound:
+    return FinishedRound(marshal.loads(blob), blob)
+
+
+@lru_cache(maxsize=KEPT_ROUNDS)
+def _kept_digits(blob: bytes, universe: int, seats: int, form: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    round_ = _kept_round(blob)
+    return _round_digits(round_.result, round_.board, universe, seats, form)
+
+
+def _round_digits(
+    result: dict[str, Any], result_board: tuple[list[tuple[int, int]], list[int], list[int]], universe: int,
+    seats: int, form: int,
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    result_cells, result_cards, result_rotations = result_board
+    whole = form in WHOLE_STATES
+    digits = Digits(tight=form != PACKED_STATE_V1)
+    put_roles(digits, result["roles"])
+    put_roles(digits, result["spare_roles"])
+    digits.count(len(result_cards))
+    put_cards(digits, result_cards, universe)
+    put_cells(digits, result_cells)
+    put_many(digits, result_rotations, 2)
+    if whole:
+        _put_result(digits, result, seats, vocabulary(VOCABULARIES[form]))
+    return tuple(digits.digits), tuple(digits.radices)
 
 
 SKELETON_KEYS = ("variant", "players", "options", "seed", "round", "phase", "turn", "hidden_goals", "peeks",

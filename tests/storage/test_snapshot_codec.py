@@ -166,3 +166,49 @@ def test_a_packed_state_is_refused_in_another_column() -> None:
 
     with pytest.raises(CorruptPayload):
         decode("events", encode("state", state))
+
+
+def late_turns() -> list[dict[str, Any]]:
+    """States of the third round of a game of ten, each with the two finished rounds' results."""
+    return [state for state, _, _ in bot_game(10, "base", 2) if state["round"] == 3 and len(state["results"]) == 2]
+
+
+def test_finished_rounds_written_for_one_turn_are_written_alike_for_every_later_turn() -> None:
+    first, *later = late_turns()
+    assert later
+
+    encode("state", first)
+    stored = [encode("state", state) for state in later]
+
+    assert [decode("state", payload) for payload in stored] == later
+    assert all(payload[0] == snapshot_codec.WHOLE_STATE for payload in stored)
+
+
+def test_a_round_result_changed_after_it_was_written_is_written_as_it_is_now() -> None:
+    state = copy.deepcopy(late_turns()[0])
+    encode("state", state)
+
+    state["results"][0]["gold_cards"][0] += 1
+    state["results"][1]["roles"].reverse()
+    stored = encode("state", state)
+
+    assert decode("state", stored) == state
+
+
+class Pay(list[Any]):
+    """A list of another type: JSON writes it, the whole format does not (and marshal cannot)."""
+
+
+@pytest.mark.parametrize(("name", "change"), [
+    ("a fraction of a nugget", lambda result: result["saboteur_pay"].append({"seat": 0, "due": 1.5})),
+    ("a list of another type", lambda result: result.__setitem__("saboteur_pay", Pay(result["saboteur_pay"]))),
+], ids=["fraction", "list type"])
+def test_a_round_result_the_whole_format_cannot_hold_keeps_the_state_in_the_packed_format(name: str,
+                                                                                          change: Any) -> None:
+    state = copy.deepcopy(late_turns()[0])
+    change(state["results"][1])
+
+    stored = encode("state", state)
+
+    assert stored[0] == snapshot_codec.PACKED_STATE
+    assert decode("state", stored) == state
