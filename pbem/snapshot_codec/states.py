@@ -160,8 +160,9 @@ def state_parts(state: Any, form: int = PACKED_STATE) -> tuple[bytes, bytes]:
 
 
 class FinishedRound:
-    """A round result as the digits it is written as. A finished round never changes, so its digits are kept
-    (`_kept_round`) under its marshalled content, the deck's size, the seats and the format."""
+    """A round result with its board, and the digits it is written as. A finished round never changes, so the round
+    is kept under its marshalled content (`_kept_round`), and its digits under that, the deck's size, the seats and
+    the format (`_kept_digits`)."""
 
     def __init__(self, result: dict[str, Any], blob: bytes | None) -> None:
         if not set(RESULT_PACKED) <= set(result):
